@@ -1,0 +1,3 @@
+// The headless flow simulator. STUB: being written.
+import NavigationPolicy
+import PageScan

@@ -1,0 +1,53 @@
+// The merchant's configuration (the policy file of DESIGN.md, as a value). STUB: being written.
+
+/// Where main-frame navigations to hosts that are not the merchant's own go.
+public enum RedirectPolicy: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Goodlisted hosts load in the web view; any other host sends the current page to the browser (iOS default).
+    case goodlist
+    /// Every http(s) page loads in the web view (Android default).
+    case webview
+    /// Every page that is not the merchant's own opens in the system browser.
+    case browser
+}
+
+/// The merchant configuration the engine decides with.
+public struct Policy: Sendable {
+    public var platform: Platform
+    public var paymentURL: String
+    public var completeURL: String
+    public var cancelURL: String
+    public var termsOfServiceURL: String?
+    /// Custom-scheme alias of paymentUrl (`shopapp` makes `shopapp://shop.example.com/pay?…` a paymentUrl).
+    public var callbackScheme: String?
+    public var redirectPolicy: RedirectPolicy
+    /// Hosts always allowed in the web view; default: the hosts of the four URLs.
+    public var allowedHosts: [String]
+    public var goodlist: Goodlist
+
+    public init(
+        platform: Platform,
+        paymentURL: String,
+        completeURL: String,
+        cancelURL: String,
+        termsOfServiceURL: String? = nil,
+        callbackScheme: String? = nil,
+        redirectPolicy: RedirectPolicy? = nil,
+        allowedHosts: [String]? = nil,
+        goodlist: Goodlist = Goodlist()
+    ) {
+        self.platform = platform
+        self.paymentURL = paymentURL
+        self.completeURL = completeURL
+        self.cancelURL = cancelURL
+        self.termsOfServiceURL = termsOfServiceURL
+        self.callbackScheme = callbackScheme
+        self.redirectPolicy = redirectPolicy ?? (platform == .ios ? .goodlist : .webview)
+        self.allowedHosts = allowedHosts ?? []
+        self.goodlist = goodlist
+    }
+}
+
+/// The known-good host list. STUB: the matcher is being written.
+public struct Goodlist: Sendable {
+    public init() {}
+}

@@ -1,0 +1,24 @@
+// What only the OS knows. The same engine runs in an iOS/Android app (backed by the real OS),
+// in the simulator (backed by the simulated device) and in `plainview decide` (backed by an environment file).
+
+/// Answers "would the OS hand this URL to an installed app, and which one?".
+/// Every answer is the installed app's name (or package), or nil when no app takes the URL.
+public protocol SystemServices: Sendable {
+    /// iOS: the app whose apple-app-site-association claims this https URL as a universal link.
+    func universalLinkApp(for url: String) -> String?
+    /// Android: the app with a verified app link (assetlinks) for this http(s) URL.
+    func appLinkApp(for url: String) -> String?
+    /// The app registered for this custom scheme (lower case, without `:`).
+    func customSchemeApp(for scheme: String) -> String?
+    /// Android: the non-browser app an explicit or implicit intent resolves to.
+    func intentApp(for intent: AndroidIntent) -> String?
+}
+
+/// A device with no apps installed: nothing but the web view and the browser.
+public struct NoApps: SystemServices {
+    public init() {}
+    public func universalLinkApp(for url: String) -> String? { nil }
+    public func appLinkApp(for url: String) -> String? { nil }
+    public func customSchemeApp(for scheme: String) -> String? { nil }
+    public func intentApp(for intent: AndroidIntent) -> String? { nil }
+}

@@ -1,0 +1,95 @@
+// What a served page does next: the Sendable values PageScan returns. Every URL is absolute.
+
+/// The result of scanning one HTML page.
+public struct PageScanResult: Sendable, Hashable, Codable {
+    /// The first declarative refresh that counts, if any.
+    public var refresh: Refresh?
+    public var links: [Link]
+    public var forms: [Form]
+    public var frames: [Frame]
+    public var scriptNavigations: [ScriptNavigation]
+    /// Calls into the host app (`window.webkit.messageHandlers.NAME.postMessage`, Android JS interfaces).
+    public var hooks: [Hook]
+
+    public init(refresh: Refresh? = nil, links: [Link] = [], forms: [Form] = [], frames: [Frame] = [],
+                scriptNavigations: [ScriptNavigation] = [], hooks: [Hook] = []) {
+        self.refresh = refresh
+        self.links = links
+        self.forms = forms
+        self.frames = frames
+        self.scriptNavigations = scriptNavigations
+        self.hooks = hooks
+    }
+
+    /// A declarative refresh: after `delay` seconds, navigate to `url` (the document itself when none was given).
+    public struct Refresh: Sendable, Hashable, Codable {
+        public var delay: Int
+        public var url: String
+        public init(delay: Int, url: String) { self.delay = delay; self.url = url }
+    }
+
+    /// `<a href>` or `<area href>`.
+    public struct Link: Sendable, Hashable, Codable {
+        public var url: String
+        public var text: String
+        public var target: String?
+        public init(url: String, text: String, target: String? = nil) {
+            self.url = url; self.text = text; self.target = target
+        }
+    }
+
+    public struct Form: Sendable, Hashable, Codable {
+        public var action: String
+        /// `GET` or `POST` (upper case).
+        public var method: String
+        public var fields: [Field]
+        /// True when the page submits the form by itself on load.
+        public var autoSubmit: Bool
+        public var target: String?
+        public init(action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil) {
+            self.action = action; self.method = method; self.fields = fields
+            self.autoSubmit = autoSubmit; self.target = target
+        }
+        public struct Field: Sendable, Hashable, Codable {
+            public var name: String
+            public var value: String
+            public init(name: String, value: String) { self.name = name; self.value = value }
+        }
+    }
+
+    /// `<iframe src>` or `<frame src>`.
+    public struct Frame: Sendable, Hashable, Codable {
+        public var url: String
+        public var name: String?
+        public init(url: String, name: String? = nil) { self.url = url; self.name = name }
+    }
+
+    public struct ScriptNavigation: Sendable, Hashable, Codable {
+        public enum Kind: String, Sendable, Hashable, Codable {
+            case assign          // location = / location.href = / location.assign()
+            case replace         // location.replace()
+            case windowOpen = "window-open"
+        }
+        public var url: String
+        public var kind: Kind
+        /// True when it runs on load (inline script or `onload`), false when in a handler that needs a tap.
+        public var onLoad: Bool
+        public init(url: String, kind: Kind, onLoad: Bool) { self.url = url; self.kind = kind; self.onLoad = onLoad }
+    }
+
+    public struct Hook: Sendable, Hashable, Codable {
+        public enum Kind: String, Sendable, Hashable, Codable {
+            case webkitMessageHandler = "webkit-message-handler"
+            case androidInterface = "android-interface"
+        }
+        public var kind: Kind
+        /// Handler name (iOS) or `object.method` (Android).
+        public var name: String
+        /// The argument's source text, if any.
+        public var argument: String?
+        public var onLoad: Bool
+        public init(kind: Kind, name: String, argument: String? = nil, onLoad: Bool) {
+            self.kind = kind; self.name = name; self.argument = argument; self.onLoad = onLoad
+        }
+    }
+}

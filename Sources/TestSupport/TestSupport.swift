@@ -1,0 +1,92 @@
+// Helpers for the test targets only: where the project and ../shared are, loading conformance vectors,
+// and running the built `plainview` binary as a black box.
+import Foundation
+
+public enum Project {
+    /// The package root (the folder holding Package.swift).
+    public static let root: URL = {
+        URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent()  // TestSupport
+            .deletingLastPathComponent()  // Sources
+            .deletingLastPathComponent()  // root
+    }()
+
+    /// `../shared` beside the checkout (seeds, conformance vectors, reference data).
+    public static let shared: URL = root.deletingLastPathComponent().appendingPathComponent("shared")
+
+    public static func path(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+    /// The JSON of `../shared/conformance/NAME.json`.
+    public static func conformance(_ name: String) throws -> Data {
+        try Data(contentsOf: shared.appendingPathComponent("conformance").appendingPathComponent(name))
+    }
+
+    /// Decodes the `cases` array of a conformance file.
+    public static func conformanceCases<Case: Decodable>(_ name: String, as: Case.Type = Case.self) throws -> [Case] {
+        try JSONDecoder().decode(ConformanceFile<Case>.self, from: conformance(name)).cases
+    }
+
+    /// A fresh temporary directory, removed by the caller when done.
+    public static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
+
+/// The shape of every `../shared/conformance/*.json` file this project reads: its `cases`.
+public struct ConformanceFile<Case: Decodable>: Decodable { public var cases: [Case] }
+
+/// What one run of the CLI produced.
+public struct CLIResult: Sendable, CustomStringConvertible {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+    public var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+    public var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+public enum CLI {
+    /// The built `plainview` executable: beside the test bundle, or `PLAINVIEW_BIN`.
+    public static let executable: URL = {
+        if let env = ProcessInfo.processInfo.environment["PLAINVIEW_BIN"] { return URL(fileURLWithPath: env) }
+        let selfExe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var candidates = [selfExe.deletingLastPathComponent().appendingPathComponent("plainview")]
+        for bundle in Bundle.allBundles {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("plainview"))
+        }
+        candidates.append(Project.path(".build/debug/plainview"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+    }()
+
+    /// Runs `plainview ARGS…` in `directory` (default: the project root), feeding `stdin`, and waits.
+    public static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
+                           environment: [String: String] = [:]) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? Project.root
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = input
+        try process.run()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data(), errData = Data()
+        group.enter()
+        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        group.wait()
+        return CLIResult(status: process.terminationStatus,
+                         stdout: String(decoding: outData, as: UTF8.self),
+                         stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,6 @@
+import Testing
+@testable import PageScan
+
+@Suite struct PageScanSmokeTests {
+    @Test func moduleLoads() { #expect(Bool(true)) }
+}

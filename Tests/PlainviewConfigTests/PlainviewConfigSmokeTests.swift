@@ -1,0 +1,6 @@
+import Testing
+@testable import PlainviewConfig
+
+@Suite struct PlainviewConfigSmokeTests {
+    @Test func moduleLoads() { #expect(Bool(true)) }
+}
