@@ -46,8 +46,3 @@ public struct Policy: Sendable {
         self.goodlist = goodlist
     }
 }
-
-/// The known-good host list. STUB: the matcher is being written.
-public struct Goodlist: Sendable {
-    public init() {}
-}
