@@ -324,7 +324,8 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
         do {
             value = try JSONDecoder().decode(AppSwitchJSON.self, from: data)
         } catch {
-            throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "is not valid JSON (\(Self.describe(error)))")
+            let where_ = AppSwitchJSONSyntax.firstError(in: Array(data)) ?? Self.describe(error)
+            throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "is not valid JSON (\(where_))")
         }
         guard case .object(let root) = value else {
             throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "must be a JSON object {\"transactions\": […]}, found \(value.typeName)")
