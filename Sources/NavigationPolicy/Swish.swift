@@ -137,12 +137,13 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey { case token, callbackURL, encodedCallback, url }
+    private enum CodingKeys: String, CodingKey { case token, callbackURL, encodedCallback, callbackWasPreEncoded, url }
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(token, forKey: .token)
         try c.encode(callbackURL, forKey: .callbackURL)
         try c.encode(encodedCallback, forKey: .encodedCallback)
+        try c.encode(callbackWasPreEncoded, forKey: .callbackWasPreEncoded)
         try c.encode(url, forKey: .url)
     }
 }
