@@ -156,8 +156,10 @@ public enum AppSwitchMessage: Sendable, Hashable, Encodable {
         if parts.scheme == BankID.scheme || (parts.scheme == "https" && parts.host == BankID.universalLinkHost) {
             return .bankIDLaunch(try BankIDLaunch.parse(url))
         }
+        if parts.queryItems.contains(where: { $0.name == "transactionResponse" }) {
+            return .roampayResponse(try ROAMpayResponse.parse(url: url))
+        }
         let names = Set(parts.queryItems.map { $0.name.lowercased() })
-        if names.contains("transactionresponse") { return .roampayResponse(try ROAMpayResponse.parse(url: url)) }
         if parts.scheme == "https",
            (parts.host == ROAMpay.universalLinkHost && ROAMpay.isTransactionPath(parts.path))
             || (names.contains("authtoken") && names.contains("hosturl")) {

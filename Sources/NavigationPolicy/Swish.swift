@@ -91,6 +91,21 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
         self.callbackWasPreEncoded = preEncoded
     }
 
+    /// Advice that does not make the launch invalid: the seed's placeholder scheme `merchant` (seed 003:
+    /// "each merchant shall use its own unique scheme"), or an http(s) callback, which opens a browser
+    /// page rather than the merchant app.
+    public var notes: [String] {
+        var out: [String] = []
+        let scheme = AppSwitchURLParts(callbackURL)?.scheme ?? ""
+        if scheme == "merchant" {
+            out.append("callbackurl uses merchant://, the seed's example scheme; register your app's own unique scheme")
+        }
+        if scheme == "http" || scheme == "https" {
+            out.append("callbackurl is an \(scheme) URL: Swish returns to a browser page, not to your app")
+        }
+        return out
+    }
+
     /// The callback as it appears in the launch URL: encoded once with the seed's reserved set
     /// `!*'();:@&=+$,/?%#[]` (plus characters no URL may hold). A `%` already in the callback becomes `%25`,
     /// so Swish's single decoding gives the callback back byte for byte.

@@ -15,6 +15,7 @@ struct AppSwish: AsyncParsableCommand {
 
     func run() async throws {
         let launch = try AppOutput.run { try SwishLaunch(token: token, callbackURL: callback) }
+        for note in launch.notes { printError("note: \(note)") }
         print(output.json ? try AppOutput.json(launch) : launch.url)
     }
 }

@@ -155,3 +155,11 @@ import Testing
         #expect(!Swish.isInstalled(platform: .android, system: SchemeOnly(schemes: ["bankid"])))
     }
 }
+
+@Suite struct SwishNotesTests {
+    @Test func theSeedsPlaceholderSchemeAndBrowserCallbacksGetANote() throws {
+        #expect(try SwishLaunch(token: "T", callbackURL: "merchant://").notes.first?.contains("own unique scheme") == true)
+        #expect(try SwishLaunch(token: "T", callbackURL: "https://shop.example/").notes.first?.contains("browser") == true)
+        #expect(try SwishLaunch(token: "T", callbackURL: "shopapp://done").notes.isEmpty)
+    }
+}

@@ -56,6 +56,13 @@ import TestSupport
         #expect(!r.stderr.contains("Fatal error"))
     }
 
+    @Test func theSeedsPlaceholderSchemeIsANoteOnStderrNotAnError() throws {
+        let r = try CLI.run(["app", "swish", "--token", "T", "--callback", "merchant://"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout == "swish://paymentrequest?token=T&callbackurl=merchant%3A%2F%2F\n")
+        #expect(r.stderr.contains("note: callbackurl uses merchant://"))
+    }
+
     @Test func missingRequiredOptionIsAUsageError() throws {
         let r = try CLI.run(["app", "swish", "--token", "T"])
         #expect(r.status == 64, "\(r)")
