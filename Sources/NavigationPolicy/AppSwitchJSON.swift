@@ -92,9 +92,8 @@ enum AppSwitchJSONSyntax {
         }
         func number(_ start: Int) -> Int {
             var j = start
-            while j < bytes.count, let c = Optional(bytes[j]),
-                  (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9")) || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
-                    || c == UInt8(ascii: ".") || c == UInt8(ascii: "e") || c == UInt8(ascii: "E") { j += 1 }
+            let numberBytes = Array("0123456789+-.eE".utf8)
+            while j < bytes.count, numberBytes.contains(bytes[j]) { j += 1 }
             return j
         }
         while i < bytes.count {

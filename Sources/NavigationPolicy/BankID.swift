@@ -106,7 +106,7 @@ public struct BankIDLaunch: Sendable, Hashable, Encodable {
         switch parts.scheme {
         case BankID.scheme where parts.host == nil && (parts.path.isEmpty || parts.path == "/"):
             form = .scheme
-        case "https" where parts.host == BankID.universalLinkHost && parts.port == nil && (parts.path.isEmpty || parts.path == "/"):
+        case "https" where parts.host == BankID.universalLinkHost && (parts.port == nil || parts.port == "443") && (parts.path.isEmpty || parts.path == "/"):
             form = .universalLink
         default:
             throw AppSwitchError.unrecognizedURL(url: url, expected: "a BankID launch URL (bankid:///?autostarttoken=… or https://app.bankid.com/?autostarttoken=…)")

@@ -243,7 +243,8 @@ public struct ROAMpayTransaction: Sendable, Hashable, Encodable {
 
 /// The decoded `transactionResponse` of a ROAMpay X return URL.
 public struct ROAMpayResponse: Sendable, Hashable, Encodable {
-    /// The return URL without its query (the app or page RPX opened), when parsed from a URL.
+    /// The return URL without its `transactionResponse` item (the app or page RPX opened), when parsed
+    /// from a URL: `make(hostURL: h, …)` parses back to `h`.
     public var hostURL: String?
     public var transactions: [ROAMpayTransaction]
 
@@ -270,7 +271,15 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
             throw AppSwitchError.missingField(field: "transactionResponse", rule: "RPX returns hostURL?transactionResponse=<base64 JSON>")
         }
         var response = try decode(base64: last.rawValue ?? "")
-        response.hostURL = parts.base
+        // hostURL: the URL as RPX was given it, i.e. without the transactionResponse item(s).
+        var host = parts.base
+        let rest = (parts.query ?? "").split(separator: "&", omittingEmptySubsequences: true).filter {
+            let name = $0.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            return (AppSwitchEncoding.decode(name) ?? name) != "transactionResponse"
+        }
+        if !rest.isEmpty { host += "?" + rest.joined(separator: "&") }
+        if let fragment = parts.fragment { host += "#" + fragment }
+        response.hostURL = host
         return response
     }
 
@@ -359,8 +368,14 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
     public static func make(hostURL: String, transactions: [ROAMpayTransaction]) throws -> String {
         try ROAMpayRequest.validateHostURL(hostURL)
         let base64 = try ROAMpayResponse(transactions: transactions).jsonData().base64EncodedString()
-        let separator = hostURL.contains("?") ? "&" : "?"
-        return "\(hostURL)\(separator)transactionResponse=\(base64)"
+        // The item goes into the query, before any fragment.
+        var head = Substring(hostURL), fragment = ""
+        if let hash = hostURL.firstIndex(of: "#") {
+            head = hostURL[..<hash]
+            fragment = String(hostURL[hash...])
+        }
+        let separator = head.contains("?") ? (head.hasSuffix("?") || head.hasSuffix("&") ? "" : "&") : "?"
+        return "\(head)\(separator)transactionResponse=\(base64)\(fragment)"
     }
 
     /// The return URL for one documented outcome, using the guide's example transaction for it.

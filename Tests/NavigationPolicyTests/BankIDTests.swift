@@ -43,6 +43,11 @@ import Testing
         #expect(launch.autoStartToken == Self.token)
     }
 
+    @Test func theDefaultHTTPSPortIsTheSameUniversalLink() throws {
+        #expect(try BankIDLaunch.parse("https://APP.bankid.com:443/?autostarttoken=\(Self.token)").form == .universalLink)
+        #expect(appSwitchError { try BankIDLaunch.parse("https://app.bankid.com:8443/?autostarttoken=\(Self.token)") } != nil)
+    }
+
     @Test func parseAcceptsALaunchWithoutToken() throws {
         #expect(try BankIDLaunch.parse("bankid:///?redirect=null").autoStartToken == nil)
         #expect(try BankIDLaunch.parse("bankid://").redirect == .absent)

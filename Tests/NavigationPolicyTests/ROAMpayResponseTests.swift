@@ -179,7 +179,15 @@ enum SeedResponses {
     @Test func makeAppendsWithAmpersandWhenTheHostURLHasAQuery() throws {
         let url = try ROAMpayResponse.make(hostURL: "https://shop.example/rpx?order=42", outcome: .cancelledByUser)
         #expect(url.hasPrefix("https://shop.example/rpx?order=42&transactionResponse="))
-        #expect(try ROAMpayResponse.parse(url: url).hostURL == "https://shop.example/rpx")
+    }
+
+    @Test(arguments: ["shopapp://", "https://shop.example/rpx", "https://shop.example/rpx?order=42&step=2",
+                      "https://shop.example/rpx#done", "https://shop.example/rpx?order=42#done"])
+    func parsingTheMadeURLGivesTheHostURLBack(_ host: String) throws {
+        let url = try ROAMpayResponse.make(hostURL: host, outcome: .approved)
+        let r = try ROAMpayResponse.parse(url: url)
+        #expect(r.hostURL == host)
+        #expect(r.outcome == .approved)
     }
 
     @Test func makeRejectsABadHostURL() {
