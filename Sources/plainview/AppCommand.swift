@@ -6,10 +6,8 @@ struct AppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app",
         abstract: "Build and validate app-switch URLs (Swish, BankID, ROAMpay X) and decode return URLs.",
-        discussion: """
-            Builders print the launch URL (or, with --json, the URL and its decoded parts). An input that breaks
-            a protocol rule exits 64 with a message naming the field and the rule.
-            """,
+        discussion: "Builders print the launch URL (or, with --json, the URL and its decoded parts). "
+            + "An input that breaks a protocol rule exits 64 with a message naming the field and the rule.",
         subcommands: [AppSwish.self, AppBankID.self, AppROAMpay.self, AppROAMpayResponse.self, AppParse.self]
     )
 }

@@ -136,11 +136,9 @@ struct AppParse: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parse",
         abstract: "Decode a Swish, BankID or ROAMpay X URL (launch or return) to JSON.",
-        discussion: """
-            Recognises swish://paymentrequest?…, bankid:///?… and https://app.bankid.com/?…, ROAMpay X links
-            (https://…/transaction/?amount=…) and returns (…?transactionResponse=<base64 JSON>). With
-            --swish-callback, URL is read as that registered callback coming back from Swish.
-            """)
+        discussion: "Recognises swish://paymentrequest?…, bankid:///?… and https://app.bankid.com/?…, "
+            + "ROAMpay X links (https://…/transaction/?amount=…) and returns (…?transactionResponse=<base64 JSON>). "
+            + "With --swish-callback, URL is read as that registered callback coming back from Swish.")
 
     @Argument(help: "The URL to decode.")
     var url: String
