@@ -145,6 +145,22 @@ public enum AppSwitchMessage: Sendable, Hashable, Encodable {
         }
     }
 
+    /// For a launch URL: where the launched app sends the user when it is done. nil for a returned URL.
+    /// ROAMpay X returns to `hostURL` with `?transactionResponse=…` added: build it with `ROAMpayResponse.make`.
+    public var whenDone: AppSwitchReturn? {
+        switch self {
+        case .swishLaunch(let l): .url(l.callbackURL)
+        case .bankIDLaunch(let l):
+            switch l.redirect {
+            case .url(let u): .url(u)
+            case .previousApp: .previousApp
+            case .absent: AppSwitchReturn.none
+            }
+        case .roampayRequest(let r): .url(r.hostURL)
+        case .swishCallback, .roampayResponse: nil
+        }
+    }
+
     /// Recognises and reads `url`. With `swishCallback` (the callback a Swish launch registered), the URL
     /// is read as that callback coming back. Throws `AppSwitchError` naming the field and rule.
     public static func parse(_ url: String, swishCallback: String? = nil) throws -> AppSwitchMessage {
@@ -182,4 +198,14 @@ public enum AppSwitchMessage: Sendable, Hashable, Encodable {
         case .roampayResponse(let v): try v.encode(to: encoder)
         }
     }
+}
+
+/// Where an app-switch target sends the user back to.
+public enum AppSwitchReturn: Sendable, Hashable {
+    /// The app opens this URL (a custom scheme, universal link or web page).
+    case url(String)
+    /// The app opens nothing; the OS shows the app the user came from (BankID `redirect=null`).
+    case previousApp
+    /// No return address was given.
+    case none
 }

@@ -77,6 +77,15 @@ func appSwitchError<T>(_ body: () throws -> T, sourceLocation: SourceLocation = 
         #expect(try AppSwitchMessage.parse("shopapp://swish?x=1", swishCallback: "shopapp://swish").kind == "swish-callback")
     }
 
+    @Test func launchesSayWhereTheUserComesBack() throws {
+        #expect(try AppSwitchMessage.parse("swish://paymentrequest?token=T&callbackurl=shopapp%3A%2F%2Fdone").whenDone == .url("shopapp://done"))
+        #expect(try AppSwitchMessage.parse("bankid:///?redirect=null").whenDone == .previousApp)
+        #expect(try AppSwitchMessage.parse("bankid:///").whenDone == AppSwitchReturn.none)
+        #expect(try AppSwitchMessage.parse("https://app.bankid.com/?redirect=https%3A%2F%2Fshop.example%2Fpay").whenDone == .url("https://shop.example/pay"))
+        #expect(try AppSwitchMessage.parse("https://assets.roamdata.com/transaction/?amount=1&authToken=t&hostURL=shopapp://").whenDone == .url("shopapp://"))
+        #expect(try AppSwitchMessage.parse(try ROAMpayResponse.make(hostURL: "shopapp://", outcome: .approved)).whenDone == nil)
+    }
+
     @Test(arguments: ["https://shop.example/checkout", "mailto:a@b.example", "not a url", "javascript:alert(1)"])
     func dispatcherRejectsOtherURLs(_ url: String) {
         #expect(appSwitchError { try AppSwitchMessage.parse(url) } != nil)
