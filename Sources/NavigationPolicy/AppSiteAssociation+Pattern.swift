@@ -39,8 +39,18 @@ struct AASAPattern: Sendable, Hashable {
         case alternatives([[Token]])
     }
 
+    /// Single-character steps and stars, for the common patterns without `$(…)` alternatives.
+    enum Atom: Sendable, Hashable {
+        case scalar(Unicode.Scalar)
+        case any
+        case charClass(CharClass)
+        case star
+    }
+
     let program: [Instruction]
     let caseSensitive: Bool
+    /// When every alternative is flat: matched with the iterative wildcard algorithm (fast, O(1) memory).
+    let flat: [[Atom]]?
 
     /// A query or fragment pattern: the whole string must match.
     init(_ pattern: String, caseSensitive: Bool, variables: [String: [String]]) {
@@ -67,11 +77,67 @@ struct AASAPattern: Sendable, Hashable {
         program.append(.match)
         self.program = program
         self.caseSensitive = caseSensitive
+        if case .alternatives(let alternatives)? = tokens.first, tokens.count == 1 {
+            let atoms = alternatives.map(Self.atoms)
+            flat = atoms.contains { $0 == nil } ? nil : atoms.compactMap { $0 }
+        } else {
+            flat = Self.atoms(tokens).map { [$0] }
+        }
+    }
+
+    private static func atoms(_ tokens: [Token]) -> [Atom]? {
+        var out: [Atom] = []
+        for token in tokens {
+            switch token {
+            case .literal(let s): out.append(.scalar(s))
+            case .one: out.append(.any)
+            case .charClass(let c): out.append(.charClass(c))
+            case .star: out.append(.star)
+            case .alternatives: return nil
+            }
+        }
+        return out
+    }
+
+    /// Classic wildcard matching: on a mismatch, retry from the last star one character further on.
+    private static func wildcardMatch(_ atoms: [Atom], _ text: [Unicode.Scalar]) -> Bool {
+        var t = 0, p = 0, starP = -1, starT = 0
+        while t < text.count {
+            if p < atoms.count, atoms[p] == .star {
+                starP = p
+                starT = t
+                p += 1
+            } else if p < atoms.count, accepts(atoms[p], text[t]) {
+                t += 1
+                p += 1
+            } else if starP >= 0 {
+                p = starP + 1
+                starT += 1
+                t = starT
+            } else {
+                return false
+            }
+        }
+        while p < atoms.count, atoms[p] == .star { p += 1 }
+        return p == atoms.count
+    }
+
+    private static func accepts(_ atom: Atom, _ c: Unicode.Scalar) -> Bool {
+        switch atom {
+        case .scalar(let s): s == c
+        case .any: true
+        case .charClass(let cls): cls.contains(c)
+        case .star: false
+        }
     }
 
     /// Whether the whole of `text` matches.
     func matches(_ text: String) -> Bool {
         let input = caseSensitive ? text : text.lowercased()
+        if let flat {
+            let scalars = Array(input.unicodeScalars)
+            return flat.contains { Self.wildcardMatch($0, scalars) }
+        }
         var current: [Int] = []
         var next: [Int] = []
         var mark = [Int](repeating: -1, count: program.count)

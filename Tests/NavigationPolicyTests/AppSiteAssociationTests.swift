@@ -209,7 +209,7 @@ struct AppSiteAssociationTests {
 
     @Test func hugeURLsAndPatternsAreDecided() throws {
         let aasa = try AppSiteAssociation(json: """
-            {"applinks": {"details": [{"appIDs": ["T"], "components": [{"/": "/\(String(repeating: "*a", count: 20))*b"}]}]}}
+            {"applinks": {"details": [{"appIDs": ["T"], "components": [{"/": "/\(String(repeating: "*a", count: 200))*b"}]}]}}
             """)
         let long = "https://x.test/" + String(repeating: "a", count: 100_000)
         #expect(aasa.verdict(appID: "T", url: long) == .noMatch)
@@ -226,5 +226,21 @@ struct AppSiteAssociationTests {
         let a = try AppSiteAssociation(json: Self.doc)
         let b = try AppSiteAssociation(json: Array(Self.doc.utf8))
         #expect(a == b)
+    }
+
+    /// The fast wildcard matcher (flat patterns) and the Pike VM (patterns with `$(…)` alternatives) agree.
+    @Test func bothMatchersAgree() {
+        let patterns = ["*", "?", "?*", "a*", "*a", "a*b", "*a*b*", "a?c", "??", "a**b", "*?*", "", "ab", "*ab*ab", "a?*?b"]
+        let texts = ["", "a", "b", "ab", "ba", "abc", "aab", "abab", "aabb", "acb", "abcab", "xxab", "ababab"]
+        for p in patterns {
+            for cs in [true, false] {
+                let flat = AASAPattern(p, caseSensitive: cs, variables: [:])
+                let vm = AASAPattern("$(v)!", caseSensitive: cs, variables: ["v": [p]])
+                #expect(flat.flat != nil && vm.flat == nil)
+                for t in texts + texts.map({ $0.uppercased() }) {
+                    #expect(flat.matches(t) == vm.matches(t + "!"), "pattern \(p) text \(t) caseSensitive \(cs)")
+                }
+            }
+        }
     }
 }
