@@ -118,7 +118,7 @@ extension AndroidIntent {
     public var dataScheme: String? { data.flatMap(Self.scheme(of:)) }
 
     /// True when the data (or the selector's data) must never reach an app: `file:`, `javascript:`,
-    /// `content:`, `data:`, `about:` and similar local or script schemes, nested `intent:`/`android-app:`,
+    /// `content:`, `data:`, `about:` and similar local or script schemes (`unsafeDataSchemes`),
     /// and `tel:`/`sms:` carrying USSD/MMI codes (`#`, `*`, GeckoView's rule). Control characters and
     /// blanks around the scheme do not hide it.
     public var isUnsafeData: Bool {
@@ -134,25 +134,30 @@ extension AndroidIntent {
         return url
     }
 
-    /// What Chrome launches: `BROWSABLE` added, explicit component removed (also in the selector), so a web
-    /// page can only reach activities that opted in to being opened from a browser.
+    /// What Chrome launches (ExternalNavigationHandler): `BROWSABLE` added, explicit component and selector
+    /// removed (crbug.com/1254422), launch flags masked to `allowedLaunchFlags`, so a web page can only
+    /// reach activities that opted in to being opened from a browser.
     public func sanitizedForLaunch() -> AndroidIntent {
         var out = self
         if !out.categories.contains(Self.categoryBrowsable) { out.categories.append(Self.categoryBrowsable) }
         out.component = nil
-        if let sel = selector?.intent {
-            var s = sel
-            if !s.categories.contains(Self.categoryBrowsable) { s.categories.append(Self.categoryBrowsable) }
-            s.component = nil
-            out.selector = Box(s)
-        }
+        out.selector = nil
+        out.flags &= Self.allowedLaunchFlags
         return out
     }
 
-    /// Schemes whose URIs never go from web content to an app.
+    /// Chrome's ALLOWED_INTENT_FLAGS: EXCLUDE_STOPPED_PACKAGES, ACTIVITY_MATCH_EXTERNAL, LAUNCH_ADJACENT,
+    /// RETAIN_IN_RECENTS, NEW_DOCUMENT, CLEAR_TOP, MULTIPLE_TASK, NEW_TASK, SINGLE_TOP.
+    public static let allowedLaunchFlags = 0x10 | 0x800 | 0x1000 | 0x2000 | 0x8_0000 | 0x0400_0000 | 0x0800_0000
+        | 0x1000_0000 | 0x2000_0000
+
+    /// Schemes whose URIs never go from web content to an app: Chrome's internal/privileged list
+    /// (about, content, chrome, chrome-native, devtools, fido, file) plus script and local-data schemes.
+    /// (`intent:` data nested in an intent is not listed: Chrome launches `intent://myownurl` when an app
+    /// takes it.)
     public static let unsafeDataSchemes: Set<String> = [
         "file", "javascript", "vbscript", "content", "data", "about", "blob", "filesystem", "jar",
-        "intent", "android-app", "chrome", "chrome-native", "view-source", "wtai", "fido",
+        "chrome", "chrome-native", "devtools", "view-source", "fido",
     ]
 
     /// GeckoView's check before handing a URI from web content to another app: false for the unsafe

@@ -235,7 +235,9 @@ struct AndroidIntentTests {
         ("intent:text/html,x#Intent;scheme=data;end", true),
         ("intent:blank#Intent;scheme=about;end", true),
         ("intent://x#Intent;scheme=https;SEL;scheme=file;end", true),
-        ("intent://x#Intent;scheme=intent;end", true),
+        ("intent://x#Intent;scheme=intent;end", false),
+        ("intent:chrome-urls#Intent;scheme=CHROME;end", true),
+        ("intent://x#Intent;scheme=devtools;end", true),
         ("intent:*%2306%23#Intent;scheme=tel;end", true),
         ("intent:12345#Intent;scheme=tel;end", false),
         ("intent://shop.test/x#Intent;scheme=https;package=com.shop;end", false),
@@ -299,7 +301,9 @@ struct AndroidIntentTests {
         let i = try AndroidIntent.parse("intent://x#Intent;scheme=https;S.a=#b;end")
         #expect(i.action == AndroidIntent.actionView)
         #expect(i.data == "intent://x#Intent;scheme=https;S.a=#b;end")
-        #expect(i.isUnsafeData)  // nested intent: data never reaches an app
+        // Data with the `intent` scheme is not in itself unsafe: Chrome launches `intent://myownurl` when an
+        // app takes it (chromium row 58); the policy's app lookup decides.
+        #expect(!i.isUnsafeData)
     }
 
     @Test func uppercaseSchemePrefixIsAnIntent() throws {
@@ -321,12 +325,14 @@ struct AndroidIntentTests {
     }
 
     @Test func sanitizedForLaunchLikeChrome() throws {
-        let i = try AndroidIntent.parse("intent://x#Intent;scheme=bankid;component=com.a/.B;SEL;component=com.c/.D;end")
+        let i = try AndroidIntent.parse("intent://x#Intent;scheme=bankid;component=com.a/.B;launchFlags=0x7FFFFFFF;SEL;component=com.c/.D;end")
+        #expect(i.selector != nil)
         let s = i.sanitizedForLaunch()
         #expect(s.component == nil)
         #expect(s.categories == [AndroidIntent.categoryBrowsable])
-        #expect(s.selector?.intent.component == nil)
-        #expect(s.selector?.intent.categories == [AndroidIntent.categoryBrowsable])
+        #expect(s.selector == nil)
+        #expect(s.flags == 0x3C08_3810)
+        #expect(s.data == i.data)
     }
 
     @Test func categoriesAndExtrasSerialiseInJavaHashOrder() {
@@ -335,5 +341,43 @@ struct AndroidIntentTests {
         i.categories = ["float", "string"]
         i.extras = ["float": .int(1), "boolean": .int(2), "string": .int(3), "int": .int(4), "long": .int(5)]
         #expect(i.toURI() == "intent:#Intent;action=a;category=string;category=float;i.string=3;i.int=4;i.long=5;i.boolean=2;i.float=1;end")
+    }
+}
+
+/// The parse-level part of Chrome's ExternalNavigationHandler vectors: rows whose outcome is decided by the
+/// intent itself (malformed → not launched; privileged data scheme → not launched; otherwise launchable).
+@Suite("Android intent: Chromium rows decided by the intent itself")
+struct ChromiumIntentRowsTests {
+    struct Row: Sendable, CustomTestStringConvertible {
+        var id: Int
+        var url: String
+        var blocked: Bool
+        var why: String
+        var testDescription: String { "#\(id) \(url.prefix(80))" }
+    }
+
+    /// 25–33 internal/privileged schemes, 51/53 sanitised launches, 58 nested intent data, 125 flags,
+    /// 126 scheme=file, 128 empty scheme, 129 odd-case scheme, 144 sms, 158–160 malformed.
+    static let ids: Set<Int> = [25, 26, 27, 28, 29, 30, 31, 32, 33, 51, 53, 58, 125, 126, 128, 129, 144, 158, 159, 160]
+
+    static let rows: [Row] = {
+        guard let data = try? Project.conformance("android_external_navigation_chromium.json"),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let cases = root["cases"] as? [[String: Any]] else { return [] }
+        return cases.compactMap { c in
+            guard let id = c["id"] as? Int, ids.contains(id), let url = c["url"] as? String,
+                  let expected = c["expected"] as? [String: Any], let decision = expected["decision"] as? String
+            else { return nil }
+            return Row(id: id, url: url, blocked: decision == "no_external_launch", why: c["why"] as? String ?? "")
+        }
+    }()
+
+    @Test func allSelectedRowsFound() { #expect(Self.rows.count == Self.ids.count) }
+
+    @Test("Chromium ExternalNavigationHandler row", arguments: rows)
+    func row(_ row: Row) {
+        let blocked: Bool
+        if let intent = try? AndroidIntent.parse(row.url) { blocked = intent.isUnsafeData } else { blocked = true }
+        #expect(blocked == row.blocked, "\(row.why)")
     }
 }
