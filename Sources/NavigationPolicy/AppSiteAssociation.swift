@@ -95,6 +95,16 @@ public struct AppSiteAssociation: Sendable, Hashable {
         appIDs.first { verdict(appID: $0, url: url) == .match }
     }
 
+    /// Every app with a verdict other than `.noMatch` for `url` (`.match` or `.exclude`), by app ID.
+    public func verdicts(for url: String) -> [String: AASAVerdict] {
+        var out: [String: AASAVerdict] = [:]
+        for app in appIDs {
+            let v = verdict(appID: app, url: url)
+            if v != .noMatch { out[app] = v }
+        }
+        return out
+    }
+
     private func hostMatches(_ parts: AASAURLParts) -> Bool {
         // Universal links are https only; a non-default port never opens an app.
         guard parts.scheme == "https", parts.port == nil || parts.port == "443" || parts.port == "" else { return false }
