@@ -195,6 +195,30 @@ public struct Goodlist: Sendable {
         return found
     }
 
+    /// Indices of entries whose language meets `pattern`'s (some host admitted by both), sorted. Two of these
+    /// languages meet exactly when one base lies in the other's language: entries admitting the base, plus
+    /// entries anchored below it within the pattern's depth window (one label for `*.x`, any for `**.x`).
+    /// Cost: the labels of the base plus the entries found (and, for `**.x`, the trie below x).
+    public func overlapIndices(of pattern: HostPattern) -> [Int] {
+        var found = allMatchIndices(normalizedHost: pattern.base)
+        guard pattern.kind != .exact else { return Array(Set(found)).sorted() }
+        var node = 0
+        for label in pattern.reversedLabels {
+            guard let next = nodes[node].children[label] else { return Array(Set(found)).sorted() }
+            node = Int(next)
+        }
+        // Depth-first over the subtree below the base, without recursion.
+        var stack: [(node: Int, depth: Int)] = nodes[node].children.values.map { (Int($0), 1) }
+        while let (n, depth) = stack.popLast() {
+            let here = nodes[n]
+            for i in [here.exact, here.oneLabel, here.anyDepth] where i >= 0 { found.append(Int(i)) }
+            if pattern.kind == .anyDepth {
+                stack += here.children.values.map { (Int($0), depth + 1) }
+            }
+        }
+        return Array(Set(found)).sorted()
+    }
+
     /// Indices of entries whose language contains the whole language of `pattern` (including equal patterns),
     /// broadest first. `x` ⊆ `*.x` ⊆ `**.x`; `*.a.x` ⊆ `**.x`.
     public func supersetIndices(of pattern: HostPattern) -> [Int] {
