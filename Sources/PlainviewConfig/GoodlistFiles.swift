@@ -106,6 +106,38 @@ public enum GoodlistFiles {
     }
 }
 
+extension GoodlistFiles {
+    /// True when `s` is a valid host pattern (`host`, `*.host`, `**.host`): for inline patterns in a policy file.
+    public static func isPattern(_ s: String) -> Bool {
+        (try? HostPattern(s)) != nil
+    }
+
+    /// The entries of one file, or of a folder's list files, named in entries and errors by `displayName`
+    /// (the path as the user wrote it). Every line must be valid; the first invalid one is an error.
+    public static func load(path: String, displayName: String, isDirectory: Bool) throws(ConfigError) -> [GoodlistEntry] {
+        let files: [(path: String, name: String)]
+        if isDirectory {
+            let expanded = try expand([path])
+            files = expanded.map { full in
+                let name = String(full.dropFirst(path.hasSuffix("/") ? path.count : path.count + 1))
+                return (full, displayName.hasSuffix("/") ? displayName + name : displayName + "/" + name)
+            }
+        } else {
+            files = [(path, displayName)]
+        }
+        var entries: [GoodlistEntry] = []
+        for file in files {
+            let bytes = try GoodlistIO.readBytes(file.path, what: "a goodlist")
+            do {
+                entries += try Goodlist(source: try GoodlistSource.parse(bytes, file: file.name)).entries
+            } catch {
+                throw ConfigError(file: error.file, line: error.line, error.message)
+            }
+        }
+        return entries
+    }
+}
+
 /// File reading and atomic writing for the goodlist tools.
 public enum GoodlistIO {
     /// Reads a whole file, refusing folders, unreadable and oversized files with a message naming the path.

@@ -203,3 +203,46 @@ import TestSupport
         #expect(r.stderr.contains("/nonexistent/a"), "\(r)")
     }
 }
+
+@Suite struct GoodlistLearnCLITests {
+    static let trace = """
+    {"flow":"card-3ds","branch":"default","step":6,"time":10,"event":"decide","context":"webview","url":"https://acs.newbank.example/creq","action":"open-browser","target":"https://ecom.payex.com/checkout","rule":"web.picky-page","reason":"not on the goodlist"}
+    {"flow":"card-3ds","branch":"default","step":9,"time":20,"event":"outcome","context":"browser","action":"stuck","reason":"no page is shown"}
+    {"flow":"ok","branch":"default","step":3,"time":5,"event":"decide","context":"webview","url":"https://x.payex.com/","action":"open-browser","rule":"web.picky-page","reason":"…"}
+
+    """
+
+    @Test func learnPrintsCandidateEntriesWithEvidence() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = dir.appendingPathComponent("t.jsonl").path
+        try Data(Self.trace.utf8).write(to: URL(fileURLWithPath: t))
+        let r = try CLI.run(["goodlist", "learn", t, "--today", "2026-11-22"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdoutLines == [
+            "# acs.newbank.example: left the web view 1 time (picky-page rule); flow stuck 1 time",
+            "#   left: card-3ds step 6 (\(t):1), stuck: card-3ds step 9 (\(t):2)",
+            "acs.newbank.example added=2026-11-22 why=\"seen in simulated flows: left the web view 1 time (picky-page rule); flow stuck 1 time\" source=\"plainview goodlist learn \(t)\"",
+        ], "\(r)")
+        #expect(r.stderr.contains("already allowed: x.payex.com"), "\(r)")
+
+        let json = try CLI.run(["goodlist", "learn", "--json", "--goodlist", dir.path + "/none.goodlist", t])
+        #expect(json.status == 64, "a missing --goodlist is an input error: \(json)")
+        let j = try CLI.run(["goodlist", "learn", "--json", t])
+        let obj = try JSONSerialization.jsonObject(with: Data(j.stdoutLines[0].utf8)) as? [String: Any]
+        #expect(obj?["host"] as? String == "acs.newbank.example")
+        #expect(obj?["left"] as? Int == 1)
+        #expect(obj?["stuck"] as? Int == 1)
+        #expect((obj?["evidence"] as? [[String: Any]])?.first?["step"] as? Int == 6)
+    }
+
+    @Test func learnRejectsTextTraces() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = dir.appendingPathComponent("t.txt").path
+        try Data("  0.0s webview   decide → allow\n".utf8).write(to: URL(fileURLWithPath: t))
+        let r = try CLI.run(["goodlist", "learn", t])
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.contains("\(t):1: not a JSON object"), "\(r)")
+    }
+}
