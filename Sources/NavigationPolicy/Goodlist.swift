@@ -33,12 +33,20 @@ public struct GoodlistEntry: Sendable, Hashable {
 /// deepest (`*.acs.bank.example` before `**.bank.example`); at equal depth an exact entry before `*.x` before
 /// `**.x`. When two entries have the same pattern, the first one given wins.
 public struct Goodlist: Sendable {
-    /// One trie node: children by label, and the entry indices anchored here (-1: none).
+    /// One trie node: the entry indices anchored here (-1: none), and its children as a linked list (only for
+    /// walks over a subtree; lookups go through `edges`).
     struct Node: Sendable {
-        var children: [String: Int32] = [:]
         var exact: Int32 = -1
         var oneLabel: Int32 = -1
         var anyDepth: Int32 = -1
+        var firstChild: Int32 = -1
+        var nextSibling: Int32 = -1
+    }
+
+    /// A trie edge: from `parent` by one label. One flat table for all edges keeps a lookup to one probe.
+    struct Edge: Hashable, Sendable {
+        var parent: Int32
+        var label: String
     }
 
     /// Every accepted entry, in the order given.
@@ -54,6 +62,7 @@ public struct Goodlist: Sendable {
         public var error: HostPatternError
     }
     private var nodes: [Node] = [Node()]
+    private var edges: [Edge: Int32] = [:]
 
     /// An empty list: admits nothing.
     public init() {}
@@ -110,24 +119,27 @@ public struct Goodlist: Sendable {
     }
 
     private mutating func insert(_ entry: GoodlistEntry, _ pattern: HostPattern) {
-        var node = 0
+        var node: Int32 = 0
         for label in pattern.reversedLabels {
-            if let next = nodes[node].children[label] {
-                node = Int(next)
+            let edge = Edge(parent: node, label: label)
+            if let next = edges[edge] {
+                node = next
             } else {
-                nodes.append(Node())
-                let next = nodes.count - 1
-                nodes[node].children[label] = Int32(next)
+                let next = Int32(nodes.count)
+                nodes.append(Node(nextSibling: nodes[Int(node)].firstChild))
+                nodes[Int(node)].firstChild = next
+                edges[edge] = next
                 node = next
             }
         }
+        let n = Int(node)
         let index = Int32(entries.count)
         entries.append(entry)
         patterns.append(pattern)
         switch pattern.kind {
-        case .exact: if nodes[node].exact < 0 { nodes[node].exact = index }
-        case .oneLabel: if nodes[node].oneLabel < 0 { nodes[node].oneLabel = index }
-        case .anyDepth: if nodes[node].anyDepth < 0 { nodes[node].anyDepth = index }
+        case .exact: if nodes[n].exact < 0 { nodes[n].exact = index }
+        case .oneLabel: if nodes[n].oneLabel < 0 { nodes[n].oneLabel = index }
+        case .anyDepth: if nodes[n].anyDepth < 0 { nodes[n].anyDepth = index }
         }
     }
 
@@ -143,35 +155,75 @@ public struct Goodlist: Sendable {
 
     /// Index into `entries`/`patterns` of the most specific entry admitting `host`.
     public func matchIndex(host: String) -> Int? {
+        var h = host
+        // Fast path: a host already in canonical form (lower-case LDH, no xn-- label, not an IPv4 form) is what
+        // `HostName.normalize` would return; skip it.
+        let fast: Int?? = h.withUTF8 { buf in Goodlist.isCanonicalFast(buf) ? .some(walk(buf)) : nil }
+        if let fast { return fast }
         guard let normalized = HostName.normalize(host), HostPattern.isValidHostShape(normalized) else { return nil }
         return matchIndex(normalizedHost: normalized)
     }
 
     /// Like `matchIndex(host:)` for a host already normalised and validated (the hot path).
     public func matchIndex(normalizedHost host: String) -> Int? {
+        var h = host
+        return h.withUTF8 { walk($0) }
+    }
+
+    /// Lower-case letters, digits, '-', '_' in non-empty labels; no label starting `xn--`; the last label starts
+    /// with a letter (so it is no IPv4 form). Such a host is its own normal form.
+    static func isCanonicalFast(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let last = buf.last, last != UInt8(ascii: ".") else { return false }
+        var labelStart = 0
+        for i in 0..<buf.count {
+            let b = buf[i]
+            if b == UInt8(ascii: ".") {
+                if i == labelStart { return false }
+                labelStart = i + 1
+                continue
+            }
+            guard HostPattern.isLabelByte(b) else { return false }
+            if i == labelStart + 3, b == UInt8(ascii: "-"), buf[i - 1] == UInt8(ascii: "-"),
+               buf[i - 2] == UInt8(ascii: "n"), buf[i - 3] == UInt8(ascii: "x") { return false }
+        }
+        let first = buf[labelStart]
+        return first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")
+    }
+
+    /// Walks the labels right to left; returns the most specific entry. One hash probe per label.
+    private func walk(_ buf: UnsafeBufferPointer<UInt8>) -> Int? {
         var best: Int32 = -1
-        // Walk labels right to left; `remaining` counts labels not yet consumed.
-        let labels = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        var remaining = labels.count
-        var node = 0
-        if remaining == 0 { return nil }
-        for label in labels.reversed() {
-            // Before consuming `label`: node is anchored on the labels consumed so far.
-            let n = nodes[node]
+        var node: Int32 = 0
+        var end = buf.count
+        while true {
+            var start = end
+            while start > 0, buf[start - 1] != UInt8(ascii: ".") { start -= 1 }
+            // Before consuming this label: `node` is anchored on the labels consumed so far.
             if node != 0 {
+                let n = nodes[Int(node)]
                 if n.anyDepth >= 0 { best = n.anyDepth }
-                if remaining == 1, n.oneLabel >= 0 { best = n.oneLabel }
+                if start == 0, n.oneLabel >= 0 { best = n.oneLabel }  // exactly one label left
             }
-            guard let key = String(label), let next = n.children[key] else {
-                return best >= 0 ? Int(best) : nil
-            }
-            node = Int(next)
-            remaining -= 1
+            let label = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<end]), as: UTF8.self)
+            guard let next = edges[Edge(parent: node, label: label)] else { return best >= 0 ? Int(best) : nil }
+            node = next
+            if start == 0 { break }
+            end = start - 1
         }
         // All labels consumed: the node is anchored on the host itself.
-        let n = nodes[node]
+        let n = nodes[Int(node)]
         if n.exact >= 0 { best = n.exact } else if n.oneLabel >= 0 { best = n.oneLabel } else if n.anyDepth >= 0 { best = n.anyDepth }
         return best >= 0 ? Int(best) : nil
+    }
+
+    /// The node reached by following labels (rightmost first), if the trie has it.
+    private func node(for reversedLabels: [String]) -> Int32? {
+        var node: Int32 = 0
+        for label in reversedLabels {
+            guard let next = edges[Edge(parent: node, label: label)] else { return nil }
+            node = next
+        }
+        return node
     }
 
     /// Every entry index whose pattern admits `host` (normalised), broadest first. Used by lint (shadowing).
@@ -179,18 +231,18 @@ public struct Goodlist: Sendable {
         var found: [Int] = []
         let labels = host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         var remaining = labels.count
-        var node = 0
-        for label in labels.reversed() {
-            let n = nodes[node]
+        var node: Int32 = 0
+        for raw in labels.reversed() {
+            let n = nodes[Int(node)]
             if node != 0 {
                 if n.anyDepth >= 0 { found.append(Int(n.anyDepth)) }
                 if remaining == 1, n.oneLabel >= 0 { found.append(Int(n.oneLabel)) }
             }
-            guard let key = String(label), let next = n.children[key] else { return found }
-            node = Int(next)
+            guard let next = edges[Edge(parent: node, label: String(decoding: raw, as: UTF8.self))] else { return found }
+            node = next
             remaining -= 1
         }
-        let n = nodes[node]
+        let n = nodes[Int(node)]
         for i in [n.anyDepth, n.oneLabel, n.exact] where i >= 0 { found.append(Int(i)) }
         return found
     }
@@ -202,18 +254,17 @@ public struct Goodlist: Sendable {
     public func overlapIndices(of pattern: HostPattern) -> [Int] {
         var found = allMatchIndices(normalizedHost: pattern.base)
         guard pattern.kind != .exact else { return Array(Set(found)).sorted() }
-        var node = 0
-        for label in pattern.reversedLabels {
-            guard let next = nodes[node].children[label] else { return Array(Set(found)).sorted() }
-            node = Int(next)
-        }
+        guard let base = node(for: pattern.reversedLabels) else { return Array(Set(found)).sorted() }
         // Depth-first over the subtree below the base, without recursion.
-        var stack: [(node: Int, depth: Int)] = nodes[node].children.values.map { (Int($0), 1) }
-        while let (n, depth) = stack.popLast() {
-            let here = nodes[n]
+        var stack: [Int32] = []
+        var child = nodes[Int(base)].firstChild
+        while child >= 0 { stack.append(child); child = nodes[Int(child)].nextSibling }
+        while let n = stack.popLast() {
+            let here = nodes[Int(n)]
             for i in [here.exact, here.oneLabel, here.anyDepth] where i >= 0 { found.append(Int(i)) }
             if pattern.kind == .anyDepth {
-                stack += here.children.values.map { (Int($0), depth + 1) }
+                var c = here.firstChild
+                while c >= 0 { stack.append(c); c = nodes[Int(c)].nextSibling }
             }
         }
         return Array(Set(found)).sorted()
@@ -228,11 +279,11 @@ public struct Goodlist: Sendable {
         case .oneLabel, .anyDepth:
             // Only `**.y` with y an ancestor-or-self of the base, or the very same `*.x`, can contain it.
             var found: [Int] = []
-            var node = 0
+            var node: Int32 = 0
             for (depth, label) in pattern.reversedLabels.enumerated() {
-                guard let next = nodes[node].children[label] else { return found }
-                node = Int(next)
-                let n = nodes[node]
+                guard let next = edges[Edge(parent: node, label: label)] else { return found }
+                node = next
+                let n = nodes[Int(node)]
                 if n.anyDepth >= 0 { found.append(Int(n.anyDepth)) }
                 if depth == pattern.reversedLabels.count - 1, pattern.kind == .oneLabel, n.oneLabel >= 0 {
                     found.append(Int(n.oneLabel))

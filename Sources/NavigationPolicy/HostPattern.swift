@@ -42,16 +42,17 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) throws(HostPatternError) {
         let (kind, baseText) = try HostPattern.split(text)
         let base: String
-        let labels: [String]
+        var validated: [String]? = nil
         if baseText.utf8.allSatisfy({ $0 < 0x80 }) {
             // ASCII: check the structure first, so the error names the actual problem.
             var ascii = baseText.lowercased()
             if ascii.hasSuffix(".") { ascii.removeLast() }
-            _ = try HostPattern.validatedLabels(ascii, pattern: text)
+            let checked = try HostPattern.validatedLabels(ascii, pattern: text)
             guard let normalized = HostName.normalize(ascii) else {
                 throw HostPatternError(.invalidHost, pattern: text, detail: "'\(baseText)' is not a valid host name")
             }
             base = normalized
+            validated = normalized == ascii ? checked : nil
         } else {
             guard let normalized = HostName.normalize(String(baseText)) else {
                 throw HostPatternError(.invalidHost, pattern: text,
@@ -59,7 +60,8 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
             }
             base = normalized
         }
-        labels = try HostPattern.validatedLabels(base, pattern: text)
+        let labels: [String]
+        if let validated { labels = validated } else { labels = try HostPattern.validatedLabels(base, pattern: text) }
         if kind != .exact, let last = labels.first, last.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
             throw HostPatternError(.wildcardOverAddress, pattern: text,
                                    detail: "a wildcard cannot stand over an IP address ('\(base)')")
@@ -174,6 +176,14 @@ extension HostPattern {
     /// Splits `**.x` / `*.x` / `x` and rejects everything that is not a host pattern, naming what to write.
     static func split(_ text: String) throws(HostPatternError) -> (Kind, Substring) {
         if text.isEmpty { throw HostPatternError(.empty, pattern: text, detail: "the pattern is empty") }
+        // Letters, digits, '-', '_', '.', '*' only: none of the URL-part checks below can fire.
+        let simple = text.utf8.allSatisfy { isLabelByte($0) || ($0 >= 0x41 && $0 <= 0x5A) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*") }
+        if !simple { try diagnoseURLParts(text) }
+        return try splitWildcard(text)
+    }
+
+    /// Rejects whitespace, schemes, paths, queries, user info and ports, naming what to write instead.
+    static func diagnoseURLParts(_ text: String) throws(HostPatternError) {
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
             throw HostPatternError(.whitespace, pattern: text,
                                    detail: "spaces or control characters are not allowed in a host pattern")
@@ -200,6 +210,9 @@ extension HostPattern {
             throw HostPatternError(.port, pattern: text,
                                    detail: "it has a port or an IPv6 literal; ports are not part of a host pattern: '\(hostOnly)'")
         }
+    }
+
+    static func splitWildcard(_ text: String) throws(HostPatternError) -> (Kind, Substring) {
         let kind: Kind
         let base: Substring
         if text.hasPrefix("**.") {
@@ -227,24 +240,25 @@ extension HostPattern {
             throw HostPatternError(.hostTooLong, pattern: pattern, detail: "the host is longer than 253 characters")
         }
         var labels: [String] = []
-        for label in host.split(separator: ".", omittingEmptySubsequences: false).reversed() {
-            if label.isEmpty {
+        for raw in host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).reversed() {
+            let label = String(decoding: raw, as: UTF8.self)
+            if raw.isEmpty {
                 throw HostPatternError(.emptyLabel, pattern: pattern,
                                        detail: "it has an empty label ('..', or a leading or doubled dot)")
             }
-            if label.utf8.count > 63 {
+            if raw.count > 63 {
                 throw HostPatternError(.labelTooLong, pattern: pattern,
                                        detail: "the label '\(label.prefix(20))…' is longer than 63 characters")
             }
-            for b in label.utf8 where !isLabelByte(b) {
+            for b in raw where !isLabelByte(b) {
                 throw HostPatternError(.invalidCharacter, pattern: pattern,
                                        detail: "'\(Character(Unicode.Scalar(b)))' is not allowed in a host name (letters, digits, '-', '_')")
             }
-            if label.utf8.first == UInt8(ascii: "-") || label.utf8.last == UInt8(ascii: "-") {
+            if raw.first == UInt8(ascii: "-") || raw.last == UInt8(ascii: "-") {
                 throw HostPatternError(.invalidCharacter, pattern: pattern,
                                        detail: "the label '\(label)' starts or ends with '-'")
             }
-            labels.append(String(label))
+            labels.append(label)
         }
         return labels
     }
