@@ -120,3 +120,30 @@ let sdkPatterns = [
         #expect(supA == ["**.payex.com", "*.payex.com", "*.a.payex.com", "a.payex.com"])
     }
 }
+
+@Suite struct GoodlistFastPathTests {
+    /// The canonical-host fast path must give exactly the answer of normalising first.
+    @Test(arguments: [
+        "ecom.payex.com", "ECOM.payex.com", "ecom.payex.com.", "xn--bcher-kva.payex.com", "a.xn--zz.payex.com",
+        "payex.com", "1.payex.com", "payex.123", "192.0.2.1", "0x7f.1", "a-.payex.com", "_x.payex.com",
+        "a..payex.com", ".payex.com", "", "evilpayex.com", "a.b.3dsecure.no", "acs.3dsecure.no", "3dsecure.no",
+        "pay%65x.com", "payex.com:443",
+    ])
+    func fastPathAgreesWithNormalising(_ host: String) {
+        let list = Goodlist(patterns: sdkPatterns)
+        let slow = HostName.normalize(host).flatMap { h in
+            h.isEmpty || h.hasPrefix(".") || h.hasSuffix(".") || h.contains("..") ? nil : list.matchIndex(normalizedHost: h)
+        }
+        #expect(list.matchIndex(host: host) == slow, "\(host)")
+    }
+
+    @Test func syntheticListsHaveTheRequestedSizeAndMatch() {
+        let list = Goodlist.synthetic(count: 1000)
+        #expect(list.count == 1000)
+        #expect(list.rejected.isEmpty)
+        let hosts = Goodlist.syntheticHosts(count: 400, listSize: 1000)
+        let admitted = hosts.filter { list.match(host: $0) != nil }.count
+        #expect(admitted == 100)
+        #expect(hosts.filter { $0.contains("evil") }.allSatisfy { list.match(host: $0) == nil })
+    }
+}
