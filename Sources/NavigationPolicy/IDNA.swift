@@ -31,7 +31,11 @@ public enum IDNA {
         for s in domain.unicodeScalars {
             switch s.value {
             case 0x3002, 0xFF0E, 0xFF61: mapped.append(".")
-            case 0xFF01...0xFF5E: mapped.append(Unicode.Scalar(s.value - 0xFF01 + 0x21)!)
+            case 0xFF01...0xFF5E:
+                if let ascii = Unicode.Scalar(s.value - 0xFF01 + 0x21) { mapped.append(ascii) }
+            case 0x2A74: mapped.append(contentsOf: "::=".unicodeScalars)  // disallowed_STD3_mapped: contains ':'
+            case 0x2A75: mapped.append(contentsOf: "==".unicodeScalars)
+            case 0x2A76: mapped.append(contentsOf: "===".unicodeScalars)
             default:
                 if isIgnored(s.value) { continue }
                 mapped.append(s)

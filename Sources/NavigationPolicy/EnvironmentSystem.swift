@@ -1,0 +1,90 @@
+// SystemServices answered from an Environment: what the OS would do on a device with exactly these apps.
+
+/// The OS oracle of a simulated device built from an `Environment`.
+public struct EnvironmentSystem: SystemServices {
+    public let environment: Environment
+
+    public init(_ environment: Environment) { self.environment = environment }
+
+    public func universalLinkApp(for url: String) -> String? {
+        // Universal links are https only.
+        guard let u = WebURL(url), u.scheme == "https", let host = u.comparableHost else { return nil }
+        for app in environment.apps {
+            for claim in app.universalLinks where HostName.normalize(claim.host) == host {
+                if let paths = claim.paths, EnvironmentSystem.legacyAASAMatch(paths, path: u.path) { return app.name }
+                if claim.paths == nil, claim.aasaJSON != nil {
+                    // SEAM: AASA documents are matched by the aasa-intent helper's AppSiteAssociation once it lands.
+                    continue
+                }
+            }
+        }
+        return nil
+    }
+
+    public func appLinkApp(for url: String) -> String? {
+        guard let u = WebURL(url), u.scheme == "http" || u.scheme == "https", let host = u.comparableHost else { return nil }
+        for app in environment.apps {
+            for claim in app.appLinks where HostName.normalize(claim.host) == host {
+                if claim.paths.contains(where: { EnvironmentSystem.glob($0, u.path) }) { return app.name }
+            }
+        }
+        return nil
+    }
+
+    public func customSchemeApp(for scheme: String) -> String? {
+        let s = scheme.lowercased()
+        return environment.apps.first { $0.schemes.contains(s) }?.name
+    }
+
+    public func intentApp(for intent: AndroidIntent) -> String? {
+        if let package = intent.package ?? intent.component.flatMap({ $0.split(separator: "/").first.map(String.init) }) {
+            // An explicit package: only that app (a missing app is missing, never another app).
+            return environment.apps.first { $0.package == package }?.name
+        }
+        guard let data = intent.data, let url = WebURL(data) else { return nil }
+        switch url.scheme {
+        case "http", "https":
+            // Only a non-browser app: one with a verified app link for it.
+            return appLinkApp(for: url.href)
+        default:
+            return customSchemeApp(for: url.scheme)
+        }
+    }
+
+    /// AASA legacy `paths`: tried in order; `NOT ` excludes; `*` any run, `?` one character; case-sensitive.
+    public static func legacyAASAMatch(_ patterns: [String], path: String) -> Bool {
+        for pattern in patterns {
+            if pattern.hasPrefix("NOT ") {
+                if glob(String(pattern.dropFirst(4)), path) { return false }
+            } else if glob(pattern, path) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// `*` (any run) and `?` (one character) glob over unicode scalars; O(pattern × text) at worst.
+    public static func glob(_ pattern: String, _ text: String) -> Bool {
+        let p = Array(pattern.unicodeScalars), t = Array(text.unicodeScalars)
+        var pi = 0, ti = 0
+        var star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count, p[pi] == "?" || p[pi] == t[ti], p[pi] != "*" {
+                pi += 1
+                ti += 1
+            } else if pi < p.count, p[pi] == "*" {
+                star = pi
+                mark = ti
+                pi += 1
+            } else if star >= 0 {
+                pi = star + 1
+                mark += 1
+                ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count, p[pi] == "*" { pi += 1 }
+        return pi == p.count
+    }
+}
