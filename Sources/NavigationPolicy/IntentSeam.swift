@@ -47,12 +47,11 @@ enum IntentSeam {
             if key == "scheme" { if inSelector { selector.data = value + ":" } else { scheme = value }; continue }
             if inSelector { set(key, value, &selector) } else { set(key, value, &intent) }
         }
-        if !dataPart.isEmpty {
-            if dataPart.hasPrefix("//") {
-                intent.data = (scheme ?? "intent") + ":" + dataPart
-            } else {
-                intent.data = dataPart
-            }
+        // Like Intent.parseUri: the part before `#Intent;`, with `scheme=` put in front when given.
+        if let scheme {
+            intent.data = scheme + ":" + dataPart
+        } else if !dataPart.isEmpty {
+            intent.data = dataPart
         }
         if inSelector { intent.selector = AndroidIntent.Box(selector) }
         return intent

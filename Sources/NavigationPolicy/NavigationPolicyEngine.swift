@@ -88,6 +88,10 @@ public struct NavigationPolicyEngine: Sendable {
             if frame == .sub {
                 return Decision(.block, rule: .subframeNotWeb, reason: "a sub-frame cannot launch an app (\(url.scheme):)")
             }
+            if url.scheme == "tel" || url.scheme == "sms", NavigationPolicyEngine.hasMMICode(url) {
+                return Decision(.block, rule: .customSchemeUnsafe,
+                                reason: "\(url.scheme): with # (an MMI/USSD code) never reaches the dialer")
+            }
             if let app = system.customSchemeApp(for: url.scheme) {
                 return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
                                 reason: "\(app) handles \(url.scheme):")
@@ -209,7 +213,12 @@ public struct NavigationPolicyEngine: Sendable {
 
     // MARK: - intent:
 
-    private static let unsafeIntentSchemes: Set<String> = ["javascript", "vbscript", "file", "content", "data", "about", "blob", "filesystem"]
+    /// `tel:#…`, `tel:*%2306%23`: a `#` (raw or percent-encoded) dials a code, not a number (GeckoView's rule).
+    static func hasMMICode(_ url: WebURL) -> Bool {
+        if url.fragment != nil { return true }
+        let decoded = WebURL.percentDecode(Array((url.path + "?" + (url.query ?? "")).utf8))
+        return decoded.contains(UInt8(ascii: "#"))
+    }
 
     private func decideIntent(_ navigation: Navigation) -> Decision {
         let raw = NavigationPolicyEngine.trimmed(navigation.url)
@@ -223,7 +232,7 @@ public struct NavigationPolicyEngine: Sendable {
         if let sel = intent.selector?.intent { chain.append(sel) }
         for i in chain {
             if let data = i.data, let scheme = NavigationPolicyEngine.schemeOf(data),
-               NavigationPolicyEngine.unsafeIntentSchemes.contains(scheme) {
+               SchemeKind(scheme: scheme) == .neverExternal || SchemeKind(scheme: scheme) == .intent {
                 return Decision(.block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
             }
         }

@@ -16,9 +16,10 @@
 // | android.app-link                | open-app       | Android main frame/new window: a verified app link claims the http(s) URL |
 // | custom-scheme.app               | open-app       | an installed app handles the custom scheme |
 // | custom-scheme.no-app            | block          | no installed app handles the custom scheme |
+// | custom-scheme.unsafe            | block          | tel:/sms: carrying `#` (MMI/USSD codes such as *#06#) |
 // | intent.ios                      | block          | intent:/android-app: on iOS (no such thing there) |
 // | intent.malformed                | block          | the intent: URL does not parse |
-// | intent.unsafe                   | block          | the intent's data, fallback or selector is javascript:/file:/content:/data: |
+// | intent.unsafe                   | block          | the intent (or its selector) wraps a never-external scheme: javascript:, file:, content:, data:, fido: … |
 // | intent.app                      | open-app       | a non-browser app takes the intent |
 // | intent.fallback                 | load           | no app; S.browser_fallback_url is http(s): load it instead |
 // | intent.no-app                   | block          | no app and no usable (http/https) fallback |
@@ -44,6 +45,7 @@ extension RuleID {
     public static let androidAppLink = RuleID("android.app-link")
     public static let customSchemeApp = RuleID("custom-scheme.app")
     public static let customSchemeNoApp = RuleID("custom-scheme.no-app")
+    public static let customSchemeUnsafe = RuleID("custom-scheme.unsafe")
     public static let intentIOS = RuleID("intent.ios")
     public static let intentMalformed = RuleID("intent.malformed")
     public static let intentUnsafe = RuleID("intent.unsafe")
@@ -61,7 +63,7 @@ extension RuleID {
     public static let all: [RuleID] = [
         .urlMalformed, .interceptComplete, .interceptCancel, .interceptTerms, .interceptPayment,
         .schemeNeverExternal, .schemeAboutBlank, .subframeWeb, .subframeLoadable, .subframeNotWeb,
-        .iosUniversalLink, .androidAppLink, .customSchemeApp, .customSchemeNoApp,
+        .iosUniversalLink, .androidAppLink, .customSchemeApp, .customSchemeNoApp, .customSchemeUnsafe,
         .intentIOS, .intentMalformed, .intentUnsafe, .intentApp, .intentFallback, .intentNoApp,
         .webOwnHost, .webGoodlist, .webPickyPage, .webPickyPageFromPayment, .webRedirectWebView, .webRedirectBrowser,
     ]

@@ -19,7 +19,7 @@ public enum SchemeKind: Sendable, Hashable {
     public static let neverExternalSchemes: Set<String> = [
         "javascript", "vbscript", "file", "data", "about", "blob", "content", "filesystem",
         "chrome", "chrome-extension", "view-source", "webkit", "x-apple-data-detectors", "ws", "wss", "ftp",
-        "resource", "moz-extension",
+        "resource", "moz-extension", "chrome-native", "devtools", "fido", "jar", "android-resource",
     ]
 
     public init(scheme: String) {
