@@ -72,3 +72,26 @@ enum Vectors {
         #expect(host == c.output, "\(input.unicodeScalars.map { String($0.value, radix: 16) })")
     }
 }
+
+/// Failures of every scheme: a URL the URL Standard rejects must not parse here either (it would otherwise
+/// reach an app). Relative references are out of scope (see `Vectors.notApplicable`).
+@Suite struct URLFailureConformanceTests {
+    static func isAbsoluteFailure(_ c: URLTestCase) -> Bool {
+        guard c.failure == true else { return false }
+        let trimmed = NavigationPolicyEngine.trimmed(c.input)
+        guard let colon = trimmed.firstIndex(of: ":"), WebURL("\(trimmed[..<colon]):x") != nil else { return false }
+        let scheme = trimmed[..<colon].lowercased()
+        if let base = c.base, base.lowercased().hasPrefix(scheme + ":"), WebURL.specialSchemes[scheme] != nil {
+            let slashes = trimmed[trimmed.index(after: colon)...].prefix { $0 == "/" || $0 == "\\" }.count
+            if slashes < 2 { return false }
+        }
+        return true
+    }
+
+    static let cases = Vectors.urlCases.filter(isAbsoluteFailure)
+
+    @Test(arguments: cases)
+    func failuresFail(_ c: URLTestCase) {
+        #expect(WebURL(c.input) == nil, "parsed as \(WebURL(c.input)?.href ?? "")")
+    }
+}
