@@ -195,3 +195,78 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         #expect(d.action == .block, "\(d.rule): \(d.reason)")
     }
 }
+
+/// `../shared/conformance/firefox_applinks_usecases.json` and `_interceptor.json` (Firefox for Android).
+/// Modelled: unsafe schemes never redirect to an app (even when an app resolves them), http(s) opens an app
+/// only when a (non-browser) app claims it, intents without an app use an http(s) fallback, sub-frame requests
+/// are never intercepted. Not modelled (recorded): marketplace (install) intents, the user's "open links in
+/// apps" setting (`launchInApp`, `interceptLinkClicks`), same-domain and gesture rules, engine-supported and
+/// always-denied scheme lists, helper predicates.
+@Suite struct FirefoxAppLinksConformanceTests {
+    struct Case: Decodable, Sendable, CustomTestStringConvertible {
+        var id: Int
+        var url: String?
+        var uri: String?
+        var testDescription: String { "\(id): \(url ?? uri ?? "")" }
+    }
+
+    static let usecases: [Case] = (try? Project.conformanceCases("firefox_applinks_usecases.json")) ?? []
+    static let interceptor: [Case] = (try? Project.conformanceCases("firefox_applinks_interceptor.json")) ?? []
+
+    static func usecase(_ id: Int) -> String { usecases.first { $0.id == id }?.url ?? "" }
+
+    @Test func vectorsLoaded() {
+        #expect(Self.usecases.count == 51)
+        #expect(Self.interceptor.count == 51)
+    }
+
+    /// Usecases 7–12: file:, data:, javascript:, about:config, jar:file:, content: are never a redirect,
+    /// even though a resolver (an app) exists for them.
+    @Test(arguments: [7, 8, 9, 10, 11, 12])
+    func unsafeSchemesNeverRedirect(_ id: Int) {
+        let url = Self.usecase(id)
+        #expect(!url.isEmpty)
+        let d = androidEngine(EverythingInstalled()).decide(Navigation(url: url, currentURL: Fixture.acs))
+        #expect(d.action == .block, "\(url): \(d.rule)")
+    }
+
+    /// Usecase 1: a malformed intent-looking URL with nothing installed: no crash, no redirect.
+    /// Usecase 3: https with no app: stays in the web view. Usecase 23: intent, no app, no fallback: no redirect.
+    @Test(arguments: [1, 3, 23])
+    func nothingInstalledMeansNoApp(_ id: Int) {
+        let d = androidEngine(NoApps()).decide(Navigation(url: Self.usecase(id), currentURL: Fixture.acs))
+        #expect(d.action.name != "open-app", "\(d.rule)")
+        #expect(d.action.name != "load", "\(d.rule)")
+    }
+
+    /// Usecases 4 and 20: an app claims the https URL / takes the intent → it opens.
+    @Test(arguments: [4, 20])
+    func installedAppOpens(_ id: Int) {
+        let d = androidEngine(EverythingInstalled()).decide(Navigation(url: Self.usecase(id), currentURL: Fixture.acs))
+        #expect(d.action.name == "open-app", "\(d.rule)")
+    }
+
+    /// Usecase 24: no app, fallback http://zxing.org → loads the fallback.
+    @Test func missingAppUsesHTTPFallback() {
+        let d = androidEngine(NoApps()).decide(Navigation(url: Self.usecase(24), currentURL: Fixture.acs))
+        #expect(d.rule == .intentFallback)
+        #expect(d.action.target?.hasPrefix("http://zxing.org") == true)
+    }
+
+    /// Interceptor 3 and 17: sub-frame requests are never intercepted (they load).
+    @Test(arguments: [3, 17])
+    func subframeRequestsAreNotIntercepted(_ id: Int) {
+        let uri = Self.interceptor.first { $0.id == id }?.uri ?? ""
+        let d = androidEngine(EverythingInstalled()).decide(Navigation(url: uri, currentURL: Fixture.acs, frame: .sub))
+        #expect(d.action == .allow, "\(uri): \(d.rule)")
+    }
+
+    /// Interceptor 30: `javascript:;` never becomes an app intent (Firefox lets the engine run it in the page;
+    /// Plainview, stricter, blocks top-level javascript: navigations).
+    @Test func javascriptNeverBecomesAnAppIntent() {
+        let uri = Self.interceptor.first { $0.id == 30 }?.uri ?? ""
+        #expect(uri == "javascript:;")
+        let d = androidEngine(EverythingInstalled()).decide(Navigation(url: uri, currentURL: Fixture.acs))
+        #expect(d.action == .block)
+    }
+}
