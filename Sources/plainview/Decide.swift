@@ -10,6 +10,7 @@ struct Decide: AsyncParsableCommand {
         discussion: """
         Prints one JSON object per URL: {"url","action","target","via","rule","reason"}.
         Without a `goodlist` key in the policy file, the goodlists in ./Goodlist are used.
+        A single `-` reads the URLs from standard input, one per line (for many URLs).
         """
     )
 
@@ -52,8 +53,17 @@ struct Decide: AsyncParsableCommand {
             throw inputError(error.description)
         }
         let engine = NavigationPolicyEngine(policy: loadedPolicy, system: system)
+        var inputs = urls
+        if urls == ["-"] {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            // Split on bytes: "\r\n" is one Character in Swift.
+            inputs = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
+                String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+            }
+            if inputs.last == "" { inputs.removeLast() }
+        }
         var out = ""
-        for url in urls {
+        for url in inputs {
             let navigation = Navigation(url: url, currentURL: current, frame: frame,
                                         trigger: redirect ? .serverRedirect : .link, userGesture: gesture)
             out += DecisionJSON.line(url: url, engine.decide(navigation)) + "\n"

@@ -130,6 +130,19 @@ import TestSupport
         #expect(badPlatform.status == 64, "\(badPlatform)")
     }
 
+    @Test func dashReadsURLsFromStandardInput() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.policy.write(to: dir.appendingPathComponent("policy.yaml"), atomically: true, encoding: .utf8)
+        let urls = (0..<500).map { "https://shop.example.com/item/\($0)" } + ["javascript:alert(1)", "https://shop.example.com/complete"]
+        let r = try CLI.run(["decide", "--policy", "policy.yaml", "-"], stdin: Data((urls.joined(separator: "\r\n") + "\n").utf8), in: dir)
+        #expect(r.status == 0, "\(r)")
+        let objs = try objects(r)
+        #expect(objs.count == 502)
+        #expect(objs.last?["action"] as? String == "complete")
+        #expect(objs[500]["url"] as? String == "javascript:alert(1)")
+    }
+
     @Test func hundredKilobyteURLIsDecided() throws {
         let url = "https://shop.example.com/" + String(repeating: "a", count: 100_000)
         let r = try run(["decide", "--policy", "policy.yaml", url])
