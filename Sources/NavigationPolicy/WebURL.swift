@@ -152,7 +152,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         return url
     }
 
-    private static func parseFile(_ url: inout WebURL, _ b: [UInt8], _ start: Int) -> Bool? {
+    private static func parseFileParts(_ url: inout WebURL, _ b: [UInt8], _ start: Int) -> Bool {
         var p = start
         var slashes = 0
         while p < b.count, b[p] == slash || b[p] == backslash { p += 1; slashes += 1 }
@@ -162,7 +162,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             if rawHost.isEmpty {
                 url.host = .empty
             } else {
-                guard let h = parseHost(rawHost, special: true) else { return nil }
+                guard let h = parseHost(rawHost, special: true) else { return false }
                 if case .domain("localhost") = h { url.host = .empty } else { url.host = h }
             }
             p = end
@@ -175,8 +175,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func parseFile(_ url: inout WebURL, _ b: [UInt8], _ start: Int) -> WebURL? {
-        let ok: Bool? = parseFile(&url, b, start)
-        return ok == true ? url : nil
+        parseFileParts(&url, b, start) ? url : nil
     }
 
     /// userinfo@host:port (the bytes between `//` and the path). False when invalid.
@@ -455,7 +454,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func isSingleDot(_ s: ArraySlice<UInt8>) -> Bool {
-        s.elementsEqual([46]) || (s.count == 3 && s.first == 37 && s.dropFirst().elementsEqual([50, 101]) ) || asciiLower(s) == "%2e"
+        s.elementsEqual([46]) || (s.count == 3 && asciiLower(s) == "%2e")
     }
 
     private static func asciiLower(_ s: ArraySlice<UInt8>) -> String {
