@@ -3,20 +3,31 @@
 /// The OS oracle of a simulated device built from an `Environment`.
 public struct EnvironmentSystem: SystemServices {
     public let environment: Environment
+    /// (app name, normalised host, its AASA), for every universal-link claim, in file order.
+    private let associations: [(app: String, host: String, aasa: AppSiteAssociation)]
 
-    public init(_ environment: Environment) { self.environment = environment }
-
-    public func universalLinkApp(for url: String) -> String? {
-        // Universal links are https only.
-        guard let u = WebURL(url), u.scheme == "https", let host = u.comparableHost else { return nil }
+    public init(_ environment: Environment) {
+        self.environment = environment
+        var out: [(String, String, AppSiteAssociation)] = []
         for app in environment.apps {
-            for claim in app.universalLinks where HostName.normalize(claim.host) == host {
-                if let paths = claim.paths, EnvironmentSystem.legacyAASAMatch(paths, path: u.path) { return app.name }
-                if claim.paths == nil, claim.aasaJSON != nil {
-                    // SEAM: AASA documents are matched by the aasa-intent helper's AppSiteAssociation once it lands.
-                    continue
+            for claim in app.universalLinks {
+                guard let host = HostName.normalize(claim.host) else { continue }
+                if let paths = claim.paths {
+                    out.append((app.name, host, AppSiteAssociation(appID: app.name, paths: paths, domain: host)))
+                } else if let json = claim.aasaJSON, let aasa = try? AppSiteAssociation(json: json, domain: host) {
+                    out.append((app.name, host, aasa))
                 }
             }
+        }
+        associations = out
+    }
+
+    public func universalLinkApp(for url: String) -> String? {
+        // Universal links are https only (AppSiteAssociation also checks scheme, host and port).
+        guard let u = WebURL(url), u.scheme == "https", let host = u.comparableHost else { return nil }
+        for a in associations where a.host == host {
+            // A legacy-paths claim names the app itself; an AASA file names app IDs: any match is this app.
+            if a.aasa.verdict(appID: a.app, url: u.href) == .match || a.aasa.app(for: u.href) != nil { return a.app }
         }
         return nil
     }
@@ -51,19 +62,7 @@ public struct EnvironmentSystem: SystemServices {
         }
     }
 
-    /// AASA legacy `paths`: tried in order; `NOT ` excludes; `*` any run, `?` one character; case-sensitive.
-    public static func legacyAASAMatch(_ patterns: [String], path: String) -> Bool {
-        for pattern in patterns {
-            if pattern.hasPrefix("NOT ") {
-                if glob(String(pattern.dropFirst(4)), path) { return false }
-            } else if glob(pattern, path) {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// `*` (any run) and `?` (one character) glob over unicode scalars; O(pattern × text) at worst.
+    /// App-link path patterns: `*` (any run) and `?` (one character) over unicode scalars; O(pattern × text) at worst.
     public static func glob(_ pattern: String, _ text: String) -> Bool {
         let p = Array(pattern.unicodeScalars), t = Array(text.unicodeScalars)
         var pi = 0, ti = 0

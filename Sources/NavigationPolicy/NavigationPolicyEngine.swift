@@ -225,22 +225,28 @@ public struct NavigationPolicyEngine: Sendable {
         guard policy.platform == .android else {
             return Decision(.block, rule: .intentIOS, reason: "intent: URLs exist only on Android")
         }
-        guard let intent = IntentSeam.parse(raw) else {
-            return Decision(.block, rule: .intentMalformed, reason: "the intent: URL does not parse")
+        let intent: AndroidIntent
+        do {
+            intent = try AndroidIntent.parse(raw)
+        } catch {
+            return Decision(.block, rule: .intentMalformed, reason: "the intent: URL does not parse: \(error.message)")
         }
         var chain: [AndroidIntent] = [intent]
         if let sel = intent.selector?.intent { chain.append(sel) }
+        if intent.isUnsafeData {
+            let scheme = intent.dataScheme ?? intent.selector?.intent.dataScheme ?? "an unsafe"
+            return Decision(.block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
+        }
         for i in chain {
-            if let data = i.data, let scheme = NavigationPolicyEngine.schemeOf(data),
-               SchemeKind(scheme: scheme) == .neverExternal || SchemeKind(scheme: scheme) == .intent {
+            if let data = i.data, let scheme = NavigationPolicyEngine.schemeOf(data), SchemeKind(scheme: scheme) == .neverExternal {
                 return Decision(.block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
             }
         }
         if let app = system.intentApp(for: intent) {
             return Decision(.openApp(target: raw, via: .intent), rule: .intentApp, reason: "\(app) takes the intent")
         }
-        if let fallback = intent.browserFallbackURL {
-            if let f = WebURL(fallback), f.scheme == "http" || f.scheme == "https" {
+        if intent.browserFallbackURL != nil {
+            if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), f.scheme == "http" || f.scheme == "https" {
                 return Decision(.load(target: f.href), rule: .intentFallback,
                                 reason: "no app takes the intent: loading its browser_fallback_url")
             }

@@ -57,8 +57,10 @@ public enum EnvironmentFile {
                     guard let data = FileManager.default.contents(atPath: p), let text = String(data: data, encoding: .utf8) else {
                         throw doc.error(u["aasa"], "\(ulAt).aasa", "cannot read the AASA file '\(aasa)' (relative to the environment file)")
                     }
-                    guard (try? JSONSerialization.jsonObject(with: data)) is [String: Any] else {
-                        throw doc.error(u["aasa"], "\(ulAt).aasa", "the AASA file '\(aasa)' is not a JSON object")
+                    do {
+                        _ = try AppSiteAssociation(json: Array(data), domain: host)
+                    } catch {
+                        throw doc.error(u["aasa"], "\(ulAt).aasa", "the AASA file '\(aasa)' is not valid: \(error.description)")
                     }
                     json = text
                 }

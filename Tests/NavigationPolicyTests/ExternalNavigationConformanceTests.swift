@@ -127,7 +127,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     static let all: [Case] = (try? Project.conformanceCases("android_external_navigation_chromium.json")) ?? []
 
     /// Rows whose URL must never reach an app, even with every app installed.
-    static let neverLaunch: Set<Int> = [19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 126, 139]
+    static let neverLaunch: Set<Int> = [19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 126, 139, 158, 159, 160]
     /// Rows where an installed app takes the intent / custom scheme.
     static let launch: Set<Int> = [5, 16, 41, 42, 43, 51, 52, 53, 75, 124, 125, 127, 128, 129, 142, 143, 144, 151, 155, 157, 170, 192]
     /// Rows where no app is installed and the http(s) browser_fallback_url loads instead.
@@ -150,7 +150,6 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         145...150: "WebAPK routing",
         153...153: "incognito prompt",
         156...156: "incognito prompt",
-        158...160: "malformed typed extras: decided by AndroidIntent.parse (aasa-intent helper), which the seam does not validate",
         161...166: "deliberate deviation: Chrome may hand intents to other browsers; Plainview launches only non-browser apps (seed 002, FLAG_ACTIVITY_REQUIRE_NON_BROWSER)",
         167...169: "http(s) disambiguation dialogs",
         171...187: "target package/trusted caller and navigation-chain expiry rules of Chrome",
