@@ -167,6 +167,10 @@ cancelUrl: https://shop.example.com/cancel
         let env = try EnvironmentFile.load(path: dir.appendingPathComponent("env.yaml").path)
         #expect(env.apps[0].universalLinks[0].aasa == "aasa.json")
         #expect(env.apps[0].universalLinks[0].aasaJSON?.contains("applinks") == true)
+        let system = EnvironmentSystem(env)
+        #expect(system.universalLinkApp(for: "https://X.example./pay") == "X")
+        #expect(system.universalLinkApp(for: "https://other.example/pay") == nil)
+        #expect(system.universalLinkApp(for: "http://x.example/pay") == nil)
     }
 
     static let bad: [(String, Int?, String?, String)] = [
@@ -177,14 +181,23 @@ cancelUrl: https://shop.example.com/cancel
         ("apps:\n  - name: X\n    universalLinks: [{host: 'a b', paths: ['/*']}]\n", 3, "apps[0].universalLinks[0].host", "expected a host name"),
         ("apps:\n  - name: X\n    universalLinks: [{host: x.example, aasa: missing.json}]\n", 3, "apps[0].universalLinks[0].aasa", "cannot read the AASA file"),
         ("apps: {name: X}\n", 1, "apps", "expected a list"),
+        ("apps:\n  - name: X\n    universalLinks: [{host: x.example, aasa: bad.json}]\n", 3, "apps[0].universalLinks[0].aasa", "is not valid"),
         ("devices: []\n", 1, "devices", "unknown key"),
     ]
+
+    /// A folder with `bad.json` (JSON, but not an AASA document).
+    static let fixtures: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-envfile-fixtures-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try? #"{"webcredentials": {"apps": []}, "applinks": 42}"#.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        return dir.path
+    }()
 
     @Test(arguments: 0..<bad.count)
     func badFilesNameFileLineAndKey(_ i: Int) {
         let (text, line, key, contains) = Self.bad[i]
         do {
-            _ = try EnvironmentFile.parse(text, file: "device.yaml", baseDirectory: "/nonexistent")
+            _ = try EnvironmentFile.parse(text, file: "device.yaml", baseDirectory: Self.fixtures)
             Issue.record("expected an error for \(text)")
         } catch let e as ConfigError {
             #expect(e.file == "device.yaml")
