@@ -39,7 +39,10 @@ struct Decide: AsyncParsableCommand {
     var urls: [String] = []
 
     func validate() throws {
-        if urls.isEmpty { throw ValidationError("give at least one URL to decide") }
+        if urls.isEmpty { throw ValidationError("give at least one URL to decide (or - to read them from standard input)") }
+        if let current, WebURL(current) == nil {
+            throw ValidationError("--current: expected an absolute URL (like https://acs.bank.example/challenge), found '\(current)'")
+        }
     }
 
     func run() async throws {

@@ -128,6 +128,9 @@ import TestSupport
         #expect(badFrame.status == 64, "\(badFrame)")
         let badPlatform = try run(["decide", "--policy", "policy.yaml", "--platform", "windows", "https://x.example/"])
         #expect(badPlatform.status == 64, "\(badPlatform)")
+        let badCurrent = try run(["decide", "--policy", "policy.yaml", "--current", "acs page", "https://x.example/"])
+        #expect(badCurrent.status == 64, "\(badCurrent)")
+        #expect(badCurrent.stderr.contains("--current: expected an absolute URL"), "\(badCurrent)")
     }
 
     @Test func dashReadsURLsFromStandardInput() throws {

@@ -106,7 +106,7 @@ cancelUrl: https://shop.example.com/cancel
             #expect(p.goodlist.match(host: "a.3dsecure.no") != nil)
             #expect(p.goodlist.match(host: "evilpayex.com") == nil)
         }
-        let entries = try GoodlistFiles.load(path: dir.appendingPathComponent("lists/3ds.goodlist").path, displayName: "lists/3ds.goodlist", isDirectory: false)
+        let entries = try GoodlistSeam.load(path: dir.appendingPathComponent("lists/3ds.goodlist").path, displayName: "lists/3ds.goodlist", isDirectory: false)
         #expect(entries.map(\.pattern) == ["**.payex.com", "acs1.luottokunta.fi"])
         #expect(entries.map(\.line) == [2, 4])
     }

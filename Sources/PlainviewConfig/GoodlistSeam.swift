@@ -1,9 +1,9 @@
-// SEAM until the goodlist helper's loader lands: reads goodlist files (the SDK `good_redirects` format and
+// SEAM until the goodlist helper's loader (GoodlistFiles) lands; then PolicyFile calls GoodlistFiles and this file goes: reads goodlist files (the SDK `good_redirects` format and
 // Plainview's own: one host pattern per line, `#` comments) into entries with file and line.
 import Foundation
 import NavigationPolicy
 
-enum GoodlistFiles {
+enum GoodlistSeam {
     static func isPattern(_ s: String) -> Bool {
         var host = s
         if host.hasPrefix("**.") { host.removeFirst(3) } else if host.hasPrefix("*.") { host.removeFirst(2) }
