@@ -9,12 +9,6 @@
 //  4. http(s) main frame / new window: universal link (iOS) or app link (Android) → open the app;
 //     the merchant's own hosts → allow; then the redirect policy (goodlist: goodlisted → allow, else the
 //     picky-page rule; webview → allow; browser → open the target in the browser).
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Decides, for each navigation, what the web view must do. Pure: same input, same decision.
 public struct NavigationPolicyEngine: Sendable {
     public let policy: Policy
