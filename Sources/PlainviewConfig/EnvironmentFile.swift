@@ -10,16 +10,26 @@ public enum EnvironmentFile {
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
 
-    public static func load(path: String) throws -> Environment {
+    /// Decodes an app's `behaviour` node; throw a `ConfigError` (or any error, which is wrapped) when it is wrong.
+    public typealias BehaviourDecoder = @Sendable (_ node: Node, _ file: String, _ key: String) throws -> AppBehaviour
+
+    /// Loads an environment file; `aasa:` files resolve against the file's folder.
+    public static func load(path: String, behaviour: BehaviourDecoder? = nil) throws -> Environment {
         let doc = try ConfigDocument.load(path: path)
-        return try decode(doc, baseDirectory: (path as NSString).deletingLastPathComponent)
+        return try decode(doc, baseDirectory: (path as NSString).deletingLastPathComponent, behaviour: behaviour)
     }
 
-    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".") throws -> Environment {
-        try decode(ConfigDocument.parse(text, file: file), baseDirectory: baseDirectory)
+    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".",
+                             behaviour: BehaviourDecoder? = nil) throws -> Environment {
+        try decode(ConfigDocument.parse(text, file: file), baseDirectory: baseDirectory, behaviour: behaviour)
     }
 
-    static func decode(_ doc: ConfigDocument, baseDirectory: String) throws -> Environment {
+    /// Decodes an environment from an already-parsed YAML node (e.g. a flow file's inline `environment:`).
+    public static func decode(_ node: Node, file: String, baseDirectory: String, behaviour: BehaviourDecoder? = nil) throws -> Environment {
+        try decode(ConfigDocument(file: file, root: node), baseDirectory: baseDirectory, behaviour: behaviour)
+    }
+
+    static func decode(_ doc: ConfigDocument, baseDirectory: String, behaviour decodeBehaviour: BehaviourDecoder? = nil) throws -> Environment {
         let m = try doc.mapping(doc.root, at: nil, allowed: keys)
         var apps: [Environment.App] = []
         for (i, node) in (try doc.list(m["apps"], "apps") ?? []).enumerated() {
@@ -78,7 +88,13 @@ public enum EnvironmentFile {
             var behaviour: AppBehaviour?
             if let b = a["behaviour"], !ConfigDocument.isNull(b) {
                 do {
-                    behaviour = try YAMLDecoder().decode(AppBehaviour.self, from: b)
+                    if let decodeBehaviour {
+                        behaviour = try decodeBehaviour(b, doc.file, "\(at).behaviour")
+                    } else {
+                        behaviour = try YAMLDecoder().decode(AppBehaviour.self, from: b)
+                    }
+                } catch let e as ConfigError {
+                    throw e
                 } catch {
                     throw doc.error(b, "\(at).behaviour", "not a valid app behaviour: \(describe(error))")
                 }

@@ -25,6 +25,14 @@ public enum PolicyFile {
                    defaultGoodlistDirectory: defaultGoodlistDirectory)
     }
 
+    /// Decodes a policy from an already-parsed YAML node (e.g. a flow file's inline `policy:` mapping);
+    /// `file` names it in errors, relative goodlist files resolve against `baseDirectory`.
+    public static func decode(_ node: Node, file: String, baseDirectory: String, platform: Platform? = nil,
+                              defaultGoodlistDirectory: String? = nil) throws -> Policy {
+        try decode(ConfigDocument(file: file, root: node), baseDirectory: baseDirectory, platform: platform,
+                   defaultGoodlistDirectory: defaultGoodlistDirectory)
+    }
+
     static func decode(_ doc: ConfigDocument, baseDirectory: String, platform override: Platform?,
                        defaultGoodlistDirectory: String?) throws -> Policy {
         let root = doc.root

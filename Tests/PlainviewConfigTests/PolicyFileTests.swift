@@ -3,6 +3,8 @@ import Testing
 import TestSupport
 import NavigationPolicy
 @testable import PlainviewConfig
+import Synchronization
+import Yams
 
 private let minimal = """
 paymentUrl: https://shop.example.com/pay?order=42
@@ -206,6 +208,40 @@ cancelUrl: https://shop.example.com/cancel
             #expect(e.message.contains(contains), "\(e)")
         } catch {
             Issue.record("unexpected error \(error)")
+        }
+    }
+}
+
+@Suite struct InlineNodeDecodingTests {
+    @Test func policyAndEnvironmentDecodeFromInlineNodes() throws {
+        let flow = try #require(try Yams.compose(yaml: """
+        policy:
+          paymentUrl: https://shop.example.com/pay
+          completeUrl: https://shop.example.com/complete
+          cancelUrl: https://shop.example.com/cancel
+        environment:
+          apps:
+            - name: BankID
+              schemes: [bankid]
+              behaviour: {anything: here}
+        """))
+        let policy = try PolicyFile.decode(try #require(flow["policy"]), file: "flow.yaml", baseDirectory: ".")
+        #expect(policy.completeURL == "https://shop.example.com/complete")
+        let seen = Mutex<String?>(nil)
+        let env = try EnvironmentFile.decode(try #require(flow["environment"]), file: "flow.yaml", baseDirectory: ".") { node, file, key in
+            seen.withLock { $0 = "\(file) \(key) \(node.mark?.line ?? 0)" }
+            return AppBehaviour()
+        }
+        #expect(env.apps.first?.behaviour != nil)
+        #expect(seen.withLock { $0 } == "flow.yaml apps[0].behaviour 9")
+    }
+
+    @Test func behaviourDecoderErrorsKeepFileLineAndKey() throws {
+        let node = try #require(try Yams.compose(yaml: "apps:\n  - name: X\n    behaviour: {then: explode}\n"))
+        #expect(throws: ConfigError(file: "env.yaml", line: 3, key: "apps[0].behaviour.then", "expected complete, cancel, fail or wait")) {
+            _ = try EnvironmentFile.decode(node, file: "env.yaml", baseDirectory: ".") { node, file, key in
+                throw ConfigError(file: file, line: node.mark?.line, key: key + ".then", "expected complete, cancel, fail or wait")
+            }
         }
     }
 }
