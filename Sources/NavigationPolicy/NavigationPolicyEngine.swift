@@ -32,22 +32,9 @@ public struct NavigationPolicyEngine: Sendable {
         callbackScheme = policy.callbackScheme.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
         var origins = Set<String>()
         for entry in policy.allowedHosts {
-            if let o = NavigationPolicyEngine.normalizeOrigin(entry) { origins.insert(o) }
+            if let o = Policy.normalizeAllowedHost(entry) { origins.insert(o) }
         }
         ownOrigins = origins
-    }
-
-    /// `host` or `host:port` → normalised (IDN, case, trailing dot; default ports 80/443 dropped).
-    static func normalizeOrigin(_ entry: String) -> String? {
-        var hostPart = Substring(entry)
-        var port: Int?
-        if let c = entry.lastIndex(of: ":"), !entry.hasSuffix("]"), entry.firstIndex(of: ":") == c || entry.hasPrefix("[") {
-            guard let p = Int(entry[entry.index(after: c)...]), (0...65535).contains(p) else { return nil }
-            hostPart = entry[..<c]
-            port = (p == 80 || p == 443) ? nil : p
-        }
-        guard let host = HostName.normalize(String(hostPart)) else { return nil }
-        return port.map { "\(host):\($0)" } ?? host
     }
 
     public func decide(_ navigation: Navigation) -> Decision {

@@ -47,6 +47,20 @@ public struct Policy: Sendable {
         self.goodlist = goodlist
     }
 
+    /// An `allowedHosts` entry (`host` or `host:port`, IPv6 in brackets) normalised like URL hosts (case, trailing
+    /// dot, IDN → punycode); ports 80 and 443 are dropped (the default of http/https). nil when not a host.
+    public static func normalizeAllowedHost(_ entry: String) -> String? {
+        var hostPart = Substring(entry)
+        var port: Int?
+        if let c = entry.lastIndex(of: ":"), !entry.hasSuffix("]"), entry.firstIndex(of: ":") == c || entry.hasPrefix("[") {
+            guard let p = Int(entry[entry.index(after: c)...]), (0...65535).contains(p) else { return nil }
+            hostPart = entry[..<c]
+            port = (p == 80 || p == 443) ? nil : p
+        }
+        guard let host = HostName.normalize(String(hostPart)) else { return nil }
+        return port.map { "\(host):\($0)" } ?? host
+    }
+
     /// The hosts of the given URLs (with a `:port` when not the default), normalised; the default of `allowedHosts`.
     public static func defaultAllowedHosts(_ urls: [String]) -> [String] {
         var seen: [String] = []

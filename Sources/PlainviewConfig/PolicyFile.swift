@@ -90,7 +90,7 @@ public enum PolicyFile {
         if let hosts = try doc.stringList(m["allowedHosts"], "allowedHosts") {
             var normalized: [String] = []
             for (i, h) in hosts.enumerated() {
-                guard let n = allowedHostEntry(h) else {
+                guard let n = Policy.normalizeAllowedHost(h) else {
                     throw doc.error(m["allowedHosts"], "allowedHosts[\(i)]", "expected a host name (optionally host:port), found '\(h)'")
                 }
                 normalized.append(n)
@@ -123,17 +123,5 @@ public enum PolicyFile {
         return Policy(platform: platform, paymentURL: paymentURL, completeURL: completeURL, cancelURL: cancelURL,
                       termsOfServiceURL: termsURL, callbackScheme: callbackScheme, redirectPolicy: redirectPolicy,
                       allowedHosts: allowedHosts, goodlist: Goodlist(entries: entries))
-    }
-
-    /// `host` or `host:port`, normalised; nil when not a host.
-    static func allowedHostEntry(_ raw: String) -> String? {
-        var host = Substring(raw), port: Int?
-        if let c = raw.lastIndex(of: ":"), raw.firstIndex(of: ":") == c {
-            guard let p = Int(raw[raw.index(after: c)...]), (0...65535).contains(p) else { return nil }
-            host = raw[..<c]
-            port = p
-        }
-        guard !host.contains("/"), !host.contains("@"), let n = HostName.normalize(String(host)) else { return nil }
-        return port.map { "\(n):\($0)" } ?? n
     }
 }

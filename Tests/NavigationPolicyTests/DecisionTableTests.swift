@@ -162,10 +162,13 @@ struct Row: Sendable, CustomTestStringConvertible {
 
     @Test func allowedHostsReplaceTheDefault() {
         var p = Fixture.policy(.ios)
-        p.allowedHosts = ["cdn.example.net", "pay.example.org:8443"]
+        p.allowedHosts = ["cdn.example.net", "pay.example.org:8443", "[::1]:8080", "B\u{FC}cher.example:443"]
         let e = NavigationPolicyEngine(policy: p)
         #expect(e.decide(Navigation(url: "https://CDN.example.net./x")).rule == .webOwnHost)
         #expect(e.decide(Navigation(url: "https://pay.example.org:8443/x")).rule == .webOwnHost)
+        #expect(e.decide(Navigation(url: "http://[0::1]:8080/x")).rule == .webOwnHost)
+        #expect(e.decide(Navigation(url: "https://xn--bcher-kva.example/x")).rule == .webOwnHost)
+        #expect(e.decide(Navigation(url: "https://[::1]/x", currentURL: Fixture.acs)).rule == .webPickyPage)
         #expect(e.decide(Navigation(url: "https://pay.example.org/x", currentURL: Fixture.acs)).rule == .webPickyPage)
         #expect(e.decide(Navigation(url: "https://sub.cdn.example.net/x", currentURL: Fixture.acs)).rule == .webPickyPage)
         // Interception still works on hosts outside allowedHosts.
