@@ -49,8 +49,8 @@ struct Decide: AsyncParsableCommand {
         let loadedPolicy: Policy
         var system: any SystemServices = NoApps()
         do {
-            let goodlistDir = FileManager.default.currentDirectoryPath + "/Goodlist"
-            loadedPolicy = try PolicyFile.load(path: policy, platform: platform, defaultGoodlistDirectory: goodlistDir)
+            // Relative to the working directory, so reasons name `Goodlist/3ds.goodlist:12`.
+            loadedPolicy = try PolicyFile.load(path: policy, platform: platform, defaultGoodlistDirectory: "Goodlist")
             if let env { system = EnvironmentSystem(try EnvironmentFile.load(path: env)) }
         } catch let error as ConfigError {
             throw inputError(error.description)
