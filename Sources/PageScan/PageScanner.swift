@@ -1,15 +1,72 @@
-// STUB: the libxml2 scanner is being written.
+// Public entry points of PageScan: scan a served page, parse a Refresh value, time the bare parse.
 
 /// Errors PageScan reports instead of crashing.
-public struct PageScanError: Error, Sendable, CustomStringConvertible {
+public struct PageScanError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, for callers that branch on it.
+    public enum Code: String, Sendable, Equatable {
+        /// The document URL is not an absolute URL (it is the base every link resolves against).
+        case invalidDocumentURL = "invalid-document-url"
+        /// The page is larger than libxml2 can take in one buffer (2 GiB).
+        case tooLarge = "too-large"
+        /// libxml2 could not allocate its parser.
+        case outOfMemory = "out-of-memory"
+        case other
+    }
+    public var code: Code
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String) { self.code = .other; self.message = message }
+    public init(_ code: Code, _ message: String) { self.code = code; self.message = message }
     public var description: String { message }
 }
 
 public enum PageScanner {
+    /// Android JavaScript-interface objects reported as hooks by default (`callbacks` is the name the
+    /// Swedbank Pay guide registers with `addJavascriptInterface`; `Android` is the common convention).
+    public static let defaultAndroidInterfaces: Set<String> = ["callbacks", "Android"]
+
     /// Scans HTML bytes served at `documentURL`. `contentType` is the Content-Type header, if any (for its charset).
     public static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String) throws(PageScanError) -> PageScanResult {
-        PageScanResult()
+        try scan(bytes, contentType: contentType, documentURL: documentURL, androidInterfaces: defaultAndroidInterfaces)
+    }
+
+    /// Scans HTML bytes, reporting calls on the named Android JavaScript-interface objects as hooks.
+    public static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String,
+                            androidInterfaces: Set<String>) throws(PageScanError) -> PageScanResult {
+        guard let document = URLResolver.parseAbsolute(documentURL),
+              !(document.isSpecial && document.scheme != "file" && (document.authority ?? "").isEmpty) else {
+            throw PageScanError(.invalidDocumentURL,
+                                "document URL '\(documentURL)' is not an absolute URL (expected e.g. https://shop.example/checkout)")
+        }
+        let collector = PageCollector()
+        do {
+            try LibXML2.parse(bytes, encoding: charset(fromContentType: contentType), into: collector)
+        } catch {
+            switch error {
+            case .tooLarge:
+                throw PageScanError(.tooLarge, "page of \(bytes.count) bytes is too large to scan (limit 2 GiB)")
+            case .outOfMemory:
+                throw PageScanError(.outOfMemory, "libxml2 could not allocate a parser for a page of \(bytes.count) bytes")
+            }
+        }
+        return collector.result(document: document, androidInterfaces: androidInterfaces)
+    }
+
+    /// Parses `bytes` with libxml2's HTML parser into its tree and frees it, doing nothing else: the baseline
+    /// a scan's cost is measured against.
+    public static func parseOnly(_ bytes: [UInt8]) {
+        LibXML2.parseAndFree(bytes)
+    }
+
+    /// The `charset` parameter of a Content-Type value (`text/html; charset="windows-1252"`), if any.
+    static func charset(fromContentType contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        for param in contentType.split(separator: ";").dropFirst() {
+            let kv = param.split(separator: "=", maxSplits: 1)
+            guard kv.count == 2, kv[0].trimmingASCIIWhitespace().lowercased() == "charset" else { continue }
+            var value = kv[1].trimmingASCIIWhitespace()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return value.isEmpty ? nil : value
+        }
+        return nil
     }
 }

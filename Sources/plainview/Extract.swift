@@ -1,12 +1,86 @@
 import ArgumentParser
+import Foundation
+import PageScan
 
 struct Extract: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",
-        abstract: "Print where a served page sends the user next, as JSON."
+        abstract: "Print where a served page sends the user next, as JSON.",
+        discussion: """
+            Reads an HTML page (a file, or - for standard input) served at --base and prints one JSON object:
+            refresh, links, forms, frames, scriptNavigations, hooks. Every URL is absolute.
+            """
     )
 
+    @Argument(help: "The HTML file to read, or - for standard input.")
+    var file: String
+
+    @Option(name: .long, help: "The URL the page was served at (relative URLs resolve against it).")
+    var base: String
+
+    @Option(name: .customLong("content-type"), help: "The Content-Type header the page came with (for its charset).")
+    var contentType: String?
+
+    @Option(name: .customLong("android-interface"),
+            help: "An Android JavaScript-interface object name to report calls of (repeatable; default: callbacks, Android).")
+    var androidInterfaces: [String] = []
+
     func run() async throws {
-        throw inputError("'extract' is not implemented yet")
+        let data: Data
+        if file == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw inputError("cannot read '\(file)': \(Self.reason(error))")
+            }
+        }
+        let interfaces = androidInterfaces.isEmpty ? PageScanner.defaultAndroidInterfaces : Set(androidInterfaces)
+        let result: PageScanResult
+        do {
+            result = try PageScanner.scan([UInt8](data), contentType: contentType, documentURL: base,
+                                          androidInterfaces: interfaces)
+        } catch {
+            if error.code == .invalidDocumentURL { throw inputError("--base: \(error.message)") }
+            throw inputError("'\(file)': \(error.message)")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var json = try encoder.encode(ExtractOutput(result))
+        json.append(0x0A)
+        FileHandle.standardOutput.write(json)
+    }
+
+    private static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if ns.domain == NSCocoaErrorDomain {
+            switch ns.code {
+            case NSFileReadNoSuchFileError: return "no such file"
+            case NSFileReadNoPermissionError: return "permission denied"
+            default: break
+            }
+        }
+        return ns.localizedDescription
+    }
+}
+
+/// The JSON shape: every key present (`refresh` is null when the page has none).
+private struct ExtractOutput: Encodable {
+    var result: PageScanResult
+    init(_ result: PageScanResult) { self.result = result }
+    enum CodingKeys: String, CodingKey { case refresh, links, forms, frames, scriptNavigations, hooks }
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(result.refresh, forKey: .refresh)   // explicit null rather than a missing key
+        try c.encode(result.links, forKey: .links)
+        try c.encode(result.forms, forKey: .forms)
+        try c.encode(result.frames, forKey: .frames)
+        try c.encode(result.scriptNavigations, forKey: .scriptNavigations)
+        try c.encode(result.hooks, forKey: .hooks)
     }
 }
