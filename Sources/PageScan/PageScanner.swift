@@ -38,8 +38,10 @@ public enum PageScanner {
                                 "document URL '\(documentURL)' is not an absolute URL (expected e.g. https://shop.example/checkout)")
         }
         let collector = PageCollector()
+        guard !bytes.isEmpty else { return collector.result(document: document, androidInterfaces: androidInterfaces) }
+        let encoding = charset(fromContentType: contentType)
         do {
-            try LibXML2.parse(bytes, encoding: charset(fromContentType: contentType), into: collector)
+            try LibXML2.parse(withoutNULs(bytes, encoding: encoding), encoding: encoding, into: collector)
         } catch {
             switch error {
             case .tooLarge:
@@ -57,6 +59,23 @@ public enum PageScanner {
         LibXML2.parseAndFree(bytes)
     }
 
+    /// libxml2 2.9 stops parsing at a NUL byte; browsers go on (the tokenizer turns NUL into U+FFFD or drops
+    /// it). For byte-oriented encodings, replace each NUL with U+FFFD so the rest of the page is still seen.
+    /// UTF-16/32 input (BOM, declared, or `<` next to a zero byte at the start) is left alone.
+    static func withoutNULs(_ bytes: [UInt8], encoding: String?) -> [UInt8] {
+        guard bytes.contains(0) else { return bytes }
+        if let e = encoding?.lowercased(), e.hasPrefix("utf-16") || e.hasPrefix("utf-32") || e.hasPrefix("ucs") { return bytes }
+        let head = Array(bytes.prefix(4))
+        if head.count >= 2, (head[0] == 0xFE && head[1] == 0xFF) || (head[0] == 0xFF && head[1] == 0xFE)
+            || (head[0] == 0 && head[1] == 0x3C) || (head[0] == 0x3C && head[1] == 0) { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 64)
+        for b in bytes {
+            if b == 0 { out.append(0xEF); out.append(0xBF); out.append(0xBD) } else { out.append(b) }
+        }
+        return out
+    }
+
     /// The `charset` parameter of a Content-Type value (`text/html; charset="windows-1252"`), if any.
     static func charset(fromContentType contentType: String?) -> String? {
         guard let contentType else { return nil }
@@ -65,7 +84,11 @@ public enum PageScanner {
             guard kv.count == 2, kv[0].trimmingASCIIWhitespace().lowercased() == "charset" else { continue }
             var value = kv[1].trimmingASCIIWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            return value.isEmpty ? nil : value
+            guard !value.isEmpty else { return nil }
+            // The Encoding Standard maps these labels to windows-1252 (€ at 0x80, not a C1 control).
+            let latin1Labels: Set<String> = ["iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "us-ascii",
+                                             "ascii", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "x-cp1252", "cp1252"]
+            return latin1Labels.contains(value.lowercased()) ? "windows-1252" : value
         }
         return nil
     }
