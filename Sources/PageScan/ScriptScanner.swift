@@ -47,6 +47,13 @@ struct Token {
 /// Tokenizes and analyses all script units of a page together (functions are global across them).
 struct ScriptScanner {
     let androidInterfaces: Set<String>
+    private let needles: [[UInt8]]
+
+    init(androidInterfaces: Set<String>) {
+        self.androidInterfaces = androidInterfaces
+        needles = [Array("location".utf8), Array("open".utf8), Array("submit".utf8), Array("messageHandlers".utf8)]
+            + androidInterfaces.map { Array($0.utf8) }
+    }
 
     private struct Analysed {
         var unit: ScriptUnit
@@ -60,10 +67,7 @@ struct ScriptScanner {
 
     /// Byte-level prefilter: scripts with none of these words cannot contain anything we report.
     private func mightMatter(_ s: [UInt8]) -> Bool {
-        var needles: [[UInt8]] = [Array("location".utf8), Array("open".utf8), Array("submit".utf8),
-                                  Array("messageHandlers".utf8)]
-        for name in androidInterfaces { needles.append(Array(name.utf8)) }
-        return needles.contains { contains(s, $0) }
+        needles.contains { contains(s, $0) }
     }
 
     func scan(_ units: [ScriptUnit]) -> ScriptFindings {
@@ -127,7 +131,7 @@ struct ScriptScanner {
     private func findDeferred(_ t: [Token], _ s: [UInt8]) -> ([(range: Range<Int>, name: String?)], Set<Int>) {
         var out: [(range: Range<Int>, name: String?)] = []
         var declNames: Set<Int> = []
-        let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
+        let loadEvents = Self.loadEvents
         var i = 0
         while i < t.count {
             defer { i += 1 }
@@ -218,6 +222,7 @@ struct ScriptScanner {
 
     // MARK: matching
 
+    private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
 
     private func match(_ a: Analysed, _ onLoadFunctions: Set<String>, into f: inout ScriptFindings) {
@@ -536,6 +541,7 @@ extension StringProtocol {
 
 /// JavaScript tokenizer: enough to know where strings, comments and regexes are.
 struct Tokenizer {
+    private static let operators = URLResolver.EncodeSet(Array("=!<>+-*%&|^~?".utf8))
     let s: [UInt8]
     init(_ s: [UInt8]) { self.s = s }
 
@@ -560,7 +566,7 @@ struct Tokenizer {
                 return !(c == UInt8(ascii: ")") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}"))
             }
         }
-        let operators: Set<UInt8> = Set("=!<>+-*%&|^~?".utf8)
+        let operators = Self.operators
         while i < n {
             let c = s[i]
             if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D || c == 0x0C || c == 0x0B { i += 1; continue }
@@ -641,11 +647,11 @@ struct Tokenizer {
                 out.append(Token(kind: .number, start: start, end: i))
                 continue
             }
-            if operators.contains(c) {
+            if operators.contains(c) && c > 0x20 && c < 0x7F {
                 let start = i
                 // `=` alone is an assignment; `==`, `===`, `=>`, `+=`… are longer tokens.
                 i += 1
-                while i < n, operators.contains(s[i]), !(s[i] == UInt8(ascii: "!") || s[i] == UInt8(ascii: "~")) { i += 1 }
+                while i < n, s[i] > 0x20, s[i] < 0x7F, operators.contains(s[i]), !(s[i] == UInt8(ascii: "!") || s[i] == UInt8(ascii: "~")) { i += 1 }
                 out.append(Token(kind: .punct, start: start, end: i))
                 continue
             }

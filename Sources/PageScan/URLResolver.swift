@@ -32,6 +32,7 @@ enum URLResolver {
 
     /// The URL parser's input clean-up: strip leading/trailing C0 controls and spaces, drop tabs and newlines.
     static func clean(_ input: String) -> String {
+        if !input.utf8.contains(where: { $0 <= 0x20 }) { return input }   // the common case: nothing to strip
         var scalars = Substring(input).unicodeScalars[...]
         while let f = scalars.first, f.value <= 0x20 { scalars.removeFirst() }
         while let l = scalars.last, l.value <= 0x20 { scalars.removeLast() }
@@ -48,7 +49,8 @@ enum URLResolver {
         for c in scheme.unicodeScalars {
             guard c.isASCIIAlphanumeric || c == "+" || c == "-" || c == "." else { return nil }
         }
-        return (scheme.lowercased(), s[s.index(after: colon)...])
+        let lower = scheme.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) ? scheme.lowercased() : String(scheme)
+        return (lower, s[s.index(after: colon)...])
     }
 
     /// Parses an absolute URL string into parts, or nil when it has no scheme.
@@ -60,37 +62,39 @@ enum URLResolver {
 
     private static func parts(scheme: String, rest: Substring) -> Parts {
         let special = specialSchemes.contains(scheme)
-        var rest = rest
+        // Byte-level split: fragment, then query, then authority and path (`\` is `/` in special URLs).
+        var b = Array(rest.utf8)
         var fragment: String?
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = String(rest[rest.index(after: hash)...])
-            rest = rest[..<hash]
+        if let hash = b.firstIndex(of: UInt8(ascii: "#")) {
+            fragment = String(decoding: b[(hash + 1)...], as: UTF8.self)
+            b.removeSubrange(hash...)
         }
         var query: String?
-        if let q = rest.firstIndex(of: "?") {
-            query = String(rest[rest.index(after: q)...])
-            rest = rest[..<q]
+        if let q = b.firstIndex(of: UInt8(ascii: "?")) {
+            query = String(decoding: b[(q + 1)...], as: UTF8.self)
+            b.removeSubrange(q...)
         }
-        var pathPart = special ? Substring(rest.backslashesToSlashes()) : rest
+        if special { for i in b.indices where b[i] == UInt8(ascii: "\\") { b[i] = UInt8(ascii: "/") } }
+        var start = 0
         var authority: String?
-        if pathPart.hasPrefix("//") {
-            pathPart = pathPart.dropFirst(2)
-            let end = pathPart.firstIndex(of: "/") ?? pathPart.endIndex
-            authority = String(pathPart[..<end])
-            pathPart = pathPart[end...]
+        let slash = UInt8(ascii: "/")
+        if b.count >= 2, b[0] == slash, b[1] == slash {
+            start = 2
         } else if special && scheme != "file" {
             // `http:example.com` and `http:/example.com` (no base of the same scheme): the host follows anyway.
-            while pathPart.hasPrefix("/") { pathPart = pathPart.dropFirst() }
-            let end = pathPart.firstIndex(of: "/") ?? pathPart.endIndex
-            authority = String(pathPart[..<end])
-            pathPart = pathPart[end...]
+            while start < b.count, b[start] == slash { start += 1 }
         }
-        var path = String(pathPart)
-        if special || authority != nil || path.hasPrefix("/") {
+        if start > 0 || (special && scheme != "file") {
+            let end = b[start...].firstIndex(of: slash) ?? b.count
+            let a = String(decoding: b[start..<end], as: UTF8.self)
+            authority = special ? a.lowercased() : a
+            start = end
+        }
+        var path = String(decoding: b[start...], as: UTF8.self)
+        if special || authority != nil || path.utf8.first == slash {
             path = removeDotSegments(path)
             if special && path.isEmpty { path = "/" }
         }
-        if let a = authority, special { authority = a.lowercased() }
         return Parts(scheme: scheme, authority: authority, path: path, query: query, fragment: fragment)
     }
 
@@ -135,7 +139,7 @@ enum URLResolver {
             rel = rel[..<q]
         }
         var relPath = String(rel)
-        if special { relPath = relPath.backslashesToSlashes() }
+        if special, relPath.utf8.contains(UInt8(ascii: "\\")) { relPath = relPath.backslashesToSlashes() }
         var out = base
         out.fragment = fragment
         if relPath.isEmpty {
@@ -159,7 +163,7 @@ enum URLResolver {
 
     /// RFC 3986 §5.2.4 over `/`-separated segments; `%2e` counts as `.` (as in WHATWG).
     static func removeDotSegments(_ path: String) -> String {
-        guard path.contains(".") || path.lowercased().contains("%2e") else { return path }
+        guard path.utf8.contains(0x2E) || path.utf8.contains(0x25) else { return path }
         let absolute = path.hasPrefix("/")
         var segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         if absolute { segments.removeFirst() }
@@ -182,24 +186,37 @@ enum URLResolver {
     /// Percent-encodes what a browser's URL parser would (controls, space, `"<>\``, non-ASCII) outside the host.
     static func encode(_ p: Parts) -> String {
         var p = p
-        if p.isOpaque {
-            p.path = percentEncode(p.path, extra: [])
-        } else {
-            p.path = percentEncode(p.path, extra: [0x20, 0x22, 0x3C, 0x3E, 0x60, 0x7B, 0x7D])
-        }
-        if let q = p.query { p.query = percentEncode(q, extra: p.isSpecial ? [0x20, 0x22, 0x3C, 0x3E, 0x27] : [0x20, 0x22, 0x3C, 0x3E]) }
-        if let f = p.fragment { p.fragment = percentEncode(f, extra: [0x20, 0x22, 0x3C, 0x3E, 0x60]) }
+        p.path = percentEncode(p.path, extra: p.isOpaque ? EncodeSet.none : EncodeSet.path)
+        if let q = p.query { p.query = percentEncode(q, extra: p.isSpecial ? EncodeSet.specialQuery : EncodeSet.query) }
+        if let f = p.fragment { p.fragment = percentEncode(f, extra: EncodeSet.fragment) }
         return p.serialized
     }
 
-    private static func percentEncode(_ s: String, extra: Set<UInt8>) -> String {
+    /// Bytes to percent-encode: C0 controls, DEL and non-ASCII always, plus a bit mask of printable ones.
+    struct EncodeSet {
+        var low: UInt64 = 0, high: UInt64 = 0   // bits for bytes 0…63 and 64…127
+        init(_ bytes: [UInt8]) {
+            for b in bytes where b < 128 { if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) } }
+        }
+        func contains(_ b: UInt8) -> Bool {
+            if b < 0x20 || b > 0x7E { return true }
+            return b < 64 ? (low >> UInt64(b)) & 1 == 1 : (high >> UInt64(b - 64)) & 1 == 1
+        }
+        static let none = EncodeSet([])
+        static let path = EncodeSet([0x20, 0x22, 0x3C, 0x3E, 0x60, 0x7B, 0x7D])
+        static let query = EncodeSet([0x20, 0x22, 0x3C, 0x3E])
+        static let specialQuery = EncodeSet([0x20, 0x22, 0x3C, 0x3E, 0x27])
+        static let fragment = EncodeSet([0x20, 0x22, 0x3C, 0x3E, 0x60])
+    }
+
+    private static func percentEncode(_ s: String, extra: EncodeSet) -> String {
         let utf8 = s.utf8
-        if !utf8.contains(where: { $0 < 0x20 || $0 > 0x7E || extra.contains($0) }) { return s }
+        if !utf8.contains(where: { extra.contains($0) }) { return s }
         var out: [UInt8] = []
         out.reserveCapacity(utf8.count + 16)
         let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
         for b in utf8 {
-            if b < 0x20 || b > 0x7E || extra.contains(b) {
+            if extra.contains(b) {
                 out.append(0x25); out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)])
             } else {
                 out.append(b)
