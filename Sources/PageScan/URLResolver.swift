@@ -23,6 +23,8 @@ enum URLResolver {
         var serialized: String {
             var s = scheme + ":"
             if let authority { s += "//" + authority }
+            // A host-less path starting `//` would read as an authority: WHATWG serialises it as `/.//…`.
+            else if path.hasPrefix("//") { s += "/." }
             s += path
             if let query { s += "?" + query }
             if let fragment { s += "#" + fragment }
@@ -78,11 +80,11 @@ enum URLResolver {
         var start = 0
         var authority: String?
         let slash = UInt8(ascii: "/")
-        if b.count >= 2, b[0] == slash, b[1] == slash {
-            start = 2
-        } else if special && scheme != "file" {
-            // `http:example.com` and `http:/example.com` (no base of the same scheme): the host follows anyway.
+        if special && scheme != "file" {
+            // Any number of slashes before the host (`http:example.com`, `http:///example.com`) lead to the host.
             while start < b.count, b[start] == slash { start += 1 }
+        } else if b.count >= 2, b[0] == slash, b[1] == slash {
+            start = 2
         }
         if start > 0 || (special && scheme != "file") {
             let end = b[start...].firstIndex(of: slash) ?? b.count
@@ -187,6 +189,7 @@ enum URLResolver {
     static func encode(_ p: Parts) -> String {
         var p = p
         p.path = percentEncode(p.path, extra: p.isOpaque ? EncodeSet.none : EncodeSet.path)
+        if !p.isSpecial, let a = p.authority { p.authority = percentEncode(a, extra: EncodeSet.none) }  // opaque host
         if let q = p.query { p.query = percentEncode(q, extra: p.isSpecial ? EncodeSet.specialQuery : EncodeSet.query) }
         if let f = p.fragment { p.fragment = percentEncode(f, extra: EncodeSet.fragment) }
         return p.serialized

@@ -116,7 +116,7 @@ import PageScan
         #expect(r.links[0].text.utf8.count <= 4096)
     }
 
-    @Test(arguments: ["", "relative/path", "not a url", "https://", "http:///x"])
+    @Test(arguments: ["", "relative/path", "not a url", "https://", "https:///"])
     func invalidDocumentURLIsAClearError(_ url: String) {
         #expect(throws: PageScanError.self) { try PageScanner.scan([], documentURL: url) }
         do {
