@@ -26,12 +26,13 @@ struct Extract: AsyncParsableCommand {
     var androidInterfaces: [String] = []
 
     func run() async throws {
-        let data: Data
+        // Read straight into bytes so the page is not held twice (a 100 MB page is a supported input).
+        let bytes: [UInt8]
         if file == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         } else {
             do {
-                data = try Data(contentsOf: URL(fileURLWithPath: file))
+                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
             } catch {
                 throw inputError("cannot read '\(file)': \(Self.reason(error))")
             }
@@ -39,7 +40,7 @@ struct Extract: AsyncParsableCommand {
         let interfaces = androidInterfaces.isEmpty ? PageScanner.defaultAndroidInterfaces : Set(androidInterfaces)
         let result: PageScanResult
         do {
-            result = try PageScanner.scan([UInt8](data), contentType: contentType, documentURL: base,
+            result = try PageScanner.scan(bytes, contentType: contentType, documentURL: base,
                                           androidInterfaces: interfaces)
         } catch {
             if error.code == .invalidDocumentURL { throw inputError("--base: \(error.message)") }

@@ -100,6 +100,7 @@ import PageScan
     @Test func hundredMegabytePage() throws {
         // ~100 MB: a small checkout block repeated; built by doubling so the test stays quick.
         var chunk = Array("<div class=row><p>Item <b>42</b> &amp; more text for the row</p><img src=/i.png alt=''></div>\n".utf8)
+            + Array(String(repeating: "Plain product description text, mostly words. ", count: 40).utf8)
         while chunk.count < 100_000_000 { chunk += chunk }
         let html = Array("<html><head><meta http-equiv=refresh content='30'></head><body>".utf8) + chunk
             + Array("<a href='/end'>end</a></body></html>".utf8)
