@@ -48,9 +48,29 @@ struct Extract: AsyncParsableCommand {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var json = try encoder.encode(ExtractOutput(result))
-        json.append(0x0A)
-        FileHandle.standardOutput.write(json)
+        let json = try encoder.encode(ExtractOutput(result))
+        FileHandle.standardOutput.write(Data((Self.tidyEmptyArrays(String(decoding: json, as: UTF8.self)) + "\n").utf8))
+    }
+
+    /// Foundation's pretty printer writes `[]` as `[` newline newline `]`; print `[]`. (JSON strings cannot hold a raw
+    /// newline, so this only ever touches structure.)
+    static func tidyEmptyArrays(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        var rest = Substring(json)
+        while let open = rest.range(of: "[\n\n") {
+            out += rest[..<open.lowerBound]
+            var after = rest[open.upperBound...]
+            while after.first == " " { after = after.dropFirst() }
+            if after.first == "]" {
+                out += "[]"
+                rest = after.dropFirst()
+            } else {
+                out += rest[open]
+                rest = rest[open.upperBound...]
+            }
+        }
+        return out + rest
     }
 
     private static func reason(_ error: Error) -> String {

@@ -56,6 +56,7 @@ import TestSupport
         let r = try CLI.run(["extract", "-", "--base", "https://shop.example/"], stdin: Data("<p>nothing</p>".utf8))
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("\"refresh\" : null"))
+        #expect(r.stdout.contains("\"links\" : []"), "empty lists print as []: \(r.stdout)")
         #expect(try json(r)["links"] as? [Any] != nil)
     }
 
