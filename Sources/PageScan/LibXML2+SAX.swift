@@ -78,6 +78,8 @@ enum LibXML2 {
         defer { unmanaged.release() }
         ctxt.pointee.userData = unmanaged.toOpaque()
 
+        // A charset from the header wins over `<meta charset>` (as in browsers): once libxml2 has a converter it
+        // ignores the document's own declaration.
         if let encoding, let handler = xmlFindCharEncodingHandler(encoding) {
             xmlSwitchToEncoding(ctxt, handler)
         }

@@ -134,3 +134,18 @@ import PageScan
         PageScanner.parseOnly(Array("<html><body><p>x".utf8))
     }
 }
+
+@Suite struct CharsetPrecedenceTests {
+    @Test func headerCharsetWinsOverMetaCharset() throws {
+        // Bytes are UTF-8 "é"; the page claims windows-1252, the header says UTF-8: the header wins (browsers).
+        let bytes = Array("<meta charset=windows-1252><a href='/x'>é</a>".utf8)
+        let r = try PageScanner.scan(bytes, contentType: "text/html; charset=UTF-8", documentURL: "https://shop.example/")
+        #expect(r.links.first?.text == "é")
+    }
+
+    @Test func metaCharsetAppliesWithoutAHeaderCharset() throws {
+        let bytes = Array("<meta charset=windows-1252><a href='/x'>".utf8) + [0xE9] + Array("</a>".utf8)
+        let r = try PageScanner.scan(bytes, contentType: "text/html", documentURL: "https://shop.example/")
+        #expect(r.links.first?.text == "é")
+    }
+}
