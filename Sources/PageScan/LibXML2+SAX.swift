@@ -90,10 +90,12 @@ enum LibXML2 {
     /// The bare parse: libxml2 builds its tree and frees it (the benchmark's baseline).
     static func parseAndFree(_ bytes: [UInt8]) {
         _ = initialised
-        guard bytes.count < Int(Int32.max), !bytes.isEmpty else { return }
+        guard bytes.count < Int(Int32.max) else { return }
         let created: htmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
-            buf.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buf.count) {
-                htmlCreateMemoryParserCtxt($0, Int32(buf.count))
+            buf.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buf.count) {
+                    htmlCreateMemoryParserCtxt($0, Int32(buf.count))
+                }
             }
         }
         guard let ctxt = created else { return }

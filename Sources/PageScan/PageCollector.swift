@@ -14,6 +14,7 @@ final class PageCollector: HTMLEventSink {
     }
 
     private var baseHref: String?
+    private var baseTarget: String?
     private var refreshes: [RefreshContent] = []
     private var links: [PendingLink] = []
     private var openLinks: [Int] = []
@@ -66,8 +67,11 @@ final class PageCollector: HTMLEventSink {
             links.append(PendingLink(href: href, text: Array((alt ?? "").utf8), target: target, isArea: tag == .area))
             addJavaScriptURL(href)
         case .base:
-            guard baseHref == nil else { return }
-            attributes.forEach { n, v in if cEqual(n, "href") { baseHref = string(v) } }
+            // The first <base> with href sets the base URL; the first with target sets the default target.
+            attributes.forEach { n, v in
+                if cEqual(n, "href"), baseHref == nil { baseHref = string(v) }
+                else if cEqual(n, "target"), baseTarget == nil { baseTarget = string(v) }
+            }
         case .meta:
             var isRefresh = false
             var content: String?
@@ -218,17 +222,16 @@ final class PageCollector: HTMLEventSink {
 
     func characters(_ text: UnsafeBufferPointer<UInt8>) {
         if inRawText {
-            if script != nil { script!.append(contentsOf: text) }
+            script?.append(contentsOf: text)
             return
         }
         if skipDepth > 0 { return }
         for i in openLinks where i >= 0 && links[i].text.count < Self.maxLinkText {
             links[i].text.append(contentsOf: text.prefix(Self.maxLinkText - links[i].text.count))
         }
-        if textarea != nil { textarea!.text.append(contentsOf: text) }
-        if inOption, select != nil, !(select!.options.isEmpty) {
-            let last = select!.options.count - 1
-            select!.options[last].text.append(contentsOf: text)
+        textarea?.text.append(contentsOf: text)
+        if inOption, let last = select?.options.indices.last {
+            select?.options[last].text.append(contentsOf: text)
         }
     }
 
@@ -254,8 +257,8 @@ final class PageCollector: HTMLEventSink {
         }
         for l in links {
             guard let url = URLResolver.resolve(l.href, against: base) else { continue }
-            let text = l.isArea ? l.text.isEmpty ? "" : collapseWhitespace(l.text) : collapseWhitespace(l.text)
-            out.links.append(.init(url: url, text: text, target: l.target))
+            let text = collapseWhitespace(l.text)
+            out.links.append(.init(url: url, text: text, target: l.target ?? baseTarget))
         }
         for f in frames {
             guard let url = URLResolver.resolve(f.src, against: base) else { continue }
@@ -290,7 +293,7 @@ final class PageCollector: HTMLEventSink {
                 action = documentURL
             }
             out.forms.append(.init(action: action, method: f.method, fields: formFields[i],
-                                   autoSubmit: autoSubmitted.contains(i), target: f.target))
+                                   autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget))
         }
         return out
     }

@@ -147,7 +147,8 @@ struct ScriptScanner {
                 let prev = i > 0 ? t[i - 1] : nil
                 let prevPrev = i > 1 ? t[i - 2] : nil
                 var deferredName: String?? = nil   // .some(name) when deferred
-                if let name, let nameIndex, prev == nil || isPunct(prev!, s, ";") || isPunct(prev!, s, "}") || isPunct(prev!, s, "{") {
+                let declarationPosition = prev.map { isPunct($0, s, ";") || isPunct($0, s, "}") || isPunct($0, s, "{") } ?? true
+                if let name, let nameIndex, declarationPosition {
                     deferredName = .some(name); declNames.insert(nameIndex)
                 } else if let prev, isPunct(prev, s, "="), let target = prevPrev, target.kind == .ident {
                     let assigned = text(target, s)

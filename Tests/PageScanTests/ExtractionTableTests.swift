@@ -110,6 +110,12 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
         #expect(try scan(row.html).links.first?.url == row.expected)
     }
 
+    @Test func baseTargetIsTheDefaultTarget() throws {
+        let r = try scan("<base target=_top><a href=x>x</a><a href=y target=_blank>y</a><form></form>")
+        #expect(r.links.map(\.target) == ["_top", "_blank"])
+        #expect(r.forms.first?.target == "_top")
+    }
+
     @Test func relativeAgainstAnOpaqueDocumentURLIsDropped() throws {
         let r = try scan("<a href='x'>x</a><a href='https://ok.example/'>ok</a>", documentURL: "about:blank")
         #expect(r.links.map(\.url) == ["https://ok.example/"])
