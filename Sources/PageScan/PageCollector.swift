@@ -226,7 +226,8 @@ final class PageCollector: HTMLEventSink {
             return
         }
         if skipDepth > 0 { return }
-        for i in openLinks where i >= 0 && links[i].text.count < Self.maxLinkText {
+        // Text goes to the innermost open link only: browsers never nest links (a new <a> closes the open one).
+        if let i = openLinks.last, i >= 0, links[i].text.count < Self.maxLinkText {
             links[i].text.append(contentsOf: text.prefix(Self.maxLinkText - links[i].text.count))
         }
         textarea?.text.append(contentsOf: text)
@@ -280,7 +281,7 @@ final class PageCollector: HTMLEventSink {
         var formFields = [[PageScanResult.Form.Field]](repeating: [], count: forms.count)
         for f in fields {
             let owner: Int?
-            if let id = f.ownerID { owner = forms.firstIndex { $0.id == id } } else { owner = f.owner }
+            if let id = f.ownerID { owner = formsByID[id] } else { owner = f.owner }
             if let owner, owner < formFields.count { formFields[owner].append(.init(name: f.name, value: f.value)) }
         }
         for (i, f) in forms.enumerated() {
@@ -298,11 +299,21 @@ final class PageCollector: HTMLEventSink {
         return out
     }
 
+    /// First form per name and per id (built once: pages may hold thousands of forms and submit calls).
+    private lazy var formsByName: [String: Int] = firstIndexes(\.name)
+    private lazy var formsByID: [String: Int] = firstIndexes(\.id)
+
+    private func firstIndexes(_ key: KeyPath<PendingForm, String?>) -> [String: Int] {
+        var map: [String: Int] = [:]
+        for (i, f) in forms.enumerated() { if let k = f[keyPath: key], map[k] == nil { map[k] = i } }
+        return map
+    }
+
     private func formIndex(_ ref: FormReference) -> Int? {
         switch ref {
         case .index(let n): return n >= 0 && n < forms.count ? n : nil
-        case .name(let n): return forms.firstIndex { $0.name == n } ?? forms.firstIndex { $0.id == n }
-        case .id(let id): return forms.firstIndex { $0.id == id }
+        case .name(let n): return formsByName[n] ?? formsByID[n]
+        case .id(let id): return formsByID[id]
         case .first: return forms.isEmpty ? nil : 0
         case .unknown(let before):
             if forms.count == 1 { return 0 }

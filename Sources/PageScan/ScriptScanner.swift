@@ -42,6 +42,8 @@ struct Token {
     /// Byte range in the source; for strings and templates the inner range (without quotes).
     var start: Int
     var end: Int
+    /// For `(`, `[`, `{` and their closers: the index of the matching bracket token, else -1.
+    var partner: Int32 = -1
 }
 
 /// Tokenizes and analyses all script units of a page together (functions are global across them).
@@ -79,10 +81,23 @@ struct ScriptScanner {
             let tokens = Tokenizer(unit.source).tokens()
             let (deferred, declNames) = findDeferred(tokens, unit.source)
             for d in deferred { if let n = d.name { functionNames.insert(n) } }
-            // owner[i]: the innermost deferred body holding token i (-1: top level). Outer ranges first.
+            // owner[i]: the innermost deferred body holding token i (-1: top level). One sweep with a stack of
+            // open bodies (bodies nest or are disjoint), so deeply nested functions stay linear.
             var owner = [Int32](repeating: -1, count: tokens.count)
-            for (di, d) in deferred.enumerated().sorted(by: { $0.element.range.count > $1.element.range.count }) {
-                for k in d.range where k < owner.count { owner[k] = Int32(di) }
+            let byStart = deferred.indices.sorted {
+                deferred[$0].range.lowerBound != deferred[$1].range.lowerBound
+                    ? deferred[$0].range.lowerBound < deferred[$1].range.lowerBound
+                    : deferred[$0].range.count > deferred[$1].range.count
+            }
+            var next = 0
+            var open: [Int] = []
+            for k in 0..<tokens.count {
+                while let top = open.last, deferred[top].range.upperBound <= k { open.removeLast() }
+                while next < byStart.count, deferred[byStart[next]].range.lowerBound <= k {
+                    if deferred[byStart[next]].range.upperBound > k { open.append(byStart[next]) }
+                    next += 1
+                }
+                if let top = open.last { owner[k] = Int32(top) }
             }
             analysed.append(Analysed(unit: unit, tokens: tokens, deferred: deferred, declarationNames: declNames, owner: owner))
         }
@@ -182,43 +197,16 @@ struct ScriptScanner {
         return (open + 1)..<end
     }
 
-    /// Index of the bracket matching the opener at `from` (`(`, `[`, `{`), or nil.
+    /// Index of the bracket matching the opener at `from` (`(`, `[`, `{`), or nil. Precomputed: O(1).
     private func matching(_ t: [Token], _ s: [UInt8], from: Int) -> Int? {
-        guard from < t.count, t[from].kind == .punct else { return nil }
-        var depth = 0
-        var k = from
-        while k < t.count {
-            if t[k].kind == .punct {
-                let c = s[t[k].start]
-                if t[k].end - t[k].start == 1 {
-                    if c == UInt8(ascii: "(") || c == UInt8(ascii: "[") || c == UInt8(ascii: "{") { depth += 1 }
-                    if c == UInt8(ascii: ")") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
-                        depth -= 1
-                        if depth == 0 { return k }
-                    }
-                }
-            }
-            k += 1
-        }
-        return nil
+        guard from >= 0, from < t.count, t[from].partner > Int32(from) else { return nil }
+        return Int(t[from].partner)
     }
 
-    /// Index of the opener matching the closer at `from`, searching backwards.
+    /// Index of the opener matching the closer at `from`.
     private func matchingBackward(_ t: [Token], _ s: [UInt8], from: Int) -> Int? {
-        var depth = 0
-        var k = from
-        while k >= 0 {
-            if t[k].kind == .punct, t[k].end - t[k].start == 1 {
-                let c = s[t[k].start]
-                if c == UInt8(ascii: ")") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") { depth += 1 }
-                if c == UInt8(ascii: "(") || c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
-                    depth -= 1
-                    if depth == 0 { return k }
-                }
-            }
-            k -= 1
-        }
-        return nil
+        guard from >= 0, from < t.count, t[from].partner >= 0, t[from].partner < Int32(from) else { return nil }
+        return Int(t[from].partner)
     }
 
     // MARK: matching
@@ -348,10 +336,11 @@ struct ScriptScanner {
             }
         }
         let chain = Array(t[start...end])
-        return interpret(chain, t, s, formsBefore: formsBefore, depth: depth)
+        return interpret(chain, t, s, formsBefore: formsBefore, depth: depth, at: start)
     }
 
-    private func interpret(_ c: [Token], _ all: [Token], _ s: [UInt8], formsBefore: Int, depth: Int) -> FormReference {
+    /// Reads a receiver chain `c` (which starts at token `here` of `all`).
+    private func interpret(_ c: [Token], _ all: [Token], _ s: [UInt8], formsBefore: Int, depth: Int, at here: Int) -> FormReference {
         func w(_ k: Int) -> String? { k < c.count && c[k].kind == .ident ? text(c[k], s) : nil }
         func p(_ k: Int, _ x: String) -> Bool { k < c.count && isPunct(c[k], s, x) }
         func str(_ k: Int) -> String? { k < c.count && c[k].kind == .string ? decodeString(c[k], s) : nil }
@@ -391,7 +380,9 @@ struct ScriptScanner {
         // A variable: find its last assignment `v = …` before and resolve that once.
         if c.count == 1, c[0].kind == .ident, depth < 3 {
             let name = text(c[0], s)
-            if let assign = all.lastIndex(where: { $0.kind == .ident && $0.start < c[0].start && text($0, s) == name }),
+            // Look back a bounded window (a page with thousands of `x.submit()` calls must stay linear).
+            let window = max(0, here - 512)..<here
+            if let assign = all[window].lastIndex(where: { $0.kind == .ident && text($0, s) == name }),
                assign + 1 < all.count, isPunct(all[assign + 1], s, "=") {
                 // The right-hand side runs to `;`, `,` or a newline-ending token.
                 var e = assign + 2
@@ -658,6 +649,17 @@ struct Tokenizer {
             }
             out.append(Token(kind: .punct, start: i, end: i + 1))
             i += 1
+        }
+        // Pair brackets once (a closer pops whatever opener is innermost), so lookups later are O(1).
+        var stack: [Int] = []
+        for k in out.indices where out[k].kind == .punct && out[k].end - out[k].start == 1 {
+            let c = s[out[k].start]
+            if c == UInt8(ascii: "(") || c == UInt8(ascii: "[") || c == UInt8(ascii: "{") {
+                stack.append(k)
+            } else if c == UInt8(ascii: ")") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}"), let o = stack.popLast() {
+                out[o].partner = Int32(k)
+                out[k].partner = Int32(o)
+            }
         }
         return out
     }

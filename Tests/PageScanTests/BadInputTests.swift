@@ -149,3 +149,39 @@ import PageScan
         #expect(r.links.first?.text == "é")
     }
 }
+
+/// Inputs that would make a naive scanner quadratic. Each must finish (they took minutes before the scanner
+/// paired brackets once and swept function bodies with a stack); no timing is asserted.
+@Suite struct PathologicalInputTests {
+    static let doc = "https://shop.example/"
+
+    @Test func twentyThousandNestedFunctions() throws {
+        let n = 20_000
+        var js = ""
+        for i in 0..<n { js += "function f\(i)(){" }
+        js += "location='/deep'"
+        js += String(repeating: "}", count: n)
+        let r = try PageScanner.scan(Array("<script>\(js)</script>".utf8), documentURL: Self.doc)
+        #expect(r.scriptNavigations == [.init(url: "https://shop.example/deep", kind: .assign, onLoad: false)])
+    }
+
+    @Test func fiftyThousandUnclosedLinks() throws {
+        let html = "<body>" + String(repeating: "<a href=/x><b>t ", count: 50_000)
+        let r = try PageScanner.scan(Array(html.utf8), documentURL: Self.doc)
+        #expect(r.links.count == 50_000)
+        #expect(r.links.allSatisfy { $0.text == "t" })
+    }
+
+    @Test func thousandsOfFormsAndSubmitCalls() throws {
+        let n = 5_000
+        var html = "<body>"
+        for i in 0..<n { html += "<form id=f\(i)></form>" }
+        html += "<script>"
+        for i in 0..<n where i % 2 == 0 { html += "document.getElementById('f\(i)').submit(); x.submit();" }
+        html += "</script>"
+        let r = try PageScanner.scan(Array(html.utf8), documentURL: Self.doc)
+        #expect(r.forms.count == n)
+        // `x.submit()` has an unknown receiver: it counts for the form just before the script (the last one).
+        #expect(r.forms.indices.filter { r.forms[$0].autoSubmit } == r.forms.indices.filter { $0 % 2 == 0 || $0 == n - 1 })
+    }
+}
