@@ -53,8 +53,8 @@ struct ScriptScanner {
 
     init(androidInterfaces: Set<String>) {
         self.androidInterfaces = androidInterfaces
-        needles = [Array("location".utf8), Array("open".utf8), Array("submit".utf8), Array("messageHandlers".utf8)]
-            + androidInterfaces.map { Array($0.utf8) }
+        needles = androidInterfaces == PageScanner.defaultAndroidInterfaces
+            ? Self.defaultNeedles : Self.baseNeedles + androidInterfaces.map { Array($0.utf8) }
     }
 
     private struct Analysed {
@@ -211,6 +211,8 @@ struct ScriptScanner {
 
     // MARK: matching
 
+    private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "messageHandlers"].map { Array($0.utf8) }
+    private static let defaultNeedles = baseNeedles + PageScanner.defaultAndroidInterfaces.map { Array($0.utf8) }
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
 
