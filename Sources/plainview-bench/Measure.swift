@@ -81,8 +81,7 @@ enum Report {
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if let data = try? enc.encode(m), let line = String(data: data, encoding: .utf8) {
-            print(line)
-            fflush(stdout)
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }
 

@@ -36,7 +36,7 @@ struct Options {
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
-var metrics: [Metric] = []
+nonisolated(unsafe) var metrics: [Metric] = []
 func record(_ m: Metric) {
     metrics.append(m)
     Report.emit(m)
