@@ -60,7 +60,8 @@ public enum PlainviewServer {
             configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
-                let listening = defaultPublicURL(host: options.host, port: port)
+                // The address actually bound (e.g. "localhost" resolved to 127.0.0.1 or ::1).
+                let listening = defaultPublicURL(host: channel.localAddress?.ipAddress ?? options.host, port: port)
                 let publicURL = options.publicURL ?? listening
                 if options.publicURL == nil, let config = try? endpointsConfiguration(options, publicURL: publicURL) {
                     responder.setEndpoints(HelperEndpoints(configuration: config))
