@@ -118,6 +118,11 @@ public struct BackendChecker: Sendable {
     }
 
     func runChecks(client: HTTPClient, report: inout Report) async {
+        // One probe first: an unreachable backend is one failure, not a timeout per check.
+        if case .failure(let e) = await fetch(client, base) {
+            report.fail("reachable", e.description)
+            return
+        }
         await checkAndroid(client, &report)
         await checkIOS(client, &report)
         await checkProblems(client, &report)
