@@ -113,11 +113,52 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         try FileManager.default.createDirectory(at: flow, withIntermediateDirectories: true)
         try "<html><body>payment</body></html>".write(to: flow.appendingPathComponent("payment.html"), atomically: true, encoding: .utf8)
         try "secret".write(to: dir.appendingPathComponent("secret.html"), atomically: true, encoding: .utf8)
-        try "flow: x".write(to: flow.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(at: flow.appendingPathComponent("link.html"),
                                                    withDestinationURL: dir.appendingPathComponent("secret.html"))
+        let common = pages.appendingPathComponent("common")
+        try FileManager.default.createDirectory(at: common, withIntermediateDirectories: true)
+        try "<p>paid</p>".write(to: common.appendingPathComponent("paid.html"), atomically: true, encoding: .utf8)
+        try """
+            name: bankid-ios
+            pages:
+              - url: https://ecom.example.net/checkout/card?token=5a17
+                file: payment.html
+              - url: https://acs.bank.example/acs/creq
+                method: POST
+                file: ../common/paid.html
+              - url: https://acs.bank.example/done
+                status: 302
+                location: https://shop.example.com/payment-completed
+              - url: https://acs.bank.example/sequence
+                responses:
+                  - file: ../common/paid.html
+                  - file: payment.html
+              - url: https://acs.bank.example/escape
+                file: ../../secret.html
+              - url: https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=x&language=en-US
+                in: webview
+                file: payment.html
+            """.write(to: flow.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
         let app = try PlainviewServer.makeApplication(options: options(pages: pages.path), logger: quiet)
         try await app.test(.router) { client in
+            // Recorded pages at their recorded path and query, method, status and Location.
+            try await client.execute(uri: "/checkout/card?token=5a17", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(String(buffer: r.body) == "<html><body>payment</body></html>")
+            }
+            try await client.execute(uri: "/checkout/card?token=other", method: .get) { r in #expect(r.status == .notFound) }
+            try await client.execute(uri: "/acs/creq", method: .post) { r in #expect(String(buffer: r.body) == "<p>paid</p>") }
+            try await client.execute(uri: "/acs/creq", method: .get) { r in #expect(r.status == .notFound) }
+            try await client.execute(uri: "/done", method: .get) { r in
+                #expect(r.status == .found)
+                #expect(r.headers[.location] == "https://shop.example.com/payment-completed")
+            }
+            try await client.execute(uri: "/sequence", method: .get) { r in #expect(String(buffer: r.body) == "<p>paid</p>") }
+            try await client.execute(uri: "/escape", method: .get) { r in #expect(r.status == .notFound) }
+            // A recorded URL on a helper path is answered by the helper, not the recording.
+            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=x&language=en-US", method: .get) { r in
+                #expect(r.status == .found)
+            }
             try await client.execute(uri: "/bankid-ios/payment.html", method: .get) { r in
                 #expect(r.status == .ok)
                 #expect(String(buffer: r.body) == "<html><body>payment</body></html>")
