@@ -36,7 +36,7 @@ public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
             hostPart = rest[rest.startIndex...close]
             let inner = rest[rest.index(after: rest.startIndex)..<close]
             guard !inner.isEmpty, inner.contains(":"),
-                  inner.utf8.allSatisfy({ URIText.isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+                  inner.utf8.allSatisfy({ PercentEncoding.isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
             else { return nil }
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {
@@ -151,7 +151,7 @@ public struct HelperEndpointsConfiguration: Sendable {
                 if i == segments.count - 1 { continue }  // trailing slash
                 return nil
             }
-            guard seg != ".", seg != "..", seg.utf8.allSatisfy(URIText.isUnreserved) else { return nil }
+            guard seg != ".", seg != "..", seg.utf8.allSatisfy(PercentEncoding.isUnreserved) else { return nil }
             clean.append(seg)
         }
         return clean.isEmpty ? "/" : "/" + clean.joined(separator: "/") + "/"
@@ -162,7 +162,7 @@ public struct HelperEndpointsConfiguration: Sendable {
         guard parts.count == 2, parts[0].utf8.count == 10,
               parts[0].utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }),
               !parts[1].isEmpty, parts[1].utf8.count <= 155,
-              parts[1].utf8.allSatisfy({ URIText.isUnreserved($0) && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "_") }),
+              parts[1].utf8.allSatisfy({ PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "_") }),
               !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains("..")
         else { return false }
         return true
@@ -171,7 +171,7 @@ public struct HelperEndpointsConfiguration: Sendable {
     /// Upper-case colon-separated form of a SHA-256 fingerprint (with or without colons); nil if not 32 bytes.
     public static func normalizeFingerprint(_ raw: String) -> String? {
         let hex = raw.utf8.filter { $0 != UInt8(ascii: ":") }
-        guard hex.count == 64, hex.allSatisfy(URIText.isHex) else { return nil }
+        guard hex.count == 64, hex.allSatisfy(PercentEncoding.isHex) else { return nil }
         // Colons, when present, must separate every byte.
         if raw.contains(":") {
             let groups = raw.split(separator: ":", omittingEmptySubsequences: false)

@@ -57,7 +57,7 @@ enum HelperDocuments {
     /// The Android page: a 0-second meta refresh to the intent URL, and the same URL as a link for browsers
     /// that block script-less redirects to intents without a user gesture (seed 000).
     static func androidPage(intentURL: String) -> String {
-        let href = HTMLText.escape(intentURL)
+        let href = HTMLEscaping.escape(intentURL)
         return """
             <!DOCTYPE html>
             <html>
@@ -80,19 +80,19 @@ enum HelperDocuments {
     /// the universal link in the app). No script: the seed's page calls `decodeURLComponent`, which does not
     /// exist in JavaScript, so its click handler never navigates; a plain `<a href>` needs no script at all.
     static func trampolinePage(target: String, language: HelperLanguage, app: String?) -> String {
-        let label = HTMLText.escape(language.backTo(app: app))
+        let label = HTMLEscaping.escape(language.backTo(app: app))
         return """
             <!DOCTYPE html>
             <html lang="\(language.rawValue)">
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTMLText.escape(language.title))</title>
+            <title>\(HTMLEscaping.escape(language.title))</title>
             <style>\(style)</style>
             </head>
             <body>
-            <p>\(HTMLText.escape(language.hint))</p>
-            <p><a class="button" id="back" href="\(HTMLText.escape(target))">\(label)</a></p>
+            <p>\(HTMLEscaping.escape(language.hint))</p>
+            <p><a class="button" id="back" href="\(HTMLEscaping.escape(target))">\(label)</a></p>
             </body>
             </html>
 
@@ -106,10 +106,10 @@ enum HelperDocuments {
         let details = appIDs.map { id in
             """
                   {
-                    "appIDs": [\(JSONText.quote(id))],
-                    "components": [{"/": \(JSONText.quote(universalLinkPath)), "comment": "payment url (iOS helper)"}],
-                    "appID": \(JSONText.quote(id)),
-                    "paths": [\(JSONText.quote(universalLinkPath))]
+                    "appIDs": [\(JSONEscaping.quote(id))],
+                    "components": [{"/": \(JSONEscaping.quote(universalLinkPath)), "comment": "payment url (iOS helper)"}],
+                    "appID": \(JSONEscaping.quote(id)),
+                    "paths": [\(JSONEscaping.quote(universalLinkPath))]
                   }
             """
         }
@@ -134,8 +134,8 @@ enum HelperDocuments {
                 "relation": ["delegate_permission/common.handle_all_urls"],
                 "target": {
                   "namespace": "android_app",
-                  "package_name": \(JSONText.quote(package)),
-                  "sha256_cert_fingerprints": \(JSONText.array(fingerprints))
+                  "package_name": \(JSONEscaping.quote(package)),
+                  "sha256_cert_fingerprints": \(JSONEscaping.array(fingerprints))
                 }
               }
             ]
@@ -146,12 +146,12 @@ enum HelperDocuments {
     /// An RFC 7807 problem document.
     static func problem(_ p: HelperProblem) -> String {
         var fields = [
-            "\"type\": \(JSONText.quote(p.type))",
-            "\"title\": \(JSONText.quote(p.title))",
+            "\"type\": \(JSONEscaping.quote(p.type))",
+            "\"title\": \(JSONEscaping.quote(p.title))",
             "\"status\": \(p.status)",
-            "\"detail\": \(JSONText.quote(p.detail))",
+            "\"detail\": \(JSONEscaping.quote(p.detail))",
         ]
-        if let parameter = p.parameter { fields.append("\"parameter\": \(JSONText.quote(parameter))") }
+        if let parameter = p.parameter { fields.append("\"parameter\": \(JSONEscaping.quote(parameter))") }
         return "{" + fields.joined(separator: ", ") + "}\n"
     }
 }

@@ -139,10 +139,8 @@ public struct HelperEndpoints: Sendable {
                                           detail: "There is no helper endpoint at this path."))
         }
         guard request.method == "GET" || request.method == "HEAD" else {
-            var p = HelperProblem(type: "about:blank", title: "Method Not Allowed", status: 405,
-                                  detail: "Only GET and HEAD are served here.")
-            p.parameter = nil
-            return .failure(p)
+            return .failure(HelperProblem(type: "about:blank", title: "Method Not Allowed", status: 405,
+                                          detail: "Only GET and HEAD are served here."))
         }
         switch endpoint {
         case .android: return android(parsed)
@@ -214,8 +212,8 @@ public struct HelperEndpoints: Sendable {
         var query = t.rawQueryItems.filter { $0.name != "fallback" }.map(\.piece)
         query.append("fallback=true")
         let target = "\(origin)\(t.path)?\(query.joined(separator: "&"))"
-        var location = "\(configuration.trampolineOrigin)\(trampolineURLPath)?target=\(URIText.encodeComponent(target))&language=\(language.rawValue)"
-        if let app { location += "&app=\(URIText.encodeComponent(app))" }
+        var location = "\(configuration.trampolineOrigin)\(trampolineURLPath)?target=\(PercentEncoding.encodeComponent(target))&language=\(language.rawValue)"
+        if let app { location += "&app=\(PercentEncoding.encodeComponent(app))" }
         return .success(Self.redirect(to: location))
     }
 
@@ -249,17 +247,17 @@ public struct HelperEndpoints: Sendable {
         let origin = configuration.publicOrigin
         let prefix = "\(origin)\(configuration.root)"
         guard url.utf8.count <= Self.maxTargetLength,
-              url.utf8.allSatisfy({ URIText.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }),
+              url.utf8.allSatisfy({ PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }),
               url.lowercased().hasPrefix(prefix.lowercased()) else { return false }
         // Exact origin (the prefix comparison already pins scheme, host and port because the root starts
         // with "/"); the remainder must decode cleanly and hold no dot-segments that could climb out of root.
         let rest = url.dropFirst(prefix.count)
         let pathPart = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard let decodedPath = URIText.decodeComponent(pathPart), !URIText.containsControl(decodedPath) else { return false }
+        guard let decodedPath = PercentEncoding.decodeComponent(pathPart), !PercentEncoding.containsControl(decodedPath) else { return false }
         let segments = decodedPath.split(separator: "/", omittingEmptySubsequences: false)
         guard !segments.contains(where: { $0 == ".." || $0 == "." }), !decodedPath.contains("\\") else { return false }
         if let q = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
-            guard let decoded = URIText.decodeComponent(q), !URIText.containsControl(decoded) else { return false }
+            guard let decoded = PercentEncoding.decodeComponent(q), !PercentEncoding.containsControl(decoded) else { return false }
         }
         return true
     }
@@ -311,26 +309,26 @@ struct ParsedTarget {
         guard target.hasPrefix("/") else {
             return .failure(.badRequest("The request target must be an absolute path (origin form)."))
         }
-        if URIText.containsControl(target) || target.contains("#") {
+        if PercentEncoding.containsControl(target) || target.contains("#") {
             return .failure(.badRequest("The request URL contains a control character or a raw '#'."))
         }
         let uri = canonicalURI(target)
         let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let rawPath = parts.first.map(String.init) ?? ""
-        guard let path = URIText.decodeComponent(rawPath), !URIText.containsControl(path) else {
+        guard let path = PercentEncoding.decodeComponent(rawPath), !PercentEncoding.containsControl(path) else {
             return .failure(.badRequest("The request path has a malformed percent-escape or an encoded control character."))
         }
         var raw: [(name: String, piece: String)] = []
         var items: [(name: String, value: String)] = []
         if parts.count == 2 {
             for piece in parts[1].split(separator: "&", omittingEmptySubsequences: true) {
-                let (n, v) = URIText.splitQueryItem(piece)
-                guard let name = URIText.decodeComponent(n), let value = URIText.decodeComponent(v) else {
+                let (n, v) = PercentEncoding.splitQueryItem(piece)
+                guard let name = PercentEncoding.decodeComponent(n), let value = PercentEncoding.decodeComponent(v) else {
                     return .failure(.badRequest("A query parameter has a malformed percent-escape or is not UTF-8."))
                 }
-                guard !URIText.containsControl(name), !URIText.containsControl(value) else {
+                guard !PercentEncoding.containsControl(name), !PercentEncoding.containsControl(value) else {
                     return .failure(.badRequest("A query parameter contains a control character (CR, LF, NUL …).",
-                                                parameter: URIText.containsControl(name) ? nil : name))
+                                                parameter: PercentEncoding.containsControl(name) ? nil : name))
                 }
                 raw.append((name, String(piece)))
                 items.append((name, value))
@@ -346,7 +344,7 @@ struct ParsedTarget {
         out.reserveCapacity(target.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
         for b in target.utf8 {
-            if URIText.isPathOrQueryChar(b) || b == UInt8(ascii: "%") {
+            if PercentEncoding.isPathOrQueryChar(b) || b == UInt8(ascii: "%") {
                 out.append(b)
             } else {
                 out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]

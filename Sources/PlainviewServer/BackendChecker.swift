@@ -57,7 +57,7 @@ public struct BackendChecker: Sendable {
             throw BackendCheckError(description: "expected an http(s) base URL like https://shop.example.com/swedbank-pay-mobile/, got '\(options.baseURL)'")
         }
         let path = String(afterScheme[slash...])
-        guard path.utf8.allSatisfy({ URIText.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }), !path.contains("?") else {
+        guard path.utf8.allSatisfy({ PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }), !path.contains("?") else {
             throw BackendCheckError(description: "the base URL path has characters that need percent-encoding: '\(path)'")
         }
         self.origin = origin
@@ -191,7 +191,7 @@ public struct BackendChecker: Sendable {
     // MARK: - iOS
 
     func checkIOS(_ client: HTTPClient, _ report: inout Report) async {
-        let query = "scheme=\(options.scheme)&language=\(options.language)&id=\(Self.id)&app=\(URIText.encodeComponent(options.appName))"
+        let query = "scheme=\(options.scheme)&language=\(options.language)&id=\(Self.id)&app=\(PercentEncoding.encodeComponent(options.appName))"
         let paymentURL = "\(base)\(HelperEndpoints.iosPath)?\(query)"
         let fallbackURL = paymentURL + "&fallback=true"
 
@@ -257,7 +257,7 @@ public struct BackendChecker: Sendable {
         }
         let openName = "back-link page open redirect"
         let (pageBase, _) = Self.splitURL(url)
-        let evil = "\(pageBase)?target=\(URIText.encodeComponent("https://evil.example/"))&language=\(options.language)"
+        let evil = "\(pageBase)?target=\(PercentEncoding.encodeComponent("https://evil.example/"))&language=\(options.language)"
         switch await fetch(client, evil) {
         case .failure(let e): report.fail(openName, e.description)
         case .success(let r):
@@ -287,8 +287,8 @@ public struct BackendChecker: Sendable {
 
     static func queryValue(_ name: String, in query: String) -> String? {
         for piece in query.split(separator: "&") {
-            let (n, v) = URIText.splitQueryItem(piece)
-            if URIText.decodeComponent(n) == name { return URIText.decodeComponent(v) }
+            let (n, v) = PercentEncoding.splitQueryItem(piece)
+            if PercentEncoding.decodeComponent(n) == name { return PercentEncoding.decodeComponent(v) }
         }
         return nil
     }

@@ -66,12 +66,12 @@ struct PagesIndex: Sendable {
             // With a sequence of responses, a browser walking the flow sees the first.
             let response = (entry["responses"] as? [Any])?.first as? [String: Any] ?? entry
             var headers: [HelperHeader] = []
-            if let location = response["location"] as? String, !URIText.containsControl(location) {
+            if let location = response["location"] as? String, !PercentEncoding.containsControl(location) {
                 headers.append(HelperHeader("Location", location))
             }
             if let extra = response["headers"] as? [String: Any] {
                 for (name, value) in extra {
-                    guard let v = value as? String, !URIText.containsControl(v), !URIText.containsControl(name) else { continue }
+                    guard let v = value as? String, !PercentEncoding.containsControl(v), !PercentEncoding.containsControl(name) else { continue }
                     headers.append(HelperHeader(name, v))
                 }
             }
@@ -101,7 +101,7 @@ struct PagesIndex: Sendable {
 
     /// Names made of unreserved URI characters only, not starting with a dot (no hidden files, no `..`).
     static func isSafeName(_ name: String) -> Bool {
-        !name.isEmpty && !name.hasPrefix(".") && name.utf8.allSatisfy(URIText.isUnreserved)
+        !name.isEmpty && !name.hasPrefix(".") && name.utf8.allSatisfy(PercentEncoding.isUnreserved)
     }
 
     func response(for request: HelperRequest) -> HelperResponse? {
@@ -112,10 +112,10 @@ struct PagesIndex: Sendable {
         }
         guard request.method == "GET" || request.method == "HEAD" else { return nil }
         if path == "/" {
-            var items = files.keys.sorted().map { "<li><a href=\"\(HTMLText.escape($0))\">\(HTMLText.escape($0))</a></li>" }
+            var items = files.keys.sorted().map { "<li><a href=\"\(HTMLEscaping.escape($0))\">\(HTMLEscaping.escape($0))</a></li>" }
             items += recorded.keys.sorted().filter { $0.hasPrefix("GET ") }.map { key in
                 let target = String(key.dropFirst(4))
-                return "<li><a href=\"\(HTMLText.escape(target))\">\(HTMLText.escape(target))</a> (recorded, \(HTMLText.escape(recorded[key]?.flow ?? "")))</li>"
+                return "<li><a href=\"\(HTMLEscaping.escape(target))\">\(HTMLEscaping.escape(target))</a> (recorded, \(HTMLEscaping.escape(recorded[key]?.flow ?? "")))</li>"
             }
             let body = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Pages</title></head><body><h1>Pages</h1><ul>\n\(items.joined(separator: "\n"))\n</ul></body></html>\n"
             return HelperResponse(status: 200, headers: [HelperHeader("Content-Type", "text/html; charset=utf-8")],

@@ -138,7 +138,7 @@ final class PlainviewResponder: HTTPResponder, Sendable {
     static func printable(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
-            if u.value < 0x21 || u.value >= 0x7F { out += URIText.encodeComponent(String(u)) } else { out.unicodeScalars.append(u) }
+            if u.value < 0x21 || u.value >= 0x7F { out += PercentEncoding.encodeComponent(String(u)) } else { out.unicodeScalars.append(u) }
         }
         return out
     }

@@ -182,7 +182,7 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         let page = e.respond(to: HelperRequest(target: pageTarget))
         #expect(page.status == 200)
         let link = "https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7&fallback=true"
-        #expect(page.body.contains("href=\"\(HTMLText.escape(link))\""))
+        #expect(page.body.contains("href=\"\(HTMLEscaping.escape(link))\""))
         let last = e.respond(to: HelperRequest(target: String(link.dropFirst("https://shop.example.com".count))))
         #expect(last.header("location") == "app://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7&fallback=true")
     }
@@ -293,20 +293,20 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
 @Suite struct HelperTextTests {
     @Test(arguments: [("a b", "a%20b"), ("é", "%C3%A9"), ("a&b=c/d?e#f", "a%26b%3Dc%2Fd%3Fe%23f"), ("-._~", "-._~"), ("'()*!", "%27%28%29%2A%21")])
     func componentEncoding(input: String, expected: String) {
-        #expect(URIText.encodeComponent(input) == expected)
-        #expect(URIText.decodeComponent(expected) == input)
+        #expect(PercentEncoding.encodeComponent(input) == expected)
+        #expect(PercentEncoding.decodeComponent(expected) == input)
     }
 
     @Test func decodingRejectsMalformedEscapesAndNonUTF8() {
-        #expect(URIText.decodeComponent("%") == nil)
-        #expect(URIText.decodeComponent("%4") == nil)
-        #expect(URIText.decodeComponent("%gg") == nil)
-        #expect(URIText.decodeComponent("%FF") == nil)
-        #expect(URIText.decodeComponent("a+b") == "a+b")
+        #expect(PercentEncoding.decodeComponent("%") == nil)
+        #expect(PercentEncoding.decodeComponent("%4") == nil)
+        #expect(PercentEncoding.decodeComponent("%gg") == nil)
+        #expect(PercentEncoding.decodeComponent("%FF") == nil)
+        #expect(PercentEncoding.decodeComponent("a+b") == "a+b")
     }
 
     @Test func htmlAndJSONEscaping() {
-        #expect(HTMLText.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
-        #expect(JSONText.quote("a\"\\\n</script>\u{2028}") == "\"a\\\"\\\\\\n\\u003c/script\\u003e\\u2028\"")
+        #expect(HTMLEscaping.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(JSONEscaping.quote("a\"\\\n</script>\u{2028}") == "\"a\\\"\\\\\\n\\u003c/script\\u003e\\u2028\"")
     }
 }

@@ -26,7 +26,7 @@ enum BrokenBackendFixture {
                 return Response(status: .movedPermanently, headers: [.location: "\(scheme)://\(host)\(uri)"])
             }
             let target = "http://\(host)\(uri)&fallback=true"
-            let location = "https://ecom.stage.payex.com/externalresourcehost/trampoline?target=\(URIText.encodeComponent(target))&language=\(language)"
+            let location = "https://ecom.stage.payex.com/externalresourcehost/trampoline?target=\(PercentEncoding.encodeComponent(target))&language=\(language)"
             return Response(status: .movedPermanently, headers: [.location: location])
         }
         router.get("/.well-known/apple-app-site-association") { _, _ -> Response in

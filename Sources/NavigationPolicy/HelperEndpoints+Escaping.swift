@@ -1,7 +1,7 @@
 // Small text utilities for the helper endpoints: RFC 3986 percent-encoding and -decoding, HTML and JSON
 // escaping, and query splitting. Byte-level and Foundation-free so the rules are visible and testable.
 
-public enum URIText {
+public enum PercentEncoding {
     /// RFC 3986 `unreserved`: ALPHA / DIGIT / "-" / "." / "_" / "~".
     public static func isUnreserved(_ b: UInt8) -> Bool {
         (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
@@ -78,7 +78,7 @@ public enum URIText {
         return String(validating: out, as: UTF8.self)
     }
 
-    /// True when `s` contains a C0 control character (CR, LF, NUL, TAB …) or DEL.
+    /// True when `s` contains a C0 control character (CR, LF, NUL, TAB …), DEL or a C1 control.
     public static func containsControl<S: StringProtocol>(_ s: S) -> Bool {
         s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) }
     }
@@ -90,7 +90,7 @@ public enum URIText {
     }
 }
 
-public enum HTMLText {
+public enum HTMLEscaping {
     /// Escapes text for an HTML text node or a quoted attribute value (`&<>"'`).
     public static func escape(_ s: String) -> String {
         var out = ""
@@ -109,7 +109,7 @@ public enum HTMLText {
     }
 }
 
-public enum JSONText {
+public enum JSONEscaping {
     /// A JSON string literal (with quotes). `<`, `>`, `&`, U+2028 and U+2029 are escaped as well, so the
     /// output is also safe if a browser sniffs it as HTML or a script embeds it.
     public static func quote(_ s: String) -> String {
