@@ -101,7 +101,8 @@ enum HelperDocuments {
 
     /// apple-app-site-association with both formats: `appIDs` + `components` (iOS 13+) and `appID` + `paths`
     /// (iOS 12 and earlier, which ignore the new keys). Only the iOS payment-url path is claimed: the Android
-    /// helper and the back-link page must keep opening in the browser.
+    /// helper and the back-link page must keep opening in the browser. Components without a `?` key match any
+    /// query; the legacy list adds `PATH?*` in case the query takes part in legacy matching.
     static func appleAppSiteAssociation(appIDs: [String], universalLinkPath: String) -> String {
         let details = appIDs.map { id in
             """
@@ -109,7 +110,7 @@ enum HelperDocuments {
                     "appIDs": [\(JSONEscaping.quote(id))],
                     "components": [{"/": \(JSONEscaping.quote(universalLinkPath)), "comment": "payment url (iOS helper)"}],
                     "appID": \(JSONEscaping.quote(id)),
-                    "paths": [\(JSONEscaping.quote(universalLinkPath))]
+                    "paths": [\(JSONEscaping.quote(universalLinkPath)), \(JSONEscaping.quote(universalLinkPath + "?*"))]
                   }
             """
         }

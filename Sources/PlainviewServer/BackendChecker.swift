@@ -361,7 +361,7 @@ public struct BackendChecker: Sendable {
             } else if let want = options.expectedAppID, !covering.contains(want) {
                 report.fail(name, "\(want) is not listed for \(helperPath) (listed: \(Set(ids).sorted().joined(separator: ", ")))")
             } else {
-                report.pass(name, "\(Set(covering).sorted().joined(separator: ", ")) claim \(helperPath)")
+                report.pass(name, "\(helperPath) is claimed for \(Set(covering).sorted().joined(separator: ", "))")
             }
         }
     }

@@ -196,12 +196,12 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         #expect(r.body.contains("\"appIDs\": [\"ABCDE12345.com.example.shop\"]"))
         #expect(r.body.contains("\"appID\": \"ABCDE12345.com.example.shop\""))
         #expect(r.body.contains("{\"/\": \"/swedbank-pay-mobile/sdk-callback/ios-universal-link\""))
-        #expect(r.body.contains("\"paths\": [\"/swedbank-pay-mobile/sdk-callback/ios-universal-link\"]"))
+        #expect(r.body.contains("\"paths\": [\"/swedbank-pay-mobile/sdk-callback/ios-universal-link\", \"/swedbank-pay-mobile/sdk-callback/ios-universal-link?*\"]"))
     }
 
     @Test func aasaFollowsTheRoot() throws {
         let r = try endpoints(root: "/").respond(to: HelperRequest(target: "/.well-known/apple-app-site-association"))
-        #expect(r.body.contains("\"paths\": [\"/sdk-callback/ios-universal-link\"]"))
+        #expect(r.body.contains("\"paths\": [\"/sdk-callback/ios-universal-link\", \"/sdk-callback/ios-universal-link?*\"]"))
     }
 
     @Test func assetLinksDelegateToThePackage() throws {
