@@ -63,6 +63,9 @@ public enum PlainviewServer {
                 // The address actually bound (e.g. "localhost" resolved to 127.0.0.1 or ::1).
                 let listening = defaultPublicURL(host: channel.localAddress?.ipAddress ?? options.host, port: port)
                 let publicURL = options.publicURL ?? listening
+                if options.publicURL == nil && ["0.0.0.0", "::", "[::]"].contains(options.host) {
+                    logger.warning("bound to all interfaces without --public-url: generated URLs say \(publicURL), which no device can reach; give --public-url")
+                }
                 if options.publicURL == nil, let config = try? endpointsConfiguration(options, publicURL: publicURL) {
                     responder.setEndpoints(HelperEndpoints(configuration: config))
                 }
