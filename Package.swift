@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "PlainviewServer",
             dependencies: [
-                "NavigationPolicy", "PlainviewConfig", "Yams",
+                "NavigationPolicy", "PageScan", "PlainviewConfig", "Yams",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
