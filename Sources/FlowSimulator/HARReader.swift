@@ -46,6 +46,11 @@ public struct HARReader: Sendable {
         do {
             file = try decoder.decode(HARFileDTO.self, from: json)
         } catch let error as HARError {
+            // JSONDecoder checks strings lazily: a field we read may fail because of invalid UTF-8 or an
+            // unpaired surrogate. Name the real cause, with line and column, when there is one.
+            if error.code != .notHAR, let problem = JSONProbe.firstProblem(in: json) {
+                throw HARError(.invalidJSON, path: error.path, line: problem.line, column: problem.column, problem.message)
+            }
             throw error
         } catch let error as DecodingError {
             throw HARDecoding.translate(error, data: json)
@@ -279,7 +284,12 @@ struct HAREntryDTO: Decodable {
         let (resourceType, role) = HARClassifier.classify(declared: declared, request: request, response: response)
 
         if role != .subresource || options.keepSubresourceBodies, let cc, cc.contains(.text) {
-            let text = cc.lenientString(.text) ?? ""
+            let text: String
+            do {
+                text = try cc.decodeIfPresent(String.self, forKey: .text) ?? ""
+            } catch {
+                throw HARError(.invalidValue, path: "\(at).response.content.text", "expected a string of text")
+            }
             if response.content.encoding.lowercased() == "base64" {
                 guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
                     throw HARError(.invalidValue, path: "\(at).response.content.text",
