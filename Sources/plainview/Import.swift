@@ -1,12 +1,132 @@
 import ArgumentParser
+import FlowSimulator
+import Foundation
+import PlainviewConfig
+
+/// Redaction flags shared by `import` and `simulate FILE.har`.
+struct RedactionOptions: ParsableArguments {
+    @Flag(name: .customLong("no-redact"), help: "Keep cookies, tokens, card and personal numbers and e-mails as recorded (only when you must).")
+    var noRedact = false
+
+    @Option(name: .customLong("redact-config"), help: "A YAML/JSON file of redaction settings (names, keep, patterns, …).")
+    var redactConfig: String?
+
+    @Option(name: .customLong("redact-name"), help: "Also redact values of fields with this name (word or glob). Repeatable.")
+    var redactNames: [String] = []
+
+    @Option(name: .customLong("keep-name"), help: "Never redact fields with this name by name. Repeatable.")
+    var keepNames: [String] = []
+
+    /// The configuration, or nil when redaction is off.
+    func config() throws(ConfigError) -> RedactionConfig? {
+        if noRedact { return nil }
+        var config = RedactionConfig.default
+        if let file = redactConfig { config = try RedactionConfig.load(contentsOf: URL(fileURLWithPath: file), name: file) }
+        config.names += redactNames
+        config.keep += keepNames
+        return config
+    }
+}
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Turn a HAR recording into a redacted flow folder."
+        abstract: "Turn a HAR recording into a redacted flow folder.",
+        discussion: """
+        Reads a HAR 1.2/1.1 file (browser dev tools, Charles, Proxyman, mitmproxy, Playwright), keeps the documents,
+        frames and form posts, redacts secrets with stable placeholders (on by default), infers the user's taps,
+        and writes FOLDER/flow.yaml with one file per recorded page, atomically. Prints what was redacted.
+        Exit status: 0 written, 64 bad input (the message names the file and the JSON path).
+        """
     )
 
-    func run() async throws {
-        throw inputError("'import' is not implemented yet")
+    @Argument(help: "The HAR file.")
+    var har: String
+
+    @Option(help: "The flow folder to create (e.g. Pages/my-checkout).")
+    var out: String
+
+    @Flag(help: "Replace the folder if it exists (the old one is replaced only once the new one is complete).")
+    var force = false
+
+    @Option(help: "The policy file the flow uses (written relative to the flow folder). Default: a policy drafted from the recording.")
+    var policy: String?
+
+    @Option(name: .customLong("env"), help: "The environment file the flow uses (written relative to the flow folder).")
+    var environment: String?
+
+    @Option(help: "Platform of a drafted policy: ios or android.")
+    var platform: String = "ios"
+
+    @Option(help: "The outcome the flow must reach (complete, canceled, stuck, …). Default: left for you to fill in.")
+    var expect: String?
+
+    @Option(name: .customLong("tap"), help: "A user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
+    var taps: [String] = []
+
+    @Option(help: "The flow's name (default: the folder name).")
+    var name: String?
+
+    @OptionGroup var redaction: RedactionOptions
+
+    func validate() throws {
+        guard ["ios", "android"].contains(platform) else { throw ValidationError("--platform: expected ios or android") }
+        if let expect, !["complete", "canceled", "stuck", "loop", "error"].contains(expect) {
+            throw ValidationError("--expect: expected complete, canceled, stuck, loop or error")
+        }
     }
+
+    func run() async throws {
+        let redactConfig: RedactionConfig?
+        do { redactConfig = try redaction.config() } catch { throw inputError(error.description) }
+        var log: HARLog
+        do {
+            log = try HARReader().read(contentsOf: URL(fileURLWithPath: har), name: har)
+        } catch {
+            throw inputError(error.description)
+        }
+        var report: RedactionReport?
+        if let redactConfig {
+            var redactor = Redactor(config: redactConfig)
+            log = redactor.redact(log)
+            report = redactor.report
+        }
+        let draft: HARFlowDraft
+        do {
+            draft = try HARFlowBuilder.draft(from: log, taps: taps.isEmpty ? nil : taps)
+        } catch {
+            throw inputError("\(har): \(error.description)")
+        }
+        let folder = URL(fileURLWithPath: out)
+        for (flag, path) in [("--policy", policy), ("--env", environment)] {
+            if let path, !FileManager.default.fileExists(atPath: path) {
+                throw inputError("\(flag) \(path): no such file")
+            }
+        }
+        let options = HARFlowWriter.Options(
+            name: name ?? folder.lastPathComponent, source: har,
+            policyPath: policy.map { relativePath(from: folder, to: $0) },
+            environmentPath: environment.map { relativePath(from: folder, to: $0) },
+            platform: platform, expect: expect, redaction: report)
+        let files = HARFlowWriter.files(for: draft, options: options)
+        do {
+            try HARFlowWriter.write(files, to: folder, force: force)
+        } catch {
+            throw inputError(error.description)
+        }
+        print("wrote \(out)/flow.yaml and \(files.count - 1) page file(s): \(draft.pages.count) URL(s), \(draft.steps.count) user step(s)")
+        for note in log.notes { print("note: \(note)") }
+        if let end = draft.ending { print("recording ends: \(end.message)") }
+        print(report.map(\.description) ?? "NOT redacted (--no-redact)")
+    }
+}
+
+/// `to` (relative to the current directory or absolute) as a path relative to `folder`.
+func relativePath(from folder: URL, to file: String) -> String {
+    let base = folder.standardizedFileURL.pathComponents
+    let target = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
+    var i = 0
+    while i < base.count, i < target.count, base[i] == target[i] { i += 1 }
+    let ups = Array(repeating: "..", count: base.count - i)
+    return (ups + target[i...]).joined(separator: "/")
 }
