@@ -21,6 +21,9 @@ public struct Redactor: Sendable {
     private var placeholders: Set<String> = []
     /// Spellings to replace everywhere, longest first (rebuilt when a secret is learnt).
     private var globals: [(text: String, placeholder: String)] = []
+    private var globalBytes: [[UInt8]] = []
+    /// First `keyLength` bytes of a spelling → indices into `globals` (longest first).
+    private var globalIndex: [UInt64: [Int]] = [:]
     private var globalsDirty = false
     private var globalSpellings: [String: String] = [:]
     private var learning = false
@@ -390,27 +393,79 @@ public struct Redactor: Sendable {
         }
     }
 
-    /// Replaces every known secret spelling in `text` (longest first, so a secret containing another wins).
+    /// Replaces every known secret spelling in `text`: one pass over the bytes, leftmost match first and, at
+    /// one position, the longest spelling (so a secret containing another wins). Candidates are found by
+    /// their first bytes (a hash lookup per position), so the cost does not grow with the number of secrets.
     private mutating func replaceKnown(_ text: String, at location: String) -> String {
-        if globalsDirty {
-            globals = globalSpellings.map { ($0.key, $0.value) }.sorted {
-                $0.text.utf8.count != $1.text.utf8.count ? $0.text.utf8.count > $1.text.utf8.count : $0.text < $1.text
+        if learning { return text }  // learning registers nothing here
+        if globalsDirty { rebuildIndex() }
+        let k = keyLength
+        guard !globalIndex.isEmpty, text.utf8.count >= k else { return text }
+        var out: [UInt8] = []
+        var changed = false
+        var counts: [Int: Int] = [:]
+        var native = text
+        native.makeContiguousUTF8()  // bridged strings (from NSString) too: always scanned, never skipped
+        _ = native.utf8.withContiguousStorageIfAvailable { b in
+            var i = 0
+            var copiedUpTo = 0
+            while i + k <= b.count {
+                var key: UInt64 = 0
+                for j in 0..<k { key = key << 8 | UInt64(b[i + j]) }
+                var matched = -1
+                if let candidates = globalIndex[key] {
+                    for c in candidates {
+                        let sp = globalBytes[c]
+                        guard i + sp.count <= b.count else { continue }
+                        var ok = true
+                        for j in k..<sp.count where b[i + j] != sp[j] {
+                            ok = false
+                            break
+                        }
+                        if ok {
+                            matched = c
+                            break
+                        }
+                    }
+                }
+                if matched >= 0 {
+                    if !changed { out.reserveCapacity(b.count) }
+                    changed = true
+                    out.append(contentsOf: b[copiedUpTo..<i])
+                    out.append(contentsOf: globals[matched].placeholder.utf8)
+                    counts[matched, default: 0] += 1
+                    i += globalBytes[matched].count
+                    copiedUpTo = i
+                } else {
+                    i += 1
+                }
             }
-            globalsDirty = false
+            if changed { out.append(contentsOf: b[copiedUpTo...]) }
         }
-        guard !globals.isEmpty, text.utf8.count >= config.minimumGlobalLength else { return text }
-        var s = text
-        for (secret, placeholder) in globals where s.contains(secret) {
-            let pieces = s.components(separatedBy: secret)
-            let count = pieces.count - 1
-            guard count > 0 else { continue }
-            s = pieces.joined(separator: placeholder)
-            if !learning {
-                let kind = kindOfPlaceholder[placeholder.replacingOccurrences(of: "%40", with: "@")] ?? .token
-                report.record(kind, at: location, name: "", placeholder: placeholder, count: count)
-            }
+        guard changed else { return text }
+        for (c, n) in counts.sorted(by: { $0.key < $1.key }) {
+            let placeholder = globals[c].placeholder
+            let kind = kindOfPlaceholder[placeholder.replacingOccurrences(of: "%40", with: "@")] ?? .token
+            report.record(kind, at: location, name: "", placeholder: placeholder, count: n)
         }
-        return s
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private var keyLength: Int { max(1, min(config.minimumGlobalLength, 8)) }
+
+    private mutating func rebuildIndex() {
+        globals = globalSpellings.map { ($0.key, $0.value) }.sorted {
+            $0.text.utf8.count != $1.text.utf8.count ? $0.text.utf8.count > $1.text.utf8.count : $0.text < $1.text
+        }
+        globalBytes = globals.map { Array($0.text.utf8) }
+        globalIndex = [:]
+        let k = keyLength
+        for (i, sp) in globalBytes.enumerated() where sp.count >= k {
+            var key: UInt64 = 0
+            for j in 0..<k { key = key << 8 | UInt64(sp[j]) }
+            globalIndex[key, default: []].append(i)  // longest first, as `globals` is sorted
+        }
+        globalsDirty = false
     }
 }
 
