@@ -360,6 +360,7 @@ public struct Redactor: Sendable {
     /// the spellings of the secret to replace elsewhere.
     private mutating func replaceSecret(_ found: String, key: String, kind: RedactionKind, name: String,
                                         at location: String) -> String {
+        if !config.keepValues.isEmpty, config.keepValues.contains(found) || config.keepValues.contains(key) { return found }
         let placeholder: String
         if let p = placeholderOf[key] ?? placeholderOf[found] {
             placeholder = p

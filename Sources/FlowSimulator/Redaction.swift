@@ -22,6 +22,9 @@ public struct RedactionConfig: Sendable, Hashable {
     public var emails: Bool
     /// Extra regular expressions (ICU syntax): the first capture group, or the whole match, is redacted.
     public var patterns: [String]
+    /// Exact values never redacted (e.g. the query values of the policy's own URLs, so paymentUrl still
+    /// matches in a replay). Not read from files: set by the caller.
+    public var keepValues: Set<String> = []
     /// A secret found by name is also replaced wherever else it occurs in the file (bodies, other URLs, in
     /// percent- and HTML-encoded forms) when it has at least this many characters; shorter values
     /// (`code=1`) are replaced only where found by name.
@@ -42,6 +45,19 @@ public struct RedactionConfig: Sendable, Hashable {
     }
 
     public static let `default` = RedactionConfig()
+
+    /// Adds the query values of every http(s) URL in `text` (a policy file) to `keepValues`.
+    public mutating func keepQueryValues(ofURLsIn text: String) {
+        for m in RedactionConfig.urlPattern.matches(in: text) {
+            guard let url = m.group(0, in: text as NSString), let q = url.firstIndex(of: "?") else { continue }
+            for item in HARForm.decode(String(url[url.index(after: q)...]).components(separatedBy: "#")[0]) where !item.value.isEmpty {
+                keepValues.insert(item.value)
+                keepValues.insert(PercentCoding.encode(item.value, plusForSpace: false))
+            }
+        }
+    }
+
+    static let urlPattern = RegexBox(#"https?://[^\s"'<>]+"#)
 
     public static let defaultNames: [String] = [
         "token", "*token*", "jwt", "bearer", "session", "*session*", "*sessid*", "sid", "auth", "authorization",

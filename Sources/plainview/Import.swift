@@ -79,45 +79,29 @@ struct Import: AsyncParsableCommand {
     func run() async throws {
         let redactConfig: RedactionConfig?
         do { redactConfig = try redaction.config() } catch { throw inputError(error.description) }
-        var log: HARLog
-        do {
-            log = try HARReader().read(contentsOf: URL(fileURLWithPath: har), name: har)
-        } catch {
-            throw inputError(error.description)
-        }
-        var report: RedactionReport?
-        if let redactConfig {
-            var redactor = Redactor(config: redactConfig)
-            log = redactor.redact(log)
-            report = redactor.report
-        }
-        let draft: HARFlowDraft
-        do {
-            draft = try HARFlowBuilder.draft(from: log, taps: taps.isEmpty ? nil : taps)
-        } catch {
-            throw inputError("\(har): \(error.description)")
-        }
-        let folder = URL(fileURLWithPath: out)
         for (flag, path) in [("--policy", policy), ("--env", environment)] {
             if let path, !FileManager.default.fileExists(atPath: path) {
                 throw inputError("\(flag) \(path): no such file")
             }
         }
-        let options = HARFlowWriter.Options(
+        let folder = URL(fileURLWithPath: out)
+        let writer = HARFlowWriter.Options(
             name: name ?? folder.lastPathComponent, source: har,
             policyPath: policy.map { relativePath(from: folder, to: $0) },
             environmentPath: environment.map { relativePath(from: folder, to: $0) },
-            platform: platform, expect: expect, redaction: report)
-        let files = HARFlowWriter.files(for: draft, options: options)
+            platform: platform, expect: expect)
+        let result: HARImport.Result
         do {
-            try HARFlowWriter.write(files, to: folder, force: force)
+            result = try HARImport.run(har: URL(fileURLWithPath: har), name: har, to: folder, force: force,
+                                       options: .init(redaction: redactConfig, taps: taps.isEmpty ? nil : taps, writer: writer))
         } catch {
             throw inputError(error.description)
         }
-        print("wrote \(out)/flow.yaml and \(files.count - 1) page file(s): \(draft.pages.count) URL(s), \(draft.steps.count) user step(s)")
-        for note in log.notes { print("note: \(note)") }
-        if let end = draft.ending { print("recording ends: \(end.message)") }
-        print(report.map(\.description) ?? "NOT redacted (--no-redact)")
+        let d = result.draft
+        print("wrote \(out)/flow.yaml and \(result.fileNames.count - 1) page file(s): \(d.pages.count) URL(s), \(d.steps.count) user step(s)")
+        for note in result.notes { print("note: \(note)") }
+        if let end = d.ending { print("recording ends: \(end.message)") }
+        print(result.report.map(\.description) ?? "NOT redacted (--no-redact)")
     }
 }
 

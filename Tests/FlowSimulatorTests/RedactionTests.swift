@@ -177,6 +177,15 @@ let plantedSecrets = [
         #expect(out == "<script>start('REDACTED-TOKEN-1')</script>")
     }
 
+    @Test func thePolicysOwnURLValuesAreKept() {
+        var config = RedactionConfig()
+        config.keepQueryValues(ofURLsIn: "paymentUrl: https://shop.example.com/pay?order=42&token=T0k3nPayment1\n")
+        var r = Redactor(config: config)
+        let url = "https://shop.example.com/pay?order=42&token=T0k3nPayment1"
+        #expect(r.redactText(url, at: "u", as: .url) == url)
+        #expect(r.redactText("https://x.example/?token=0therT0k3n", at: "u", as: .url) == "https://x.example/?token=REDACTED-TOKEN-1")
+    }
+
     @Test func shortValuesAreOnlyReplacedWhereFoundByName() {
         var r = Redactor()
         let url = r.redactText("https://a.example/?code=42", at: "u", as: .url)
