@@ -114,3 +114,95 @@ func relativePath(from folder: URL, to file: String) -> String {
     let ups = Array(repeating: "..", count: base.count - i)
     return (ups + target[i...]).joined(separator: "/")
 }
+
+/// `plainview simulate FILE.har …`: the HAR-only options, and turning each HAR into a temporary flow folder
+/// (the same import as `plainview import`, redacted by default) that the simulator then runs like any flow.
+struct HARReplayOptions: ParsableArguments {
+    @Option(help: "HAR replay: the policy file (required when a PATH is a .har file).")
+    var policy: String?
+
+    @Option(name: .customLong("env"), help: "HAR replay: the environment file (installed apps).")
+    var environment: String?
+
+    @Option(help: "HAR replay: the outcome the recording must reach: complete, canceled, stuck, loop or error (default: complete).")
+    var expect: String?
+
+    @Option(name: .customLong("tap"), help: "HAR replay: a user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
+    var taps: [String] = []
+
+    @OptionGroup var redaction: RedactionOptions
+
+    static func isHAR(_ path: String) -> Bool { path.lowercased().hasSuffix(".har") }
+
+    /// Replaces every `.har` path by a temporary flow folder. Call `cleanup()` on the result when done.
+    func prepare(_ paths: [String]) throws -> HARReplay {
+        let hars = paths.filter(Self.isHAR)
+        if hars.isEmpty {
+            if policy != nil || environment != nil || expect != nil || !taps.isEmpty || redaction.noRedact
+                || redaction.redactConfig != nil || !redaction.redactNames.isEmpty || !redaction.keepNames.isEmpty {
+                throw inputError("--policy, --env, --expect, --tap and the redaction options apply to .har files only")
+            }
+            return HARReplay(paths: paths, root: nil, endings: [:])
+        }
+        guard let policy else { throw inputError("replaying a HAR needs --policy FILE (the merchant's policy)") }
+        if let expect, !["complete", "canceled", "stuck", "loop", "error"].contains(expect) {
+            throw inputError("--expect: expected complete, canceled, stuck, loop or error, got '\(expect)'")
+        }
+        for (flag, path) in [("--policy", Optional(policy)), ("--env", environment)] {
+            if let path, !FileManager.default.fileExists(atPath: path) { throw inputError("\(flag) \(path): no such file") }
+        }
+        var config: RedactionConfig?
+        do { config = try redaction.config() } catch { throw inputError(error.description) }
+        // The policy's own URLs must still match the recording: their query values are never redacted.
+        if let text = try? String(contentsOfFile: policy, encoding: .utf8) { config?.keepQueryValues(ofURLsIn: text) }
+
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-har-\(UUID().uuidString)")
+        var out: [String] = []
+        var endings: [String: HARFlowDraft.Ending] = [:]
+        var used: Set<String> = []
+        let replay = HARReplay(paths: [], root: root, endings: [:])
+        for path in paths {
+            guard Self.isHAR(path) else {
+                out.append(path)
+                continue
+            }
+            var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            if name.isEmpty { name = "recording" }
+            var unique = name
+            var n = 2
+            while used.contains(unique) {
+                unique = "\(name)-\(n)"
+                n += 1
+            }
+            used.insert(unique)
+            let folder = root.appendingPathComponent(unique)
+            let writer = HARFlowWriter.Options(
+                name: unique, source: path,
+                policyPath: URL(fileURLWithPath: policy).standardizedFileURL.path,
+                environmentPath: environment.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                expect: expect ?? "complete")
+            let result: HARImport.Result
+            do {
+                result = try HARImport.run(har: URL(fileURLWithPath: path), name: path, to: folder, force: false,
+                                           options: .init(redaction: config, taps: taps.isEmpty ? nil : taps, writer: writer))
+            } catch {
+                replay.cleanup()
+                throw inputError(error.description)
+            }
+            if let end = result.draft.ending { endings[unique] = end }
+            out.append(folder.path)
+        }
+        return HARReplay(paths: out, root: root, endings: endings)
+    }
+}
+
+/// The flow paths to run after `HARReplayOptions.prepare`, and where each recording ended (by flow name).
+struct HARReplay {
+    var paths: [String]
+    var root: URL?
+    var endings: [String: HARFlowDraft.Ending]
+
+    func cleanup() {
+        if let root { try? FileManager.default.removeItem(at: root) }
+    }
+}
