@@ -184,6 +184,8 @@ public struct Redactor: Sendable {
         if context == .html { s = redactHTMLAttributes(s, at: location) }
         if context == .json || context == .html || context == .plain { s = redactJSONPairs(s, at: location) }
         s = redactPairs(s, at: location)
+        if s.contains("@") { s = redactUserinfo(s, at: location) }
+        if s.range(of: "form-data", options: .caseInsensitive) != nil { s = redactMultipart(s, at: location) }
         s = replaceKnown(s, at: location)
         if config.cards { s = redactCards(s, at: location) }
         if config.personalNumbers { s = redactPersonalNumbers(s, at: location) }
@@ -251,6 +253,29 @@ public struct Redactor: Sendable {
             }
         }
         return s
+    }
+
+    static let userinfo = RegexBox(#"\b([A-Za-z][A-Za-z0-9+.\-]*://[^/?#@\s"'<>:]*:)([^/?#@\s"'<>]+)@"#)
+
+    /// The password of `https://user:password@host/`.
+    private mutating func redactUserinfo(_ text: String, at location: String) -> String {
+        Redactor.userinfo.replace(in: text) { m, ns in
+            guard let head = m.group(1, in: ns), let password = m.group(2, in: ns), !placeholders.contains(password) else { return nil }
+            let key = HARForm.percentDecode(password)
+            return head + replaceSecret(password, key: key, kind: .credential, name: "URL password", at: location) + "@"
+        }
+    }
+
+    static let multipart = RegexBox(#"(Content-Disposition:[ \t]*form-data;[ \t]*name="([^"]{1,80})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)"#,
+                                    options: [.caseInsensitive])
+
+    /// `multipart/form-data` parts whose name matches.
+    private mutating func redactMultipart(_ text: String, at location: String) -> String {
+        Redactor.multipart.replace(in: text) { m, ns in
+            guard let head = m.group(1, in: ns), let name = m.group(2, in: ns), let value = m.group(3, in: ns),
+                  shouldRedact(name: name, value: value) else { return nil }
+            return head + replaceSecret(value, key: value, kind: .token, name: name, at: location)
+        }
     }
 
     static let jsonPairs = RegexBox(#""([^"\\]{1,80})"\s*:\s*(?:"((?:[^"\\]|\\.){0,4096})"|(-?[0-9][0-9.eE+\-]{0,40}))"#)
@@ -348,7 +373,7 @@ public struct Redactor: Sendable {
             guard !Detectors.notMailDomains.contains(tld) else { return nil }
             let whole = ns.substring(with: m.range)
             let plain = "\(local)@\(domain)"
-            guard !placeholders.contains(plain) else { return nil }
+            guard !placeholders.contains(plain), !placeholders.contains(local) else { return nil }
             let p = replaceSecret(whole, key: plain.lowercased(), kind: .email, name: "", at: location)
             return sep == "@" ? p : p.replacingOccurrences(of: "@", with: sep)
         }
