@@ -181,7 +181,10 @@ public struct Redactor: Sendable {
     public mutating func redactText(_ text: String, at location: String, as context: TextContext) -> String {
         guard !text.isEmpty else { return text }
         var s = text
-        if context == .html { s = redactHTMLAttributes(s, at: location) }
+        if context == .html {
+            s = redactHTMLAttributes(s, at: location)
+            if s.range(of: "<textarea", options: .caseInsensitive) != nil { s = redactTextareas(s, at: location) }
+        }
         if context == .json || context == .html || context == .plain { s = redactJSONPairs(s, at: location) }
         s = redactPairs(s, at: location)
         if s.contains("@") { s = redactUserinfo(s, at: location) }
@@ -263,6 +266,20 @@ public struct Redactor: Sendable {
             guard let head = m.group(1, in: ns), let password = m.group(2, in: ns), !placeholders.contains(password) else { return nil }
             let key = HARForm.percentDecode(password)
             return head + replaceSecret(password, key: key, kind: .credential, name: "URL password", at: location) + "@"
+        }
+    }
+
+    static let textarea = RegexBox(#"(<textarea[^>]*\sname\s*=\s*["']?([^"'\s>]{1,80})["']?[^>]*>)([^<]*)(</textarea>)"#,
+                                   options: [.caseInsensitive])
+
+    /// `<textarea name="creq">…</textarea>` (some ACS forms post the 3-D Secure message so).
+    private mutating func redactTextareas(_ text: String, at location: String) -> String {
+        Redactor.textarea.replace(in: text) { m, ns in
+            guard let open = m.group(1, in: ns), let name = m.group(2, in: ns), let value = m.group(3, in: ns),
+                  let close = m.group(4, in: ns) else { return nil }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard shouldRedact(name: name, value: trimmed) else { return nil }
+            return open + replaceSecret(trimmed, key: HTMLText.unescape(trimmed), kind: .token, name: name, at: location) + close
         }
     }
 

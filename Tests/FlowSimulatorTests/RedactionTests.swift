@@ -161,6 +161,7 @@ let plantedSecrets = [
         ("mailto:Anna.Svensson+shop@Example.SE", .plain, ["Anna.Svensson"], ["mailto:redacted1@example.invalid"]),
         ("/u?email=anna%40example.se&x=1", .url, ["anna%40example.se"], ["redacted1%40example.invalid"]),
         ("<img src=\"icon@2x.png\">", .html, [], ["icon@2x.png"]),
+        ("<textarea name=\"creq\" hidden>\n eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ \n</textarea>", .html, ["eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ"], ["<textarea name=\"creq\" hidden>REDACTED-TOKEN-1</textarea>"]),
         ("https://shop:pa55w0rd@api.example/x", .url, ["pa55w0rd"], ["https://shop:REDACTED-CREDENTIAL-1@api.example/x"]),
         ("--b\r\nContent-Disposition: form-data; name=\"otp\"\r\n\r\n918273\r\n--b\r\nContent-Disposition: form-data; name=\"lang\"\r\n\r\nsv\r\n--b--",
          .plain, ["918273"], ["name=\"lang\"\r\n\r\nsv\r\n"]),
