@@ -288,3 +288,17 @@ enum HARFixture {
         #expect(ISO8601Time.parse(text) == nil)
     }
 }
+
+@Suite struct HARWriterTests {
+    @Test(arguments: ["redirect_chain.har", "non_utf8_body.har", "auto_post_3ds.har", "firefox_variant.har"])
+    func writtenHARReadsBackTheSame(name: String) throws {
+        let log = try HARFixture.read(name, options: .init(keepSubresourceBodies: true))
+        let again = try HARReader(options: .init(keepSubresourceBodies: true)).read(data: log.jsonData())
+        #expect(again.entries.map(\.request) == log.entries.map(\.request))
+        #expect(again.entries.map(\.response.status) == log.entries.map(\.response.status))
+        #expect(again.entries.map(\.response.headers) == log.entries.map(\.response.headers))
+        #expect(again.entries.map(\.response.content.body) == log.entries.map(\.response.content.body))
+        #expect(again.entries.map(\.role) == log.entries.map(\.role))
+        #expect(again.pages == log.pages)
+    }
+}
