@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "NavigationPolicyTests", dependencies: ["NavigationPolicy", "TestSupport"]),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "TestSupport"]),
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "TestSupport"]),
-        .testTarget(name: "FlowSimulatorTests", dependencies: ["FlowSimulator", "TestSupport"]),
+        .testTarget(name: "FlowSimulatorTests", dependencies: ["FlowSimulator", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PlainviewCLITests", dependencies: ["plainview", "TestSupport"]),
         .testTarget(
             name: "PlainviewServerTests",
