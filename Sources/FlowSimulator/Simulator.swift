@@ -134,8 +134,14 @@ public enum Simulator {
         }
     }
 
-    /// Every `when` label matches one of the branch's choices (`label` alone matches `label:anything`).
+    /// Every `when` label matches a different one of the branch's choices (`label` alone matches
+    /// `label:anything`; a label given twice needs two such choices, e.g. two failed universal links).
     static func matches(_ when: [String], _ choices: [String]) -> Bool {
-        when.allSatisfy { w in choices.contains { $0 == w || $0.hasPrefix(w + ":") } }
+        var left = choices
+        for w in when {
+            guard let i = left.firstIndex(where: { $0 == w || $0.hasPrefix(w + ":") }) else { return false }
+            left.remove(at: i)
+        }
+        return true
     }
 }

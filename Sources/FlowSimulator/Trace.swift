@@ -132,6 +132,9 @@ public struct TraceEvent: Sendable, Hashable, Codable {
         let t = String(format: "%6.1fs", Double(time) / 1000)
         var line = "\(t) \(pad(context, 12)) \(pad(event.rawValue, 8))"
         switch event {
+        case .navigate where context == "os":
+            line += " open \(url ?? "")"
+            if let app { line += "  (asked by \(app))" }
         case .navigate:
             line += " \(method ?? "GET") \(url ?? "")  [\(frame ?? "main"), \(trigger ?? "?")\(gesture == true ? ", tap" : "")]"
         case .decide:

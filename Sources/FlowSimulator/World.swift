@@ -96,6 +96,8 @@ final class World {
     static let frameLimit = 8
     /// Time a user spends in another app before it returns.
     static let appTime = 2000
+    /// Time one request takes on the simulated network.
+    static let networkTime = 50
 
     init(flow: Flow, oracle: ChoiceOracle, decider: ((any SystemServices) -> any NavigationDeciding)? = nil) {
         self.flow = flow
@@ -412,8 +414,17 @@ final class World {
                               trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int) {
         let context: PageContext = surface == .host ? .webview : .browser
         let jar = surface == .host ? web.jar : browser.jar
+        clock += Self.networkTime
         switch network.fetch(url, method: method, context: context, jar: jar) {
         case .unrecorded:
+            if surface == .browser {
+                // The browser knows nothing of completeUrl/cancelUrl: reaching them there leaves the app uninformed.
+                let d = decider.decide(Navigation(url: url, currentURL: nil, frame: .main, trigger: .link, userGesture: false))
+                if d.action == .complete || d.action == .canceled {
+                    finish(.stuck, place: .browser, reason: "\(d.action == .complete ? "completeUrl" : "cancelUrl") \(url) was reached in the browser, not in the app: the app never learns the outcome")
+                    return
+                }
+            }
             finish(.error, place: surface, reason: "no recorded response for \(method) \(url) (in the \(context == .webview ? "web view" : "browser"))")
         case .response(let r, let missingCookie):
             var newJar = jar
@@ -487,7 +498,12 @@ final class World {
     private func osOpen(_ url: String, from: Surface) {
         guard outcome == nil else { return }
         navigationCount += 1
-        emit(.navigate, context: "os", url: url, action: "open", app: from == .host ? flow.hostApp : nil)
+        let asker: String? = switch from {
+        case .host: flow.hostApp
+        case .browser: "browser"
+        case .app(let n): n
+        }
+        emit(.navigate, context: "os", url: url, action: "open", app: asker)
         system.beginAttempt()
         let ios = flow.policy.platform == .ios
         let scheme = URLTools.scheme(url) ?? ""
@@ -592,12 +608,16 @@ final class World {
     private func answerPrompt() {
         guard let p = prompt else { return }
         prompt = nil
-        var accept: Bool
+        var accept = true
+        var answered = false
         if stepIndex < flow.steps.count, flow.steps[stepIndex] == .accept || flow.steps[stepIndex] == .decline {
             accept = flow.steps[stepIndex] == .accept
             emit(.user, context: "browser", reason: flow.steps[stepIndex].description)
             stepIndex += 1
-        } else {
+            answered = true
+        }
+        // Explore tries both answers whatever the steps say; a normal run takes the step's answer, else accepts.
+        if oracle.exploring || !answered {
             accept = oracle.choose(["prompt-accepted:\(p.app)", "prompt-declined:\(p.app)"]) == 0
         }
         emit(.answer, context: "browser", url: p.url, action: accept ? "accept" : "decline", app: p.app)
@@ -608,7 +628,25 @@ final class World {
         }
     }
 
+    /// True when `step` can act on what is in front now.
+    private func applies(_ step: FlowStep) -> Bool {
+        switch step {
+        case .tap(let text, let url):
+            guard front == .host || front == .browser else { return false }
+            return findTap(front == .host ? web : browser, text: text, url: url) != nil
+        case .accept, .decline: return prompt != nil
+        case .app(let name, _): return front == .app(name)
+        case .switchToApp: return front != .host
+        }
+    }
+
     private func performStep() {
+        // Explore: a branch may skip screens the default path shows; a step that does not apply is skipped
+        // when a later one does.
+        if oracle.exploring, !applies(flow.steps[stepIndex]),
+           let later = flow.steps[stepIndex...].firstIndex(where: { applies($0) }) {
+            stepIndex = later
+        }
         let step = flow.steps[stepIndex]
         stepIndex += 1
         autoLoads.removeAll()
