@@ -434,9 +434,10 @@ final class World {
             emit(.response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
             if let missingCookie {
                 let other = surface == .host ? browser.jar : web.jar
-                var text = "\(url) requires the cookie '\(CookieJar.split(missingCookie).0)', which the \(surface == .host ? "web view" : "browser") does not have"
+                let here = surface == .host ? "web view" : "browser", there = surface == .host ? "browser" : "web view"
+                var text = "the \(here) has no cookie '\(CookieJar.split(missingCookie).0)' for \(url), which requires it"
                 if other.satisfies(missingCookie, for: url) {
-                    text += " (it was set in the \(surface == .host ? "browser" : "web view"): the cookie stayed behind when the page moved)"
+                    text = "cookie '\(CookieJar.split(missingCookie).0)' was set in the \(there), but \(url) opened in the \(here) without it (cookies do not move with the page)"
                 }
                 problem(text, context: surface, url: url)
             }
@@ -734,7 +735,7 @@ final class World {
         case .app(let n):
             reason = "\(n) waits for the user and no step says what they do"
         }
-        if let lastProblem { reason += "; last problem: \(lastProblem)" }
+        if let lastProblem { reason = lastProblem }
         finish(.stuck, reason: reason)
     }
 }
