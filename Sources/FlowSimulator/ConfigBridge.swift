@@ -105,8 +105,11 @@ enum ConfigBridge {
         }
         func ret(_ n: YNode) throws(ConfigError) -> AppBehaviour.Return {
             if n.isScalar {
-                guard try n.string() == "previous" else { throw n.error("expected previous, {url: URL} or {queryParameter: NAME}") }
-                return .previousApp
+                switch try n.string() {
+                case "previous": return .previousApp
+                case "protocol": return .appSwitchProtocol
+                default: throw n.error("expected previous, protocol, {url: URL} or {queryParameter: NAME}")
+                }
             }
             let rf = try n.fields(["url", "queryParameter", "nullMeansPrevious"])
             if let u = rf["url"] { return .url(try u.string()) }

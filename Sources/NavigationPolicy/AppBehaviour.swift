@@ -7,6 +7,7 @@
 //     # returnTo: {queryParameter: redirect, nullMeansPrevious: true}   # BankID: `redirect=null` = previous app
 //     # returnTo: {url: "https://shop.example.com/pay?order=1"}          # a fixed URL
 //     # returnTo: previous                                               # back to the app that opened it
+//     # returnTo: protocol                  # as the launch URL's app-switch protocol says (Swish, BankID, ROAMpay X)
 //     cancelReturnTo: previous            # optional: where a cancel returns (default: returnTo)
 //     host: true                          # this is the app that embeds the web view (the merchant app)
 #if canImport(FoundationEssentials)
@@ -39,6 +40,9 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
         /// `callbackurl` or BankID's `redirect`. With `nullMeansPrevious`, the value `null` (or an empty value)
         /// means "back to the previous app", as BankID documents it.
         case queryParameter(String, nullMeansPrevious: Bool)
+        /// Where the app-switch protocol of the launch URL says (Swish `callbackurl`, BankID `redirect`,
+        /// ROAMpay X `hostURL`), read by `AppSwitchMessage.parse(_:).whenDone`.
+        case appSwitchProtocol
     }
 
     /// What an app does next, resolved against its launch URL.
@@ -89,6 +93,18 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
                     : .stuck(reason: "the launch URL's '\(name)' parameter is empty")
             }
             return .open(url: value)
+        case .appSwitchProtocol:
+            let message: AppSwitchMessage
+            do {
+                message = try AppSwitchMessage.parse(launchURL)
+            } catch {
+                return .stuck(reason: "the launch URL is not a valid app-switch request: \(error)")
+            }
+            switch message.whenDone {
+            case .url(let u)?: return .open(url: u)
+            case .previousApp?: return .previousApp
+            case .none?, nil: return .stuck(reason: "the launch URL gives no address to return to")
+            }
         }
     }
 
@@ -136,6 +152,12 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        for k in all.allKeys where CodingKeys(stringValue: k.stringValue) == nil {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath + [k],
+                debugDescription: "unknown key '\(k.stringValue)'; expected host, then, returnTo, cancelReturnTo"))
+        }
         host = try c.decodeIfPresent(Bool.self, forKey: .host) ?? false
         then = try c.decodeIfPresent(Outcome.self, forKey: .then) ?? (host ? .wait : .complete)
         returnTo = try c.decodeIfPresent(Return.self, forKey: .returnTo) ?? .previousApp
@@ -151,21 +173,37 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
     }
 }
 
+/// Any key, to find the ones a type does not know.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
 extension AppBehaviour.Return: Codable {
     enum CodingKeys: String, CodingKey { case url, queryParameter, nullMeansPrevious }
 
     /// `previous`, or `{url: …}`, or `{queryParameter: NAME, nullMeansPrevious: BOOL}`.
     public init(from decoder: any Decoder) throws {
         if let single = try? decoder.singleValueContainer(), let word = try? single.decode(String.self) {
-            guard word == "previous" else {
+            switch word {
+            case "previous": self = .previousApp
+            case "protocol": self = .appSwitchProtocol
+            default:
                 throw DecodingError.dataCorrupted(.init(
                     codingPath: decoder.codingPath,
-                    debugDescription: "expected 'previous', {url: URL} or {queryParameter: NAME}, got '\(word)'"))
+                    debugDescription: "expected 'previous', 'protocol', {url: URL} or {queryParameter: NAME}, got '\(word)'"))
             }
-            self = .previousApp
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        for k in all.allKeys where CodingKeys(stringValue: k.stringValue) == nil {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath + [k],
+                debugDescription: "unknown key '\(k.stringValue)'; expected url, or queryParameter and nullMeansPrevious"))
+        }
         if let u = try c.decodeIfPresent(String.self, forKey: .url) {
             self = .url(u)
         } else if let q = try c.decodeIfPresent(String.self, forKey: .queryParameter) {
@@ -182,6 +220,9 @@ extension AppBehaviour.Return: Codable {
         case .previousApp:
             var s = encoder.singleValueContainer()
             try s.encode("previous")
+        case .appSwitchProtocol:
+            var s = encoder.singleValueContainer()
+            try s.encode("protocol")
         case .url(let u):
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(u, forKey: .url)
