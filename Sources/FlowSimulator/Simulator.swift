@@ -43,14 +43,16 @@ public enum Simulator {
     }
 
     /// Runs every branch of the flow's uncertain points (bounded by `flow.limits`) and checks each.
-    public static func explore(_ flow: Flow) -> FlowResult {
+    public static func explore(_ flow: Flow) -> FlowResult { explore(flow, decider: nil) }
+
+    static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?) -> FlowResult {
         var reports: [SimulationReport] = []
         var queue: [[Int]] = [[]]
         var truncated = false
         while !queue.isEmpty {
             if reports.count >= flow.limits.branches { truncated = true; break }
             let script = queue.removeFirst()
-            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true)
+            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider)
             reports.append(report)
             // Every alternative not yet taken at a point after the script's prefix is a new branch.
             for i in script.count..<points.count {
