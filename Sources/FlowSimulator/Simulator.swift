@@ -73,6 +73,13 @@ public enum Simulator {
         return result
     }
 
+    /// Runs `flow` `runs` times (default branch, in process) and counts the navigations: for benchmarks.
+    public static func benchmark(_ flow: Flow, runs: Int) -> (runs: Int, navigations: Int) {
+        var navigations = 0
+        for _ in 0..<max(0, runs) { navigations += runBranch(flow).navigationCount }
+        return (max(0, runs), navigations)
+    }
+
     /// One run with the given choice script; no expectation check. For benchmarks and tests.
     public static func runBranch(_ flow: Flow, script: [Int] = [], exploring: Bool = false) -> SimulationReport {
         runBranchWithPoints(flow, script: script, exploring: exploring).0
