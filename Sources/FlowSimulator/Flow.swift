@@ -2,10 +2,17 @@
 // Loaded from `flow.yaml` (FlowLoader); documented in Pages/README.md.
 import NavigationPolicy
 
-/// Where a flow comes from. A seam for other recorders (a HAR import lands here later).
+/// Where a flow comes from. A seam for other recorders: a HAR import adds `case har(String)`, its
+/// classification in `FlowLoader.sources(_:)` and its reader in `FlowLoader.load(_:)`.
 public enum FlowSource: Sendable, Hashable {
-    /// A `flow.yaml` file (or a folder holding one).
+    /// A `flow.yaml` file.
     case flowFile(String)
+
+    public var path: String {
+        switch self {
+        case .flowFile(let p): p
+        }
+    }
 }
 
 /// One recorded page sequence with everything needed to replay it.
@@ -28,11 +35,15 @@ public struct Flow: Sendable {
     public var assumptions: Assumptions
     public var expect: Expectations
     public var limits: Limits
+    /// JavaScript hooks the host app registers (seed 002 "Adding JavaScript Hooks"): handler name (iOS
+    /// `messageHandlers.NAME`) or `object.method` (Android) → what a call means (`complete` or `canceled`).
+    public var hooks: [String: Outcome.Kind]
 
     public init(name: String, description: String = "", file: String = "", policy: Policy,
                 system: any SystemServices = NoApps(), apps: [String: AppBehaviour] = [:], hostApp: String = "app",
                 start: String? = nil, pages: [RecordedPage] = [], steps: [FlowStep] = [],
-                assumptions: Assumptions = Assumptions(), expect: Expectations = Expectations(), limits: Limits = Limits()) {
+                assumptions: Assumptions = Assumptions(), expect: Expectations = Expectations(), limits: Limits = Limits(),
+                hooks: [String: Outcome.Kind] = [:]) {
         self.name = name
         self.description = description
         self.file = file
@@ -46,6 +57,7 @@ public struct Flow: Sendable {
         self.assumptions = assumptions
         self.expect = expect
         self.limits = limits
+        self.hooks = hooks
     }
 }
 

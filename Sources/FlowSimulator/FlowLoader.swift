@@ -36,10 +36,22 @@ public enum FlowLoader {
         return out
     }
 
+    /// The flow sources named by `paths` (see `discover`).
+    public static func sources(_ paths: [String]) throws(ConfigError) -> [FlowSource] {
+        try discover(paths).map { FlowSource.flowFile($0) }
+    }
+
+    /// Reads one flow source.
+    public static func load(_ source: FlowSource) throws(ConfigError) -> Flow {
+        switch source {
+        case .flowFile(let path): try load(file: path)
+        }
+    }
+
     /// Every flow named by `paths` (see `discover`).
     public static func load(_ paths: [String]) throws(ConfigError) -> [Flow] {
         var flows: [Flow] = []
-        for f in try discover(paths) { flows.append(try load(file: f)) }
+        for s in try sources(paths) { flows.append(try load(s)) }
         return flows
     }
 
@@ -56,7 +68,7 @@ public enum FlowLoader {
     }
 
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
-                           "assume", "expect", "limits"]
+                           "assume", "expect", "limits", "hooks"]
 
     /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths.
     public static func parse(_ text: String, file: String, folder: String) throws(ConfigError) -> Flow {
@@ -109,6 +121,14 @@ public enum FlowLoader {
             limits = Limits(steps: try positive("steps", limits.steps), repeats: try positive("repeats", limits.repeats),
                             branches: try positive("branches", limits.branches), depth: try positive("depth", limits.depth))
         }
+        var hooks: [String: Outcome.Kind] = [:]
+        if let h = f["hooks"] {
+            for (name, value) in try h.mapping() {
+                let kind = try outcomeKind(value)
+                guard kind == .complete || kind == .canceled else { throw value.error("expected complete or canceled") }
+                hooks[name] = kind
+            }
+        }
         for step in steps {
             if case .app(let n, _) = step, !env.appNames.contains(n) {
                 throw ConfigError(file: file, line: f["steps"]?.line, key: "steps", "step '\(step)' names an app that is not in the environment")
@@ -116,7 +136,7 @@ public enum FlowLoader {
         }
         return Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
                     hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
-                    limits: limits)
+                    limits: limits, hooks: hooks)
     }
 
     // MARK: pages

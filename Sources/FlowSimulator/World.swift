@@ -52,6 +52,7 @@ enum TimerKind {
     case script(PageScanResult.ScriptNavigation)
     case form(PageScanResult.Form)
     case refresh(String)
+    case hook(String, Outcome.Kind)
     case appAct
 }
 
@@ -199,6 +200,8 @@ final class World {
                 submit(t.surface, f, frameIndex: t.frame, gesture: false)
             case .refresh(let u):
                 navigate(t.surface, u, frame: frame, frameIndex: t.frame, trigger: .metaRefresh, gesture: false, method: "GET")
+            case .hook(let name, let kind):
+                finish(kind, place: .host, reason: "the page called the app's JavaScript hook '\(name)'")
             case .appAct:
                 break
             }
@@ -216,6 +219,12 @@ final class World {
     }
 
     private func scheduleAutomatic(_ surface: Surface, _ page: LoadedPage, generation: Int, frame: Int?) {
+        // Only the host app's web view has the app's JavaScript hooks; the browser has none.
+        if surface == .host {
+            for h in page.scan.hooks where h.onLoad {
+                if let kind = flow.hooks[h.name] { schedule(surface, generation: generation, frame: frame, delay: 0, .hook(h.name, kind)) }
+            }
+        }
         for s in page.scan.scriptNavigations where s.onLoad {
             schedule(surface, generation: generation, frame: frame, delay: 0, .script(s))
         }
