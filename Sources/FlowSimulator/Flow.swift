@@ -38,12 +38,14 @@ public struct Flow: Sendable {
     /// JavaScript hooks the host app registers (seed 002 "Adding JavaScript Hooks"): handler name (iOS
     /// `messageHandlers.NAME`) or `object.method` (Android) → what a call means (`complete` or `canceled`).
     public var hooks: [String: Outcome.Kind]
+    /// Answers requests no recorded page answers (the payment-url helper endpoints): method, URL → response.
+    public var responder: (@Sendable (_ method: String, _ url: String) -> RecordedResponse?)?
 
     public init(name: String, description: String = "", file: String = "", policy: Policy,
                 system: any SystemServices = NoApps(), apps: [String: AppBehaviour] = [:], hostApp: String = "app",
                 start: String? = nil, pages: [RecordedPage] = [], steps: [FlowStep] = [],
                 assumptions: Assumptions = Assumptions(), expect: Expectations = Expectations(), limits: Limits = Limits(),
-                hooks: [String: Outcome.Kind] = [:]) {
+                hooks: [String: Outcome.Kind] = [:], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil) {
         self.name = name
         self.description = description
         self.file = file
@@ -58,6 +60,7 @@ public struct Flow: Sendable {
         self.expect = expect
         self.limits = limits
         self.hooks = hooks
+        self.responder = responder
     }
 }
 

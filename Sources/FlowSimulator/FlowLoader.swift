@@ -68,7 +68,7 @@ public enum FlowLoader {
     }
 
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
-                           "assume", "expect", "limits", "hooks"]
+                           "assume", "expect", "limits", "hooks", "helpers"]
 
     /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths.
     public static func parse(_ text: String, file: String, folder: String) throws(ConfigError) -> Flow {
@@ -129,6 +129,7 @@ public enum FlowLoader {
                 hooks[name] = kind
             }
         }
+        let responder = try f["helpers"].map { n throws(ConfigError) in try HelperBridge.responder(n) }
         for step in steps {
             if case .app(let n, _) = step, !env.appNames.contains(n) {
                 throw ConfigError(file: file, line: f["steps"]?.line, key: "steps", "step '\(step)' names an app that is not in the environment")
@@ -136,7 +137,7 @@ public enum FlowLoader {
         }
         return Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
                     hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
-                    limits: limits, hooks: hooks)
+                    limits: limits, hooks: hooks, responder: responder)
     }
 
     // MARK: pages

@@ -14,9 +14,12 @@ struct Network {
     let pages: [RecordedPage]
     private let keys: [String]
     private var served: [Int]
+    /// Answers what no recorded page answers (the helper endpoints), if the flow names them.
+    let responder: (@Sendable (String, String) -> RecordedResponse?)?
 
-    init(pages: [RecordedPage]) {
+    init(pages: [RecordedPage], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil) {
         self.pages = pages
+        self.responder = responder
         self.keys = pages.map { URLTools.pageKey($0.url) }
         self.served = Array(repeating: 0, count: pages.count)
     }
@@ -36,7 +39,10 @@ struct Network {
     }
 
     mutating func fetch(_ url: String, method: String, context: PageContext, jar: CookieJar) -> FetchResult {
-        guard let i = index(for: url, method: method, context: context) else { return .unrecorded }
+        guard let i = index(for: url, method: method, context: context) else {
+            if let r = responder?(method, url) { return .response(r, missingCookie: nil) }
+            return .unrecorded
+        }
         let page = pages[i]
         if let need = page.requireCookie, !jar.satisfies(need, for: url) {
             let fallback = page.withoutCookie ?? RecordedResponse(

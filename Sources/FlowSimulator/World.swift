@@ -107,7 +107,7 @@ final class World {
                                   hostApp: flow.hostApp)
         self.system = system
         self.decider = decider?(system) ?? NavigationPolicyEngine(policy: flow.policy, system: system)
-        self.network = Network(pages: flow.pages)
+        self.network = Network(pages: flow.pages, responder: flow.responder)
         oracle.onChoice = { [weak self] label in self?.emit(.choice, context: "os", action: label) }
     }
 
