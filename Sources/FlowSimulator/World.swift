@@ -653,8 +653,13 @@ final class World {
     private func performStep() {
         // Explore: a branch may skip screens the default path shows; a step that does not apply is skipped
         // when a later one does.
-        if oracle.exploring, !applies(flow.steps[stepIndex]),
-           let later = flow.steps[stepIndex...].firstIndex(where: { applies($0) }) {
+        if oracle.exploring, !applies(flow.steps[stepIndex]) {
+            guard let later = flow.steps[stepIndex...].firstIndex(where: { applies($0) }) else {
+                // This branch is a dead end for the steps: say where it stands, not which step is missing.
+                stepIndex = flow.steps.count
+                finishIdle()
+                return
+            }
             stepIndex = later
         }
         let step = flow.steps[stepIndex]
@@ -738,9 +743,9 @@ final class World {
         var reason: String
         switch front {
         case .host:
-            reason = "the web view shows \(web.page?.url ?? "nothing"); nothing happens by itself and no user step is left"
+            reason = "the web view shows \(web.page?.url ?? "nothing"); nothing happens by itself and no user step applies"
         case .browser:
-            reason = "the browser shows \(browser.page?.url ?? "nothing"); nothing leads back to the app and no user step is left"
+            reason = "the browser shows \(browser.page?.url ?? "nothing"); nothing leads back to the app and no user step applies"
         case .app(let n):
             reason = "\(n) waits for the user and no step says what they do"
         }
