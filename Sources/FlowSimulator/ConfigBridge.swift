@@ -1,0 +1,89 @@
+// The flow's `policy:` and `environment:` (a path relative to the flow file, or an inline mapping), read by
+// PlainviewConfig's loaders; app behaviours are decoded strictly here (the simulator owns that model).
+import Foundation
+import NavigationPolicy
+import PlainviewConfig
+import Yams
+
+enum ConfigBridge {
+    struct LoadedEnvironment {
+        var system: any SystemServices
+        var apps: [String: AppBehaviour]
+        var appNames: [String]
+    }
+
+    /// Any loader error as a `ConfigError` (they throw ConfigError; anything else is wrapped with the node's place).
+    private static func wrap<T>(_ node: YNode, _ body: () throws -> T) throws(ConfigError) -> T {
+        do { return try body() } catch let e as ConfigError { throw e } catch { throw node.error("\(error)") }
+    }
+
+    private static func path(_ node: YNode, folder: String) throws(ConfigError) -> String {
+        let rel = try node.string()
+        let path = rel.hasPrefix("/") ? rel : (folder as NSString).appendingPathComponent(rel)
+        guard FileManager.default.isReadableFile(atPath: path) else { throw node.error("cannot read '\(rel)' (looked at \(path))") }
+        return path
+    }
+
+    static func policy(_ node: YNode, folder: String) throws(ConfigError) -> Policy {
+        // Without a `goodlist` key, the repository's Goodlist/ (found from the flow's folder upwards) applies.
+        let goodlists = GoodlistFiles.defaultFolder(from: folder)
+        if node.isScalar {
+            let p = try path(node, folder: folder)
+            return try wrap(node) { try PolicyFile.load(path: p, defaultGoodlistDirectory: goodlists) }
+        }
+        return try wrap(node) {
+            try PolicyFile.decode(node.node, file: "\(node.file) (policy)", baseDirectory: folder, defaultGoodlistDirectory: goodlists)
+        }
+    }
+
+    static func environment(_ node: YNode, folder: String) throws(ConfigError) -> LoadedEnvironment {
+        let decodeBehaviour: EnvironmentFile.BehaviourDecoder = { n, file, key in
+            do {
+                return try behaviour(YNode(node: n, file: file, path: key))
+            } catch {
+                throw error
+            }
+        }
+        let env: Environment
+        if node.isScalar {
+            let p = try path(node, folder: folder)
+            env = try wrap(node) { try EnvironmentFile.load(path: p, behaviour: decodeBehaviour) }
+        } else {
+            env = try wrap(node) {
+                try EnvironmentFile.decode(node.node, file: "\(node.file) (environment)", baseDirectory: folder, behaviour: decodeBehaviour)
+            }
+        }
+        var behaviours: [String: AppBehaviour] = [:]
+        for app in env.apps { if let b = app.behaviour { behaviours[app.name] = b } }
+        return LoadedEnvironment(system: EnvironmentSystem(env), apps: behaviours, appNames: env.apps.map(\.name))
+    }
+
+    /// The `behaviour` mapping, decoded strictly into `AppBehaviour`.
+    static func behaviour(_ node: YNode) throws(ConfigError) -> AppBehaviour {
+        let f = try node.fields(["host", "then", "returnTo", "cancelReturnTo"])
+        var b = AppBehaviour(host: try f["host"]?.bool() ?? false)
+        b.then = b.host ? .wait : .complete
+        if let t = f["then"] {
+            guard let o = AppBehaviour.Outcome(rawValue: try t.string()) else { throw t.error("expected complete, cancel, fail or wait") }
+            b.then = o
+        }
+        func ret(_ n: YNode) throws(ConfigError) -> AppBehaviour.Return {
+            if n.isScalar {
+                switch try n.string() {
+                case "previous": return .previousApp
+                case "protocol": return .appSwitchProtocol
+                default: throw n.error("expected previous, protocol, {url: URL} or {queryParameter: NAME}")
+                }
+            }
+            let rf = try n.fields(["url", "queryParameter", "nullMeansPrevious"])
+            if let u = rf["url"] { return .url(try u.string()) }
+            if let q = rf["queryParameter"] {
+                return .queryParameter(try q.string(), nullMeansPrevious: try rf["nullMeansPrevious"]?.bool() ?? false)
+            }
+            throw n.error("expected previous, {url: URL} or {queryParameter: NAME}")
+        }
+        if let r = f["returnTo"] { b.returnTo = try ret(r) }
+        if let r = f["cancelReturnTo"] { b.cancelReturnTo = try ret(r) }
+        return b
+    }
+}

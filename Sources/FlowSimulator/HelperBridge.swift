@@ -1,0 +1,46 @@
+// The flow key `helpers:`: requests to the payment-url helper endpoints (seed 000: android-intent,
+// ios-universal-link, the back-link page, AASA, assetlinks) that no recorded page answers are answered by
+// NavigationPolicy's pure HelperEndpoints — the same code `plainview serve` runs.
+//
+//   helpers:
+//     publicUrl: https://shop.example.com       # the origin of the payment urls
+//     root: /swedbank-pay-mobile/               # where the helpers are mounted (default /)
+//     trampolineUrl: https://links.example.net  # optional: the back-link page's origin (another domain for case 2a)
+//     androidPackage: com.example.shop          # optional
+import Foundation
+import NavigationPolicy
+import PlainviewConfig
+
+enum HelperBridge {
+    static func responder(_ node: YNode) throws(ConfigError) -> @Sendable (String, String) -> RecordedResponse? {
+        let f = try node.fields(["publicUrl", "root", "trampolineUrl", "androidPackage"])
+        let configuration: HelperEndpointsConfiguration
+        do {
+            configuration = try HelperEndpointsConfiguration(
+                publicURL: try f.required("publicUrl").string(), root: try f["root"]?.string() ?? "/",
+                androidPackage: try f["androidPackage"]?.string(), trampolineURL: try f["trampolineUrl"]?.string())
+        } catch let e as ConfigError {
+            throw e
+        } catch {
+            throw node.error("\(error)")
+        }
+        let endpoints = HelperEndpoints(configuration: configuration)
+        let origins = [configuration.publicOrigin.description, configuration.trampolineOrigin.description]
+        return { method, url in
+            guard let (origin, target) = split(url), origins.contains(origin), endpoints.handles(target: target) else { return nil }
+            let r = endpoints.respond(to: HelperRequest(method: method, target: target))
+            return RecordedResponse(status: r.status, headers: r.headers.map { .init($0.name, $0.value) }, html: r.body)
+        }
+    }
+
+    /// `scheme://authority` (default port dropped, lower case) and `path?query` of an http(s) URL.
+    static func split(_ url: String) -> (String, String)? {
+        guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = c.host?.lowercased() else { return nil }
+        var origin = "\(scheme)://\(host)"
+        if let port = c.port, !(scheme == "https" && port == 443), !(scheme == "http" && port == 80) { origin += ":\(port)" }
+        var target = c.percentEncodedPath.isEmpty ? "/" : c.percentEncodedPath
+        if let q = c.percentEncodedQuery { target += "?" + q }
+        return (origin, target)
+    }
+}

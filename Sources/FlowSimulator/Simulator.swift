@@ -1,0 +1,157 @@
+// Running flows: one run, every branch (explore), and checking the expectations.
+import Foundation
+import NavigationPolicy
+
+/// The result of one run (one branch) of a flow.
+public struct SimulationReport: Sendable {
+    public var flow: String
+    /// `default`, or the non-default choices taken (`universal-link-fails:shop.example.com, prompt-declined:Shop`).
+    public var branch: String
+    public var choices: [String]
+    public var outcome: Outcome
+    /// Navigations asked (web view, browser and OS) — the run's hops.
+    public var navigationCount: Int
+    /// Apps launched, in order of first launch.
+    public var appsOpened: [String]
+    public var events: [TraceEvent]
+    /// Virtual milliseconds from start to outcome.
+    public var virtualTime: Int
+    /// Expectations this branch did not meet (empty = passed).
+    public var failures: [String]
+    public var passed: Bool { failures.isEmpty }
+    public var hops: Int { navigationCount }
+}
+
+/// A flow's result: its default branch, and with explore every branch.
+public struct FlowResult: Sendable {
+    public var flow: Flow
+    public var explored: Bool
+    /// The branches run; the first is the default branch.
+    public var branches: [SimulationReport]
+    /// True when the explore bound (branch count) cut the exploration short.
+    public var truncated: Bool
+    public var failures: [String] { branches.flatMap { b in b.failures.map { b.branch == "default" ? $0 : "[\(b.branch)] \($0)" } } }
+    public var passed: Bool { failures.isEmpty }
+}
+
+public enum Simulator {
+    /// Runs the flow once, with default choices (and the flow's `assume:`), and checks its expectations.
+    public static func run(_ flow: Flow) -> FlowResult {
+        var report = runBranch(flow, script: [], exploring: false)
+        report.failures = check(flow.expect, report, explored: false)
+        return FlowResult(flow: flow, explored: false, branches: [report], truncated: false)
+    }
+
+    /// Runs every branch of the flow's uncertain points (bounded by `flow.limits`) and checks each.
+    public static func explore(_ flow: Flow) -> FlowResult { explore(flow, decider: nil) }
+
+    static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?) -> FlowResult {
+        var reports: [SimulationReport] = []
+        var queue: [[Int]] = [[]]
+        var truncated = false
+        while !queue.isEmpty {
+            if reports.count >= flow.limits.branches { truncated = true; break }
+            let script = queue.removeFirst()
+            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider)
+            reports.append(report)
+            // Every alternative not yet taken at a point after the script's prefix is a new branch.
+            for i in script.count..<points.count {
+                let prefix = points[..<i].map(\.chosen)
+                for alt in points[i].alternatives.indices where alt != points[i].chosen {
+                    queue.append(prefix + [alt])
+                }
+            }
+        }
+        for i in reports.indices {
+            reports[i].failures = check(flow.expect, reports[i], explored: true)
+        }
+        var result = FlowResult(flow: flow, explored: true, branches: reports, truncated: truncated)
+        if truncated, var first = result.branches.first {
+            first.failures.append("explore stopped at \(flow.limits.branches) branches (limits.branches)")
+            result.branches[0] = first
+        }
+        return result
+    }
+
+    /// Runs `flow` `runs` times (default branch, in process) and counts the navigations: for benchmarks.
+    public static func benchmark(_ flow: Flow, runs: Int) -> (runs: Int, navigations: Int) {
+        var navigations = 0
+        for _ in 0..<max(0, runs) { navigations += runBranch(flow).navigationCount }
+        return (max(0, runs), navigations)
+    }
+
+    /// One run with the given choice script; no expectation check. For benchmarks and tests.
+    public static func runBranch(_ flow: Flow, script: [Int] = [], exploring: Bool = false) -> SimulationReport {
+        runBranchWithPoints(flow, script: script, exploring: exploring).0
+    }
+
+    static func runBranchWithPoints(_ flow: Flow, script: [Int], exploring: Bool,
+                                    decider: ((any SystemServices) -> any NavigationDeciding)? = nil) -> (SimulationReport, [ChoicePoint]) {
+        let oracle = ChoiceOracle(script: script, exploring: exploring, depth: flow.limits.depth)
+        let world = World(flow: flow, oracle: oracle, decider: decider)
+        world.run()
+        let events = world.finalEvents()
+        let outcome = world.outcome ?? Outcome(.error, place: "webview", reason: "the run ended without an outcome")
+        let report = SimulationReport(
+            flow: flow.name, branch: events.first?.branch ?? "default", choices: world.branchLabels, outcome: outcome,
+            navigationCount: world.navigationCount, appsOpened: world.appsOpened, events: events,
+            virtualTime: events.last?.time ?? 0, failures: [])
+        return (report, oracle.points)
+    }
+
+    /// The expectations `report` does not meet. A normal run checks `outcome`, `hops`, `endsIn`, `appsOpened` and
+    /// `reasonContains`. An explored branch (explore ignores `assume:`, so its default branch may differ from the
+    /// normal run) checks `everyBranch` and the `branches` allowances; without `everyBranch`, only `error` fails.
+    static func check(_ e: Expectations, _ r: SimulationReport, explored: Bool) -> [String] {
+        var failures: [String] = []
+        if explored {
+            if let allowance = e.branches.first(where: { matches($0.when, r.choices) }) {
+                if r.outcome.kind != allowance.outcome {
+                    failures.append("expected \(allowance.outcome.rawValue) (allowed for \(allowance.when.joined(separator: ", "))), got \(r.outcome)")
+                }
+            } else if let every = e.everyBranch {
+                if r.outcome.kind != every { failures.append("expected \(every.rawValue) on every branch, got \(r.outcome)") }
+            } else if r.outcome.kind == .error {
+                failures.append("the branch ended in error: \(r.outcome.reason)")
+            }
+            return failures
+        }
+        if let o = e.outcome, r.outcome.kind != o {
+            failures.append("expected \(o.rawValue), got \(r.outcome)")
+        }
+        if let h = e.hops, r.navigationCount != h {
+            failures.append("expected \(h) hops, got \(r.navigationCount)")
+        }
+        if let place = e.endsIn, normalizePlace(place) != r.outcome.place {
+            failures.append("expected to end in \(place), ended in \(Outcome.placeName(r.outcome.place))")
+        }
+        if let apps = e.appsOpened, apps != r.appsOpened {
+            failures.append("expected apps opened \(apps), got \(r.appsOpened)")
+        }
+        if let text = e.reasonContains, !r.outcome.reason.lowercased().contains(text.lowercased()) {
+            failures.append("expected the reason to mention '\(text)', got: \(r.outcome.reason)")
+        }
+        return failures
+    }
+
+    /// `webview` / `web view` / `browser` / `app NAME` / `NAME` → the outcome's place form.
+    static func normalizePlace(_ s: String) -> String {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        switch t.lowercased() {
+        case "webview", "web view", "web-view": return "webview"
+        case "browser", "safari", "chrome": return "browser"
+        default: return t.lowercased().hasPrefix("app ") ? "app " + t.dropFirst(4).trimmingCharacters(in: .whitespaces) : "app " + t
+        }
+    }
+
+    /// Every `when` label matches a different one of the branch's choices (`label` alone matches
+    /// `label:anything`; a label given twice needs two such choices, e.g. two failed universal links).
+    static func matches(_ when: [String], _ choices: [String]) -> Bool {
+        var left = choices
+        for w in when {
+            guard let i = left.firstIndex(where: { $0 == w || $0.hasPrefix(w + ":") }) else { return false }
+            left.remove(at: i)
+        }
+        return true
+    }
+}
