@@ -1,0 +1,589 @@
+// Deterministic, bounded fuzzing of the NavigationPolicy parsers: grammar-aware generators plus byte-level
+// mutations of the conformance vectors, with fixed seeds so every finding reproduces. Properties: nothing
+// traps; a rejection is the parser's typed error with a message; round trips hold; security invariants hold.
+// A finding prints the input Swift-escaped: paste it into `FuzzRegressionTests` (FuzzRegressionTests.swift).
+import Foundation
+import Testing
+import TestSupport
+@testable import NavigationPolicy
+
+// MARK: - Android intents
+
+@Suite("Fuzz: Android intent URIs")
+struct IntentFuzzTests {
+    static let dictionary = [
+        "#Intent;", ";end", "end", "SEL;", "scheme=", "action=", "category=", "type=", "identifier=",
+        "launchFlags=", "package=", "component=", "sourceBounds=", "S.", "B.", "b.", "c.", "d.", "f.", "i.", "l.",
+        "s.", "=", ";", "#", "intent:", "intent://", "android-app://", "javascript:", "file:", "data:", "%", "%2",
+        "%25", "%00", "%C3%A9", "%FF", "0x", "-0x80000000", "2147483648", "NaN", "-Infinity", "0x1p3", "1e400", "/",
+        "/.", "\u{0}", "\t", " ", "é", "𝄞",
+    ]
+
+    static let corpus: [String] = {
+        var seeds = FuzzCorpus.strings(in: "android_intent_uri_aosp_cts.json") { $0.contains(":") || $0.contains("#") }
+        seeds += FuzzCorpus.strings(in: "geckoview_intentutils_safe_uri.json") { $0.contains(":") }
+        seeds += FuzzCorpus.strings(in: "android_external_navigation_chromium.json") {
+            $0.hasPrefix("intent:") || $0.hasPrefix("android-app:") || $0.contains("#Intent;")
+        }
+        return seeds
+    }()
+
+    @Test func theSeedCorpusIsLoaded() {
+        #expect(Self.corpus.count > 40)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func mutatedConformanceInputsNeverTrapAndKeepTheirInvariants(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        var findings = FuzzFindings()
+        for _ in 0..<1500 {
+            let input = mutator.mutate(rng.pick(Self.corpus), other: rng.pick(Self.corpus), rng: &rng)
+            Self.check(input, &findings)
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test(arguments: [UInt64(11), 12, 13])
+    func generatedIntentURIsNeverTrapAndKeepTheirInvariants(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        var findings = FuzzFindings()
+        for _ in 0..<1500 {
+            Self.check(Self.generateURI(&rng), &findings)
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test(arguments: [UInt64(21), 22])
+    func generatedIntentsSurviveToURIAndParse(seed: UInt64) throws {
+        var rng = FuzzRNG(seed: seed)
+        var findings = FuzzFindings()
+        for _ in 0..<1500 {
+            let intent = Self.generateIntent(&rng)
+            let uri = intent.toURI()
+            do {
+                let back = try AndroidIntent.parse(uri)
+                if Self.comparable(back) != Self.comparable(intent) {
+                    findings.record("parse(toURI()) != intent", input: uri, detail: "\(intent) → \(back)")
+                }
+            } catch {
+                findings.record("toURI() of a valid intent does not parse", input: uri, detail: error.description)
+            }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    /// Unsafe schemes hidden by case, blanks and control characters are still unsafe, in the data and in the
+    /// selector, and such a URI is never safe to hand to an app.
+    @Test(arguments: [UInt64(31), 32])
+    func unsafeDataIsAlwaysFlagged(seed: UInt64) throws {
+        var rng = FuzzRNG(seed: seed)
+        var findings = FuzzFindings()
+        for _ in 0..<1000 {
+            let scheme = Self.disguise(rng.pick(["javascript", "file", "data", "content", "vbscript"]), &rng)
+            let uri: String
+            switch rng.below(4) {
+            case 0: uri = "intent:alert(1)#Intent;scheme=\(Self.percentEncodeSome(scheme, &rng));end"
+            case 1: uri = "intent://x/y#Intent;package=com.example;SEL;scheme=\(Self.percentEncodeSome(scheme, &rng));end"
+            case 2: uri = "\(scheme):alert(1)#Intent;action=android.intent.action.VIEW;end"
+            default: uri = "intent:#Intent;S.browser_fallback_url=\(scheme)%3Aalert(1);scheme=\(scheme);end"
+            }
+            guard let intent = try? AndroidIntent.parse(uri) else { continue }
+            let dataScheme = (intent.data ?? intent.selector?.intent.data).flatMap(AndroidIntent.lenientScheme(of:))
+            guard let dataScheme, AndroidIntent.unsafeDataSchemes.contains(dataScheme) else { continue }
+            if !intent.isUnsafeData { findings.record("unsafe data not flagged", input: uri) }
+            if AndroidIntent.isSafeForExternalApp(uri) { findings.record("unsafe intent called safe", input: uri) }
+            if intent.safeBrowserFallbackURL != nil { findings.record("non-http fallback offered", input: uri) }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    // MARK: properties
+
+    static func check(_ uri: String, _ findings: inout FuzzFindings) {
+        let intent: AndroidIntent
+        do {
+            intent = try AndroidIntent.parse(uri)
+        } catch {
+            // Typed throws: `error` is an AndroidIntent.ParseError.
+            if error.message.isEmpty { findings.record("empty error message", input: uri) }
+            if let offset = error.offset, !(0...uri.utf8.count).contains(offset) {
+                findings.record("error offset outside the input", input: uri, detail: "\(offset)")
+            }
+            if AndroidIntent.isSafeForExternalApp(uri), AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true {
+                findings.record("unparsable intent called safe", input: uri)
+            }
+            return
+        }
+        // Round trip: what `toURI` writes parses back to the same intent.
+        let written = intent.toURI()
+        do {
+            let back = try AndroidIntent.parse(written)
+            if comparable(back) != comparable(intent) {
+                findings.record("parse(toURI(x)) != x", input: uri, detail: "toURI = \(written.debugDescription)")
+            }
+        } catch {
+            findings.record("toURI(x) does not parse", input: uri, detail: "toURI = \(written.debugDescription): \(error)")
+        }
+        if let app = intent.toAndroidAppURI() { _ = try? AndroidIntent.parse(app) }
+        // Security invariants.
+        if let fallback = intent.safeBrowserFallbackURL {
+            let lower = fallback.lowercased()
+            if !(lower.hasPrefix("http://") || lower.hasPrefix("https://")) {
+                findings.record("safeBrowserFallbackURL is not http(s)", input: uri, detail: fallback)
+            }
+        }
+        if let data = intent.data, let s = AndroidIntent.lenientScheme(of: data), AndroidIntent.unsafeDataSchemes.contains(s), !intent.isUnsafeData {
+            findings.record("unsafe data not flagged", input: uri)
+        }
+        if intent.isUnsafeData, AndroidIntent.isSafeForExternalApp(uri), AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true {
+            findings.record("unsafe intent called safe", input: uri)
+        }
+        let launched = intent.sanitizedForLaunch()
+        if launched.component != nil || launched.selector != nil || launched.flags & ~AndroidIntent.allowedLaunchFlags != 0
+            || !launched.categories.contains(AndroidIntent.categoryBrowsable) {
+            findings.record("sanitizedForLaunch keeps something Chrome strips", input: uri)
+        }
+    }
+
+    /// The intent in a form where equal means "the same intent": categories in a canonical order (Android
+    /// keeps a set; `toUri` writes hash order), NaN extras made comparable, and no selector when a package
+    /// is named (Android's `parseUri` keeps both for `android-app://PKG#Intent;…;SEL;…`, but a URI naming
+    /// both parses back without the selector, on Android too).
+    static func comparable(_ intent: AndroidIntent) -> AndroidIntent {
+        var out = intent
+        out.categories.sort()
+        if out.package != nil { out.selector = nil }
+        for (key, value) in out.extras {
+            switch value {
+            case .double(let d) where d.isNaN: out.extras[key] = .string("(NaN double)")
+            case .float(let f) where f.isNaN: out.extras[key] = .string("(NaN float)")
+            default: break
+            }
+        }
+        if let sel = out.selector?.intent { out.selector = AndroidIntent.Box(comparable(sel)) }
+        return out
+    }
+
+    // MARK: generators
+
+    static let words = ["", "a", "x.y", "com.example.app", "android.intent.action.VIEW", "%", "%2", "%41", "%E2%82",
+                        "é", "a b", ";", "=", "#", "/", ".Main", "end", "SEL", "text/html", "0", "-1", "\u{7F}"]
+
+    static func generateURI(_ rng: inout FuzzRNG) -> String {
+        var uri = rng.pick(["intent:", "intent://", "INTENT://", "android-app://", "android-app:", "https://", "", "x:"])
+        uri += rng.pick(["", "host", "com.example.app", "example.com/path", "com.example/https/example.com/p?q#f", "a/b/c"])
+        if rng.oneIn(4) { uri += "#frag" + rng.pick(words) }
+        guard !rng.oneIn(6) else { return uri }
+        uri += "#Intent;"
+        for _ in 0..<rng.below(8) {
+            switch rng.below(14) {
+            case 0: uri += "action=\(rng.pick(words));"
+            case 1: uri += "category=\(rng.pick(words));"
+            case 2: uri += "type=\(rng.pick(words));"
+            case 3: uri += "launchFlags=\(rng.pick(["0x10000000", "-0x80000000", "0x80000000", "#ff", "017", "0", "x", "", "-", "0x-1", "+5", "99999999999"]));"
+            case 4: uri += "package=\(rng.pick(words));"
+            case 5: uri += "component=\(rng.pick(["p/.C", "p/c", "p/", "/c", "pc", "", "%2F"]));"
+            case 6: uri += "scheme=\(rng.pick(["https", "http", "javascript", "JavaScript", "file", "", "%", "a b"]));"
+            case 7: uri += "SEL;"
+            case 8: uri += "sourceBounds=\(rng.pick(["1 2 3 4", "", "x"]));"
+            case 9: uri += "identifier=\(rng.pick(words));"
+            case 10: uri += rng.pick(["end;", "", ";", "x;", "S.", "S;", "q.k=v;", "=;"])
+            default:
+                let kind = rng.pick(["S", "B", "b", "c", "d", "f", "i", "l", "s"])
+                let value = rng.pick(["", "1", "-1", "127", "128", "-129", "32767", "2147483648", "9223372036854775808",
+                                      "true", "TRUE", "1.5", "1.5f", "2d", "NaN", "-Infinity", "0x1p3", "1e400", "1e-400",
+                                      "%", "%G1", "x", "é", "%F0%9D%84%9E", " 1 "])
+                uri += "\(kind).\(rng.pick(["k", "", "browser_fallback_url", "%41", "a=b"]))=\(value);"
+            }
+        }
+        if !rng.oneIn(5) { uri += "end" }
+        return uri
+    }
+
+    /// A valid intent in the shape `parse` produces (action set, flags without the URI-grant bits, selector
+    /// data reduced to `scheme:` as Android's `toUri` writes it, no selector when a package is named).
+    static func generateIntent(_ rng: inout FuzzRNG) -> AndroidIntent {
+        func text(_ rng: inout FuzzRNG) -> String {
+            let pieces = ["a", "Z", "0", "-", ".", "_", "~", " ", "%", "#", ";", "=", "/", ":", "é", "𝄞", "\u{1}", "&", "+", "end", "SEL"]
+            return (0..<(1 + rng.below(6))).map { _ in rng.pick(pieces) }.joined()
+        }
+        var i = AndroidIntent()
+        switch rng.below(5) {
+        case 0: i.data = nil
+        case 1: i.data = "https://example.com/\(rng.below(100))?q=\(rng.below(9))"
+        case 2: i.data = "mailto:a@b.example"
+        case 3: i.data = "custom+x.y-z://h/p#frag"
+        default: i.data = "tel:123"
+        }
+        i.action = rng.oneIn(3) ? AndroidIntent.actionView : text(&rng)
+        for _ in 0..<rng.below(3) { let c = text(&rng); if !i.categories.contains(c) { i.categories.append(c) } }
+        if rng.oneIn(3) { i.type = text(&rng) }
+        if rng.oneIn(4) { i.identifier = text(&rng) }
+        if rng.oneIn(2) {
+            let raw = UInt32(truncatingIfNeeded: rng.next()) & ~AndroidIntent.immutableFlags
+            i.flags = Int(rng.oneIn(2) ? raw & 0x7FFF_FFFF : raw)
+        }
+        if rng.oneIn(2) { i.package = text(&rng) }
+        if rng.oneIn(3) { i.component = "com.example/\(rng.oneIn(2) ? "com.example." : "org.other.")Main\(rng.below(9))" }
+        if rng.oneIn(4) { i.sourceBounds = "\(rng.below(9)) \(rng.below(9)) \(rng.below(99)) \(rng.below(99))" }
+        for _ in 0..<rng.below(4) {
+            let key = text(&rng)
+            let values: [IntentExtra] = [
+                .string(text(&rng)), .bool(rng.oneIn(2)), .byte(Int8(truncatingIfNeeded: rng.next())),
+                .char(rng.pick(["a", "é", "𝄞", ";", "%"])),
+                .double(Double(bitPattern: rng.next()).isNaN ? 0.5 : Double(bitPattern: rng.next())),
+                .float(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))),
+                .int(Int32(truncatingIfNeeded: rng.next())), .long(Int64(bitPattern: rng.next())),
+                .short(Int16(truncatingIfNeeded: rng.next())),
+                .double(rng.pick([0.001, 1e7, 1e-4, -0.0, 123.456, .infinity, -.infinity, 5e-324, .greatestFiniteMagnitude])),
+                .float(rng.pick([Float(0.001), 1e7, 1e-4, 3.4028235e38, 1.0e-45])),
+            ]
+            var v = rng.pick(values)
+            if case .double(let d) = v, d.isNaN { v = .double(1) }
+            if case .float(let f) = v, f.isNaN { v = .float(1) }
+            i.extras[key] = v
+        }
+        if i.package == nil, rng.oneIn(4) {
+            var sel = AndroidIntent()
+            if rng.oneIn(2) { sel.data = "https:" }
+            if rng.oneIn(2) { sel.action = text(&rng) }
+            if rng.oneIn(2) { sel.package = text(&rng) }
+            if rng.oneIn(2) { sel.categories = [text(&rng)] }
+            i.selector = AndroidIntent.Box(sel)
+        }
+        return i
+    }
+
+    /// `scheme` with its case scrambled and, sometimes, blanks or control characters slipped in.
+    static func disguise(_ scheme: String, _ rng: inout FuzzRNG) -> String {
+        var out = ""
+        for c in scheme {
+            out += rng.oneIn(2) ? c.uppercased() : String(c)
+            if rng.oneIn(8) { out += rng.pick(["\t", "\n", "\r", "\u{0}", "\u{7F}", "\u{1F}"]) }
+        }
+        return rng.oneIn(4) ? rng.pick([" ", "\t", "\u{0}"]) + out : out
+    }
+
+    /// Percent-encodes some characters of `s` (the intent parser decodes `scheme=` values).
+    static func percentEncodeSome(_ s: String, _ rng: inout FuzzRNG) -> String {
+        var out = ""
+        for b in s.utf8 {
+            if rng.oneIn(3) || b < 0x21 || b == 0x7F { out += String(format: "%%%02X", b) } else { out.unicodeScalars.append(Unicode.Scalar(b)) }
+        }
+        return out
+    }
+}
+
+// MARK: - apple-app-site-association
+
+@Suite("Fuzz: apple-app-site-association")
+struct AASAFuzzTests {
+    static let domain = "example.com"
+
+    static let documents: [String] = {
+        var docs = FuzzCorpus.jsonObjects(in: "aasa_blazingly_conformance.json", key: "aasa")
+        docs += FuzzCorpus.jsonObjects(in: "aasa_blazingly_swcutil_gap_probes.json", key: "aasa")
+        docs += FuzzCorpus.jsonObjects(in: "aasa_st_tech_universal_links_test.json", key: "aasa")
+        return docs
+    }()
+
+    static let urls: [String] = {
+        var urls: [String] = []
+        for file in ["aasa_blazingly_conformance.json", "aasa_st_tech_universal_links_test.json", "aasa_swift_aasa_validator.json"] {
+            urls += FuzzCorpus.strings(in: file) { $0.hasPrefix("https://") || $0.hasPrefix("http://") }
+        }
+        return urls.isEmpty ? ["https://example.com/buy/1"] : urls
+    }()
+
+    static let jsonDictionary = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u0000", "\\ud800", "null", "true", "1e999", "-0", "\"applinks\"",
+        "\"details\"", "\"components\"", "\"appIDs\"", "\"appID\"", "\"paths\"", "\"NOT /\"", "\"/\"", "\"?\"", "\"#\"",
+        "\"exclude\"", "\"caseSensitive\"", "\"percentEncoded\"", "\"defaults\"", "\"substitutionVariables\"",
+        "\"$(lang)\"", "\"$(region)\"", "\"$(alnum)\"", "\"$(\"", "$(", ")", "*", "?*", "\"*\"",
+    ]
+    static let urlDictionary = [
+        "%", "%2", "%2F", "%00", "%C3%A9", "?", "#", "&", "=", "*", "/", "//", "\\", "@", ":", ":443", ":8443", "[", "]",
+        "https://", "http://", "example.com", "EXAMPLE.COM.", "evil.example", "é", "𝄞", " ", "\t",
+    ]
+
+    @Test func theSeedCorpusIsLoaded() {
+        #expect(Self.documents.count > 20)
+        #expect(Self.urls.count > 20)
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func mutatedDocumentsAreReadOrRejectedWithAKeyPath(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: Self.jsonDictionary)
+        let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
+        var findings = FuzzFindings()
+        for _ in 0..<1000 {
+            let bytes = mutator.mutate(Array(rng.pick(Self.documents).utf8), other: Array(rng.pick(Self.documents).utf8), rng: &rng)
+            let text = String(decoding: bytes, as: UTF8.self)
+            let aasa: AppSiteAssociation
+            do {
+                aasa = try AppSiteAssociation(json: bytes, domain: Self.domain)
+            } catch {
+                if error.message.isEmpty || error.keyPath.isEmpty { findings.record("error without message or key path", input: text) }
+                continue
+            }
+            for _ in 0..<3 {
+                let url = urlMutator.mutate(rng.pick(Self.urls), other: rng.pick(Self.urls), rng: &rng)
+                Self.check(aasa, url: url, document: text, &findings)
+            }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test(arguments: [UInt64(11), 12, 13])
+    func generatedDocumentsAreReadOrRejectedAndMatchingKeepsItsInvariants(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
+        var findings = FuzzFindings()
+        for _ in 0..<800 {
+            let text = Self.generateDocument(&rng)
+            let aasa: AppSiteAssociation
+            do {
+                aasa = try AppSiteAssociation(json: text, domain: Self.domain)
+            } catch {
+                if error.message.isEmpty || error.keyPath.isEmpty { findings.record("error without message or key path", input: text) }
+                continue
+            }
+            for _ in 0..<4 {
+                let url = rng.oneIn(2) ? Self.generateURL(&rng) : urlMutator.mutate(rng.pick(Self.urls), other: Self.generateURL(&rng), rng: &rng)
+                Self.check(aasa, url: url, document: text, &findings)
+            }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    // MARK: properties
+
+    static func check(_ aasa: AppSiteAssociation, url: String, document: String, _ findings: inout FuzzFindings) {
+        let verdicts = aasa.verdicts(for: url)
+        let first = aasa.app(for: url)
+        let expectedFirst = aasa.appIDs.first { aasa.verdict(appID: $0, url: url) == .match }
+        if first != expectedFirst { findings.record("app(for:) is not the first matching app", input: url, detail: document) }
+        if let first, verdicts[first] != .match { findings.record("verdicts(for:) disagrees with app(for:)", input: url, detail: document) }
+        guard let app = first else { return }
+        // A match is only ever for an https URL of the document's own host.
+        let lower = url.lowercased()
+        if !lower.hasPrefix("https://") || url.contains("\\") {
+            findings.record("a non-https or backslash URL matched", input: url, detail: document)
+        }
+        // Moving the real host into the userinfo, a subdomain, the port or the path never keeps the match.
+        guard let rest = Self.afterHost(url) else { return }
+        for variant in [
+            "https://\(domain)@evil.example\(rest)", "https://\(domain).evil.example\(rest)",
+            "https://evil.example\\@\(domain)\(rest)", "https://evil.example\\.\(domain)\(rest)",
+            "https://evil.example#@\(domain)\(rest)", "http://\(domain)\(rest)", "https://\(domain):8443\(rest)",
+            "https://evil\(domain)\(rest)", "https://\(domain)%2F@evil.example\(rest)",
+        ] where aasa.verdict(appID: app, url: variant) == .match {
+            findings.record("a URL for another host matched", input: variant, detail: document)
+        }
+    }
+
+    /// Everything after `https://example.com` (path, query, fragment) when the URL is exactly on the domain.
+    static func afterHost(_ url: String) -> String? {
+        let prefix = "https://\(domain)"
+        guard url.lowercased().hasPrefix(prefix) else { return nil }
+        let rest = url.dropFirst(prefix.count)
+        guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") || rest.hasPrefix("#") else { return nil }
+        return String(rest)
+    }
+
+    // MARK: generators
+
+    static func generateURL(_ rng: inout FuzzRNG) -> String {
+        var url = rng.pick(["https://example.com", "https://EXAMPLE.com.", "https://example.com:443", "http://example.com",
+                            "https://user@example.com", "https://example.com@evil.example", "https://evil.example"])
+        for _ in 0..<rng.below(4) { url += "/" + rng.pick(["buy", "help", "en", "GB", "%2F", "a%20b", "é", "", "*", "?", "x"]) }
+        if rng.oneIn(2) { url += "?" + rng.pick(["a=1", "articleNumber=1234", "a=1&a=2", "=", "&&", "%", "q=%E2%82"]) }
+        if rng.oneIn(3) { url += "#" + rng.pick(["", "no_universal_links", "x", "%23"]) }
+        return url
+    }
+
+    static func generateDocument(_ rng: inout FuzzRNG) -> String {
+        func str(_ rng: inout FuzzRNG) -> String {
+            let s = rng.pick(["/", "/buy/*", "*", "?", "?*", "/help/*/x", "$(lang)", "/$(lang)_$(region)/*", "$(alnum)*",
+                              "$(v)", "$(missing)", "$(", "$()", "NOT /x", "", "é", "%2F", "/a?b", "\\\\", "\\u0000"])
+            return "\"\(s)\""
+        }
+        func bad(_ rng: inout FuzzRNG) -> String { rng.pick(["null", "1", "true", "[]", "{}", "\"s\"", "[1]"]) }
+        func component(_ rng: inout FuzzRNG) -> String {
+            var keys: [String] = []
+            if !rng.oneIn(4) { keys.append("\"/\": \(rng.oneIn(10) ? bad(&rng) : str(&rng))") }
+            if rng.oneIn(3) {
+                let q = rng.oneIn(2) ? str(&rng) : "{\"a\": \(str(&rng)), \"articleNumber\": \(rng.oneIn(5) ? bad(&rng) : str(&rng))}"
+                keys.append("\"?\": \(rng.oneIn(10) ? bad(&rng) : q)")
+            }
+            if rng.oneIn(3) { keys.append("\"#\": \(rng.oneIn(10) ? bad(&rng) : str(&rng))") }
+            if rng.oneIn(3) { keys.append("\"exclude\": \(rng.oneIn(10) ? bad(&rng) : rng.pick(["true", "false"]))") }
+            if rng.oneIn(4) { keys.append("\"caseSensitive\": \(rng.pick(["true", "false"]))") }
+            if rng.oneIn(4) { keys.append("\"percentEncoded\": \(rng.pick(["true", "false"]))") }
+            return "{" + keys.joined(separator: ", ") + "}"
+        }
+        var details: [String] = []
+        for _ in 0..<(1 + rng.below(3)) {
+            let ids = rng.oneIn(8) ? bad(&rng) : "[\"T.app\(rng.below(3))\"" + (rng.oneIn(2) ? ", \"T.app\(rng.below(3))\"]" : "]")
+            if rng.oneIn(3) {
+                let paths = (0..<rng.below(4)).map { _ in str(&rng) }.joined(separator: ", ")
+                details.append("{\"appID\": \"T.app\(rng.below(3))\", \"paths\": [\(paths)]}")
+            } else {
+                let components = (0..<rng.below(5)).map { _ in rng.oneIn(15) ? bad(&rng) : component(&rng) }.joined(separator: ", ")
+                details.append("{\"appIDs\": \(ids), \"components\": [\(components)]\(rng.oneIn(4) ? ", \"defaults\": \(component(&rng))" : "")}")
+            }
+        }
+        var applinks = "\"details\": [\(details.joined(separator: ", "))]"
+        if rng.oneIn(3) { applinks += ", \"substitutionVariables\": {\"v\": [\(str(&rng)), \(str(&rng))]}" }
+        if rng.oneIn(4) { applinks += ", \"defaults\": \(component(&rng))" }
+        return rng.oneIn(20) ? bad(&rng) : "{\"applinks\": {\(applinks)}}"
+    }
+}
+
+// MARK: - App switch (Swish, BankID, ROAMpay X)
+
+@Suite("Fuzz: app-switch URLs")
+struct AppSwitchFuzzTests {
+    static let token = "7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6"
+
+    static let corpus: [String] = {
+        var urls = [
+            "swish://paymentrequest?token=c28a4061470f4af48973bd2a4642b4fa&callbackurl=merchant%3A%2F%2F",
+            "swish://paymentrequest?token=T1&callbackurl=https%3A%2F%2Fshop.example%2Fswish%3Fo%3D1%26r%3D%252F",
+            "swish://paymentrequest?token=T1&callbackurl=merchant%253A%252F%252F",
+            "bankid:///?autostarttoken=\(token)&redirect=null",
+            "bankid:///?autostarttoken=\(token)&redirect=shopapp%3A%2F%2Fbankid%3Forder%3D42",
+            "https://app.bankid.com/?autostarttoken=\(token)&redirect=https%3A%2F%2Fshop.example%2Fdone",
+            "https://assets.roamdata.com/transaction/?amount=1000&tip=100&tax=8.25&authToken=abc&invoiceID=INV1&customReferenceNumber=R-1&transactionNotes=hi%20there&hostURL=shopapp://&loginStrategy=normal&tenderType=card",
+            "https://assets.roamdata.com/transaction/?amount=1&authToken=t&hostURL=https://shop.example/back?x=1",
+            "https://shop.example/back?x=1&transactionResponse=eyJ0cmFuc2FjdGlvbnMiOlt7InJlc3BvbnNlQ29kZSI6IjQ5OTMifV19#f",
+        ]
+        for outcome in ROAMpayOutcome.allCases {
+            if let u = try? ROAMpayResponse.make(hostURL: "shopapp://", outcome: outcome) { urls.append(u) }
+        }
+        return urls
+    }()
+
+    static let jsonCorpus: [String] = ROAMpayOutcome.allCases.compactMap {
+        (try? ROAMpayResponse(transactions: [ROAMpayTransaction.example(for: $0)]).jsonData()).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static let dictionary = [
+        "swish://", "bankid:///", "https://app.bankid.com/", "https://assets.roamdata.com/transaction/", "paymentrequest",
+        "?", "&", "=", "#", "%", "%2", "%25", "%3A%2F%2F", "%00", "%FF", "%C3%A9", "token=", "callbackurl=",
+        "autostarttoken=", "redirect=", "null", "amount=", "authToken=", "hostURL=", "transactionResponse=", "tax=",
+        "javascript:", "javascript%3Aalert(1)", "data:", "file:", "JaVaScRiPt:", "@", "\\", ":", "//", "[", "]",
+        "+", "-", "_", "==", " ", "\t", "é",
+    ]
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func mutatedURLsAreReadOrRejectedWithAFieldAndRule(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        var findings = FuzzFindings()
+        for _ in 0..<1200 {
+            let url = mutator.mutate(rng.pick(Self.corpus), other: rng.pick(Self.corpus), rng: &rng)
+            Self.check(url, registered: rng.pick(["merchant://", "https://shop.example/swish?o=1", "shopapp://done?id=7"]), &findings)
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test(arguments: [UInt64(11), 12])
+    func generatedLaunchesRoundTripAndNeverReturnToAnUnsafeScheme(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        var findings = FuzzFindings()
+        for _ in 0..<800 {
+            let callback = Self.generateReturnURL(&rng)
+            // Swish
+            if let launch = try? SwishLaunch(token: rng.pick(["T1", "c28a4061470f4af48973bd2a4642b4fa", "a-b_c.d~e"]), callbackURL: callback) {
+                do {
+                    let back = try SwishLaunch.parse(launch.url)
+                    if back.token != launch.token || back.callbackURL != launch.callbackURL {
+                        findings.record("Swish parse(url) != launch", input: launch.url)
+                    }
+                } catch { findings.record("Swish url does not parse", input: launch.url, detail: "\(error)") }
+                Self.check(launch.url, registered: callback, &findings)
+            }
+            // BankID
+            let redirect: BankIDRedirect = rng.oneIn(4) ? .previousApp : rng.oneIn(4) ? .absent : .url(callback)
+            if let launch = try? BankIDLaunch(autoStartToken: Self.token, redirect: redirect, form: rng.oneIn(2) ? .scheme : .universalLink) {
+                do {
+                    let back = try BankIDLaunch.parse(launch.url)
+                    if back != launch { findings.record("BankID parse(url) != launch", input: launch.url, detail: "\(back)") }
+                } catch { findings.record("BankID url does not parse", input: launch.url, detail: "\(error)") }
+                Self.check(launch.url, registered: callback, &findings)
+            }
+            // ROAMpay X request and response
+            var request = ROAMpayRequest(amount: String(1 + rng.below(10_000_000)), authToken: rng.pick(["t", "a&b=c", "x%y", "é"]), hostURL: callback)
+            if rng.oneIn(2) { request.tax = rng.pick(["0", "8.25", "100", "100.000", "7.5"]) }
+            if rng.oneIn(2) { request.transactionNotes = rng.pick(["hi there", "a&b=c#d", "100%", "+ok"]) }
+            if rng.oneIn(3) { request.tenderType = rng.pick(ROAMpayTenderType.allCases) }
+            if let url = try? request.url() {
+                do {
+                    var back = try ROAMpayRequest.parse(url)
+                    back.unrecognizedParameters = []
+                    if back != request { findings.record("ROAMpay parse(url()) != request", input: url, detail: "\(back)") }
+                } catch { findings.record("ROAMpay url() does not parse", input: url, detail: "\(error)") }
+                Self.check(url, registered: callback, &findings)
+            }
+            if let back = try? ROAMpayResponse.make(hostURL: callback, outcome: rng.pick(ROAMpayOutcome.allCases)) {
+                do {
+                    let response = try ROAMpayResponse.parse(url: back)
+                    if response.hostURL != callback { findings.record("ROAMpay response hostURL changed", input: back, detail: response.hostURL ?? "nil") }
+                } catch { findings.record("ROAMpay response does not parse", input: back, detail: "\(error)") }
+            }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test(arguments: [UInt64(21), 22])
+    func mutatedTransactionResponsesAreDecodedOrRejected(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: AASAFuzzTests.jsonDictionary + ["\"transactions\"", "\"responseCode\"", "\"emvData\""])
+        var findings = FuzzFindings()
+        for _ in 0..<1500 {
+            let bytes = mutator.mutate(Array(rng.pick(Self.jsonCorpus).utf8), other: Array(rng.pick(Self.jsonCorpus).utf8), rng: &rng)
+            Self.expectTypedError(String(decoding: bytes, as: UTF8.self), &findings) { _ = try ROAMpayResponse.decode(json: Data(bytes)) }
+            let base64 = Data(bytes).base64EncodedString()
+            let damaged = rng.oneIn(2) ? base64 : FuzzMutator(dictionary: ["%", "=", "-", "_", " ", "+", "/"]).mutate(base64, other: "", rng: &rng)
+            Self.expectTypedError(damaged, &findings) { _ = try ROAMpayResponse.decode(base64: damaged) }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    // MARK: properties
+
+    static func check(_ url: String, registered: String, _ findings: inout FuzzFindings) {
+        var message: AppSwitchMessage?
+        expectTypedError(url, &findings) { message = try AppSwitchMessage.parse(url) }
+        if case .url(let u)? = message?.whenDone, let s = AndroidIntent.lenientScheme(of: u),
+           AppSwitchURLParts.unsafeSchemes.contains(s) {
+            findings.record("a launch returns to an unsafe scheme", input: url, detail: u)
+        }
+        expectTypedError(url, &findings) { _ = try SwishLaunch.parse(url) }
+        expectTypedError(url, &findings) { _ = try SwishCallback.parse(url, registered: registered) }
+        expectTypedError(url, &findings) { _ = try BankIDLaunch.parse(url) }
+        expectTypedError(url, &findings) { _ = try ROAMpayRequest.parse(url) }
+        expectTypedError(url, &findings) { _ = try ROAMpayResponse.parse(url: url) }
+    }
+
+    /// Runs `body`; any error must be an `AppSwitchError` with a message and a rule.
+    static func expectTypedError(_ input: String, _ findings: inout FuzzFindings, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch let error as AppSwitchError {
+            if error.description.isEmpty || error.rule.isEmpty { findings.record("error without message", input: input) }
+        } catch {
+            findings.record("untyped error", input: input, detail: "\(type(of: error)): \(error)")
+        }
+    }
+
+    static func generateReturnURL(_ rng: inout FuzzRNG) -> String {
+        var url = rng.pick(["shopapp://", "merchant://", "https://shop.example", "http://shop.example:8080", "HTTPS://Shop.Example.",
+                            "javascript:", "JavaScript://", "data:", "file://", "swish://", "bankid:///", "x-y.z+w://", "https://"])
+        for _ in 0..<rng.below(3) { url += rng.pick(["/", "done", "a b", "%20", "%", "é", "?o=1", "&r=%2F", "#f", "@x", "\\"]) }
+        return url
+    }
+}
