@@ -101,6 +101,29 @@ public enum FuzzCorpus {
         return out
     }
 
+    /// For each case of `../shared/conformance/NAME.json` that has every one of `keys`: their values in that
+    /// order, strings as they are and anything else as JSON text with sorted keys.
+    public static func caseFields(in name: String, _ keys: [String]) -> [[String]] {
+        guard let data = try? Project.conformance(name),
+              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let cases = root["cases"] as? [[String: Any]] else { return [] }
+        return cases.compactMap { c in
+            var row: [String] = []
+            for key in keys {
+                guard let value = c[key] else { return nil }
+                if let s = value as? String {
+                    row.append(s)
+                } else if JSONSerialization.isValidJSONObject(value),
+                          let json = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) {
+                    row.append(String(decoding: json, as: UTF8.self))
+                } else {
+                    return nil
+                }
+            }
+            return row
+        }
+    }
+
     /// The JSON text of every object found under `key` in `cases[]` of `../shared/conformance/NAME.json`
     /// (e.g. the AASA documents), with sorted keys so the corpus is stable.
     public static func jsonObjects(in name: String, key: String) -> [String] {

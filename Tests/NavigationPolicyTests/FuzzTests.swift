@@ -37,21 +37,25 @@ struct IntentFuzzTests {
         var rng = FuzzRNG(seed: seed)
         let mutator = FuzzMutator(dictionary: Self.dictionary)
         var findings = FuzzFindings()
+        var parsed = 0
         for _ in 0..<1500 {
             let input = mutator.mutate(rng.pick(Self.corpus), other: rng.pick(Self.corpus), rng: &rng)
-            Self.check(input, &findings)
+            if Self.check(input, &findings) { parsed += 1 }
         }
         #expect(findings.isEmpty, "\(findings)")
+        #expect(parsed > 300, "too few mutants parse for the invariants to be exercised")
     }
 
     @Test(arguments: [UInt64(11), 12, 13])
     func generatedIntentURIsNeverTrapAndKeepTheirInvariants(seed: UInt64) {
         var rng = FuzzRNG(seed: seed)
         var findings = FuzzFindings()
+        var parsed = 0
         for _ in 0..<1500 {
-            Self.check(Self.generateURI(&rng), &findings)
+            if Self.check(Self.generateURI(&rng), &findings) { parsed += 1 }
         }
         #expect(findings.isEmpty, "\(findings)")
+        #expect(parsed > 300, "too few generated URIs parse for the invariants to be exercised")
     }
 
     @Test(arguments: [UInt64(21), 22])
@@ -79,6 +83,7 @@ struct IntentFuzzTests {
     func unsafeDataIsAlwaysFlagged(seed: UInt64) throws {
         var rng = FuzzRNG(seed: seed)
         var findings = FuzzFindings()
+        var checked = 0
         for _ in 0..<1000 {
             let scheme = Self.disguise(rng.pick(["javascript", "file", "data", "content", "vbscript"]), &rng)
             let uri: String
@@ -91,16 +96,20 @@ struct IntentFuzzTests {
             guard let intent = try? AndroidIntent.parse(uri) else { continue }
             let dataScheme = (intent.data ?? intent.selector?.intent.data).flatMap(AndroidIntent.lenientScheme(of:))
             guard let dataScheme, AndroidIntent.unsafeDataSchemes.contains(dataScheme) else { continue }
+            checked += 1
             if !intent.isUnsafeData { findings.record("unsafe data not flagged", input: uri) }
             if AndroidIntent.isSafeForExternalApp(uri) { findings.record("unsafe intent called safe", input: uri) }
             if intent.safeBrowserFallbackURL != nil { findings.record("non-http fallback offered", input: uri) }
         }
         #expect(findings.isEmpty, "\(findings)")
+        #expect(checked > 500)
     }
 
     // MARK: properties
 
-    static func check(_ uri: String, _ findings: inout FuzzFindings) {
+    /// Checks every property for `uri`; true when it parsed.
+    @discardableResult
+    static func check(_ uri: String, _ findings: inout FuzzFindings) -> Bool {
         let intent: AndroidIntent
         do {
             intent = try AndroidIntent.parse(uri)
@@ -113,7 +122,7 @@ struct IntentFuzzTests {
             if AndroidIntent.isSafeForExternalApp(uri), AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true {
                 findings.record("unparsable intent called safe", input: uri)
             }
-            return
+            return false
         }
         // Round trip: what `toURI` writes parses back to the same intent.
         let written = intent.toURI()
@@ -144,6 +153,7 @@ struct IntentFuzzTests {
             || !launched.categories.contains(AndroidIntent.categoryBrowsable) {
             findings.record("sanitizedForLaunch keeps something Chrome strips", input: uri)
         }
+        return true
     }
 
     /// The intent in a form where equal means "the same intent": categories in a canonical order (Android
@@ -307,7 +317,12 @@ struct AASAFuzzTests {
         "https://", "http://", "example.com", "EXAMPLE.COM.", "evil.example", "é", "𝄞", " ", "\t",
     ]
 
+    /// (document, domain, URL) of every conformance row: mutants of a document are tried on its own URLs.
+    static let cases: [[String]] = FuzzCorpus.caseFields(in: "aasa_blazingly_conformance.json", ["aasa", "domain", "url"])
+        + FuzzCorpus.caseFields(in: "aasa_blazingly_swcutil_gap_probes.json", ["aasa", "domain", "url"])
+
     @Test func theSeedCorpusIsLoaded() {
+        #expect(Self.cases.count > 100)
         #expect(Self.documents.count > 20)
         #expect(Self.urls.count > 20)
     }
@@ -318,22 +333,26 @@ struct AASAFuzzTests {
         let mutator = FuzzMutator(dictionary: Self.jsonDictionary)
         let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
         var findings = FuzzFindings()
+        var accepted = 0, matched = 0
         for _ in 0..<1000 {
-            let bytes = mutator.mutate(Array(rng.pick(Self.documents).utf8), other: Array(rng.pick(Self.documents).utf8), rng: &rng)
+            let row = rng.pick(Self.cases)
+            let bytes = mutator.mutate(Array(row[0].utf8), other: Array(rng.pick(Self.documents).utf8), rng: &rng, maxSteps: 2)
             let text = String(decoding: bytes, as: UTF8.self)
             let aasa: AppSiteAssociation
             do {
-                aasa = try AppSiteAssociation(json: bytes, domain: Self.domain)
+                aasa = try AppSiteAssociation(json: bytes, domain: row[1])
+                accepted += 1
             } catch {
                 if error.message.isEmpty || error.keyPath.isEmpty { findings.record("error without message or key path", input: text) }
                 continue
             }
             for _ in 0..<3 {
-                let url = urlMutator.mutate(rng.pick(Self.urls), other: rng.pick(Self.urls), rng: &rng)
-                Self.check(aasa, url: url, document: text, &findings)
+                let url = rng.oneIn(3) ? row[2] : urlMutator.mutate(row[2], other: rng.pick(Self.urls), rng: &rng, maxSteps: 2)
+                if Self.check(aasa, url: url, domain: row[1], document: text, &findings) { matched += 1 }
             }
         }
         #expect(findings.isEmpty, "\(findings)")
+        #expect(accepted > 100 && matched > 25, "accepted \(accepted), matched \(matched): too few to exercise matching")
     }
 
     @Test(arguments: [UInt64(11), 12, 13])
@@ -341,39 +360,44 @@ struct AASAFuzzTests {
         var rng = FuzzRNG(seed: seed)
         let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
         var findings = FuzzFindings()
+        var accepted = 0, matched = 0
         for _ in 0..<800 {
             let text = Self.generateDocument(&rng)
             let aasa: AppSiteAssociation
             do {
                 aasa = try AppSiteAssociation(json: text, domain: Self.domain)
+                accepted += 1
             } catch {
                 if error.message.isEmpty || error.keyPath.isEmpty { findings.record("error without message or key path", input: text) }
                 continue
             }
             for _ in 0..<4 {
                 let url = rng.oneIn(2) ? Self.generateURL(&rng) : urlMutator.mutate(rng.pick(Self.urls), other: Self.generateURL(&rng), rng: &rng)
-                Self.check(aasa, url: url, document: text, &findings)
+                if Self.check(aasa, url: url, domain: Self.domain, document: text, &findings) { matched += 1 }
             }
         }
         #expect(findings.isEmpty, "\(findings)")
+        #expect(accepted > 100 && matched > 50, "accepted \(accepted), matched \(matched): too few to exercise matching")
     }
 
     // MARK: properties
 
-    static func check(_ aasa: AppSiteAssociation, url: String, document: String, _ findings: inout FuzzFindings) {
+    /// Checks the matching properties for `url`; true when some app matched it.
+    @discardableResult
+    static func check(_ aasa: AppSiteAssociation, url: String, domain: String, document: String, _ findings: inout FuzzFindings) -> Bool {
         let verdicts = aasa.verdicts(for: url)
         let first = aasa.app(for: url)
         let expectedFirst = aasa.appIDs.first { aasa.verdict(appID: $0, url: url) == .match }
         if first != expectedFirst { findings.record("app(for:) is not the first matching app", input: url, detail: document) }
         if let first, verdicts[first] != .match { findings.record("verdicts(for:) disagrees with app(for:)", input: url, detail: document) }
-        guard let app = first else { return }
+        guard let app = first else { return false }
         // A match is only ever for an https URL of the document's own host.
         let lower = url.lowercased()
         if !lower.hasPrefix("https://") || url.contains("\\") {
             findings.record("a non-https or backslash URL matched", input: url, detail: document)
         }
         // Moving the real host into the userinfo, a subdomain, the port or the path never keeps the match.
-        guard let rest = Self.afterHost(url) else { return }
+        guard let rest = Self.afterHost(url, domain: domain) else { return true }
         for variant in [
             "https://\(domain)@evil.example\(rest)", "https://\(domain).evil.example\(rest)",
             "https://evil.example\\@\(domain)\(rest)", "https://evil.example\\.\(domain)\(rest)",
@@ -382,10 +406,11 @@ struct AASAFuzzTests {
         ] where aasa.verdict(appID: app, url: variant) == .match {
             findings.record("a URL for another host matched", input: variant, detail: document)
         }
+        return true
     }
 
     /// Everything after `https://example.com` (path, query, fragment) when the URL is exactly on the domain.
-    static func afterHost(_ url: String) -> String? {
+    static func afterHost(_ url: String, domain: String) -> String? {
         let prefix = "https://\(domain)"
         guard url.lowercased().hasPrefix(prefix) else { return nil }
         let rest = url.dropFirst(prefix.count)
