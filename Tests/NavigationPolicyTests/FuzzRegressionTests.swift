@@ -45,6 +45,18 @@ struct IntentFuzzRegressionTests {
         #expect(try AndroidIntent.parse(intent.toURI()) == intent)
     }
 
+    /// Found by libFuzzer: a selector `scheme=` value holding `:` gives selector data `a:b:`; `toUri` writes
+    /// only its scheme (`Uri.getScheme()`, the text before the first `:`), as Android does. Not a round trip,
+    /// by design; the outer intent still round-trips.
+    @Test func aSelectorSchemeWithAColonKeepsOnlyItsScheme() throws {
+        let intent = try AndroidIntent.parse("intent://example.com#Intent;scheme=http;SEL;scheme=a:b;end")
+        #expect(intent.selector?.intent.data == "a:b:")
+        #expect(intent.toURI() == "intent://example.com#Intent;scheme=http;SEL;scheme=a;end")
+        let back = try AndroidIntent.parse(intent.toURI())
+        #expect(back.selector?.intent.data == "a:")
+        #expect(back.data == intent.data)
+    }
+
     /// A megabyte-long URI with 100,000 items is read (linear, no recursion).
     @Test func aVeryLongURIIsRead() throws {
         let uri = "intent://" + String(repeating: "a", count: 1_000_000) + "#Intent;scheme=https;"

@@ -171,7 +171,12 @@ struct IntentFuzzTests {
             default: break
             }
         }
-        if let sel = out.selector?.intent { out.selector = AndroidIntent.Box(comparable(sel)) }
+        if var sel = out.selector?.intent {
+            // Android's `toUri` writes only the selector data's scheme (`Uri.getScheme()`): `SEL;scheme=a:b;`
+            // comes back as `a:`, on Android too.
+            sel.data = sel.data.map { d in d.firstIndex(of: ":").map { String(d[..<$0]) + ":" } ?? d }
+            out.selector = AndroidIntent.Box(comparable(sel))
+        }
         return out
     }
 
@@ -361,7 +366,7 @@ struct AASAFuzzTests {
         let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
         var findings = FuzzFindings()
         var accepted = 0, matched = 0
-        for _ in 0..<800 {
+        for _ in 0..<400 {
             let text = Self.generateDocument(&rng)
             let aasa: AppSiteAssociation
             do {
@@ -377,7 +382,7 @@ struct AASAFuzzTests {
             }
         }
         #expect(findings.isEmpty, "\(findings)")
-        #expect(accepted > 100 && matched > 50, "accepted \(accepted), matched \(matched): too few to exercise matching")
+        #expect(accepted > 50 && matched > 50, "accepted \(accepted), matched \(matched): too few to exercise matching")
     }
 
     // MARK: properties
