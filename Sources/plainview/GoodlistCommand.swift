@@ -1,9 +1,71 @@
 import ArgumentParser
+import Foundation
+import NavigationPolicy
+import PlainviewConfig
 
 struct GoodlistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "goodlist",
         abstract: "Maintain the known-good 3-D Secure host list: lint, check, diff, learn.",
-        subcommands: []
+        discussion: """
+        List files: the SDK's good_redirects format (one host pattern a line) or Plainview's .goodlist format \
+        (pattern then key=value provenance; see Goodlist/README.md). A folder stands for its *.goodlist and \
+        good_redirects files. The default list is the Goodlist/ folder of the current directory or its nearest \
+        ancestor that has one.
+        """,
+        subcommands: [GoodlistLintCommand.self, GoodlistCheckCommand.self, GoodlistDiffCommand.self, GoodlistLearnCommand.self,
+                      GoodlistBenchCommand.self]
     )
 }
+
+/// Writes one line to standard output (unbuffered with respect to stderr ordering).
+func printOut(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// The default list folder, or exit 64 with a message.
+func defaultGoodlistPaths() throws -> [String] {
+    guard let folder = GoodlistFiles.defaultFolder() else {
+        throw inputError("no Goodlist/ folder here or in any parent folder; name the list with --goodlist FILE")
+    }
+    return [folder]
+}
+
+/// Runs a throwing library call, turning a ConfigError into exit 64 with its message.
+func orInputError<T>(_ body: () throws(ConfigError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        throw inputError(error.description)
+    }
+}
+
+/// A JSON string literal.
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        default:
+            if scalar.value < 0x20 {
+                let h = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+/// A one-line JSON object from ordered key/value pairs (values already JSON).
+func jsonObject(_ pairs: [(String, String)]) -> String {
+    "{" + pairs.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+}
+
+func jsonValue(_ s: String?) -> String { s.map(jsonString) ?? "null" }
+func jsonValue(_ n: Int?) -> String { n.map(String.init) ?? "null" }

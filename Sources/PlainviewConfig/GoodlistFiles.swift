@@ -1,0 +1,214 @@
+// Goodlist files on disk: finding them, reading them (with clear errors), and rewriting them atomically.
+import Foundation
+import NavigationPolicy
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading and loading goodlist files and folders.
+public enum GoodlistFiles {
+    /// The largest list file read (a 10 MB list is fine; anything beyond this is refused, not half-read).
+    public static let maximumFileSize = 64 * 1024 * 1024
+
+    /// The folder name of the shipped lists.
+    public static let defaultFolderName = "Goodlist"
+
+    /// True for a file a goodlist folder contributes: `*.goodlist`, or the SDK's `good_redirects`.
+    public static func isListFile(name: String) -> Bool {
+        !name.hasPrefix(".") && (name.hasSuffix(".goodlist") || name == "good_redirects")
+    }
+
+    /// The default list folder: `Goodlist/` in `directory` or the nearest ancestor that has one
+    /// (so `plainview goodlist check` works anywhere inside a checkout). nil when there is none.
+    public static func defaultFolder(from directory: String = FileManager.default.currentDirectoryPath) -> String? {
+        var url = URL(fileURLWithPath: directory).standardizedFileURL
+        for _ in 0..<64 {
+            let candidate = url.appendingPathComponent(defaultFolderName)
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
+                let rel = relativePath(candidate.path, from: directory)
+                return rel
+            }
+            let parent = url.deletingLastPathComponent()
+            if parent.path == url.path { break }
+            url = parent
+        }
+        return nil
+    }
+
+    private static func relativePath(_ path: String, from directory: String) -> String {
+        let dir = URL(fileURLWithPath: directory).standardizedFileURL.path
+        if path.hasPrefix(dir + "/") { return String(path.dropFirst(dir.count + 1)) }
+        return path
+    }
+
+    /// Expands folders into their list files (sorted by name); files are kept as given.
+    public static func expand(_ paths: [String]) throws(ConfigError) -> [String] {
+        var out: [String] = []
+        for path in paths {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+                throw ConfigError(file: path, "no such file or folder (expected a goodlist file or a folder of *.goodlist files)")
+            }
+            if isDir.boolValue {
+                let names: [String]
+                do {
+                    names = try FileManager.default.contentsOfDirectory(atPath: path)
+                } catch {
+                    throw ConfigError(file: path, "cannot list this folder (permission denied?)")
+                }
+                let lists = names.filter(isListFile(name:)).sorted()
+                if lists.isEmpty {
+                    throw ConfigError(file: path, "no goodlist files in this folder (expected *.goodlist or good_redirects)")
+                }
+                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
+                out += lists.map { "\(base)/\($0)" }
+            } else {
+                out.append(path)
+            }
+        }
+        return out
+    }
+
+    /// Reads and parses one list file.
+    public static func readSource(_ path: String) throws(ConfigError) -> GoodlistSource {
+        let bytes = try GoodlistIO.readBytes(path, what: "a goodlist")
+        do {
+            return try GoodlistSource.parse(bytes, file: path)
+        } catch {
+            throw ConfigError(file: error.file, line: error.line, error.message)
+        }
+    }
+
+    /// Reads and parses files and folders (folders expand to their list files).
+    public static func readSources(_ paths: [String]) throws(ConfigError) -> [GoodlistSource] {
+        var out: [GoodlistSource] = []
+        for path in try expand(paths) { out.append(try readSource(path)) }
+        return out
+    }
+
+    /// Loads files and folders into one list, in order (on equal patterns the first file's entry wins).
+    /// Any invalid line is an error naming its file and line: a list is used fully understood or not at all.
+    public static func load(_ paths: [String]) throws(ConfigError) -> Goodlist {
+        var list = Goodlist()
+        for source in try readSources(paths) {
+            let one: Goodlist
+            do {
+                one = try Goodlist(source: source)
+            } catch {
+                throw ConfigError(file: error.file, line: error.line, error.message)
+            }
+            list = list.merged(with: one)
+        }
+        return list
+    }
+}
+
+extension GoodlistFiles {
+    /// True when `s` is a valid host pattern (`host`, `*.host`, `**.host`): for inline patterns in a policy file.
+    public static func isPattern(_ s: String) -> Bool {
+        (try? HostPattern(s)) != nil
+    }
+
+    /// The entries of one file, or of a folder's list files, named in entries and errors by `displayName`
+    /// (the path as the user wrote it). Every line must be valid; the first invalid one is an error.
+    public static func load(path: String, displayName: String, isDirectory: Bool) throws(ConfigError) -> [GoodlistEntry] {
+        let files: [(path: String, name: String)]
+        if isDirectory {
+            let expanded = try expand([path])
+            files = expanded.map { full in
+                let name = String(full.dropFirst(path.hasSuffix("/") ? path.count : path.count + 1))
+                return (full, displayName.hasSuffix("/") ? displayName + name : displayName + "/" + name)
+            }
+        } else {
+            files = [(path, displayName)]
+        }
+        var entries: [GoodlistEntry] = []
+        for file in files {
+            let bytes = try GoodlistIO.readBytes(file.path, what: "a goodlist")
+            do {
+                entries += try Goodlist(source: try GoodlistSource.parse(bytes, file: file.name)).entries
+            } catch {
+                throw ConfigError(file: error.file, line: error.line, error.message)
+            }
+        }
+        return entries
+    }
+}
+
+/// File reading and atomic writing for the goodlist tools.
+public enum GoodlistIO {
+    /// Reads a whole file, refusing folders, unreadable and oversized files with a message naming the path.
+    public static func readBytes(_ path: String, what: String) throws(ConfigError) -> [UInt8] {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw ConfigError(file: path, "no such file (expected \(what))")
+        }
+        if isDir.boolValue { throw ConfigError(file: path, "is a folder (expected \(what))") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw ConfigError(file: path, "cannot read the file: permission denied")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+        if size > GoodlistFiles.maximumFileSize {
+            throw ConfigError(file: path, "too large (\(size) bytes; the limit is \(GoodlistFiles.maximumFileSize / 1024 / 1024) MiB) for \(what)")
+        }
+        do {
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw ConfigError(file: path, "cannot read the file (\(error.localizedDescription))")
+        }
+    }
+
+    /// Replaces the file at `path` with `bytes` atomically: a temporary file in the same folder is written,
+    /// flushed to disk and given the original's permissions, then renamed over the original. Readers see
+    /// either the old or the new file, never a half-written one. A symbolic link is followed (its target is
+    /// replaced, the link stays). On any error the original is untouched and the temporary file removed.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ConfigError) {
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath()
+        let dir = target.deletingLastPathComponent().path
+        let name = target.lastPathComponent
+        var template = Array("\(dir)/.\(name).plainview-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        if fd < 0 {
+            throw ConfigError(file: path, "cannot create a temporary file in \(dir) (\(String(cString: strerror(errno)))); the file is unchanged")
+        }
+        let tempPath = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var ok = false
+        defer {
+            if !ok { unlink(tempPath) }
+        }
+        var written = 0
+        let writeError: Int32? = bytes.withUnsafeBytes { raw -> Int32? in
+            while written < raw.count {
+                let n = write(fd, raw.baseAddress! + written, raw.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += n
+            }
+            return nil
+        }
+        if let e = writeError {
+            close(fd)
+            throw ConfigError(file: path, "cannot write (\(String(cString: strerror(e)))); the file is unchanged")
+        }
+        var st = stat()
+        if stat(target.path, &st) == 0 { _ = fchmod(fd, st.st_mode & 0o7777) }
+        if fsync(fd) != 0 {
+            let e = errno
+            close(fd)
+            throw ConfigError(file: path, "cannot flush to disk (\(String(cString: strerror(e)))); the file is unchanged")
+        }
+        close(fd)
+        if rename(tempPath, target.path) != 0 {
+            throw ConfigError(file: path, "cannot replace the file (\(String(cString: strerror(errno)))); the file is unchanged")
+        }
+        ok = true
+        // Make the rename itself durable.
+        let dfd = open(dir, O_RDONLY)
+        if dfd >= 0 { _ = fsync(dfd); close(dfd) }
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import NavigationPolicy
+import PlainviewConfig
+
+struct GoodlistLearnCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "learn",
+        abstract: "From simulator traces, the hosts that made a flow leave the web view or get stuck, as candidate entries.",
+        discussion: """
+        Reads JSON Lines traces (plainview simulate --trace FILE): 'decide' events whose rule is web.picky-page \
+        or web.picky-page-from-payment (the flow left the web view at that host), and 'stuck' outcomes (counted \
+        against the run's last picky-page host, else its last decided host). Prints candidate entries in the \
+        .goodlist format with the evidence as comments; hosts the current list already admits are left out. \
+        Candidates carry no issuer/vendor on purpose: lint fails until a person has checked them. Exit 0; 64 \
+        when a trace cannot be read.
+        """
+    )
+
+    @Argument(help: "Trace files (JSON Lines).")
+    var traces: [String]
+
+    @Option(name: .customLong("goodlist"), help: "The current list (files or folders; default: the Goodlist/ folder if there is one).")
+    var goodlist: [String] = []
+
+    @Flag(help: "One JSON object per candidate: {\"host\",\"pattern\",\"left\",\"stuck\",\"evidence\":[…]}.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Date for added= (YYYY-MM-DD; default: today, UTC).", visibility: .hidden))
+    var today: String?
+
+    func validate() throws {
+        if let today, GoodlistDate(today) == nil { throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'") }
+    }
+
+    func run() async throws {
+        var learner = GoodlistLearner()
+        for trace in traces {
+            try orInputError { () throws(ConfigError) in
+                try learner.read(try GoodlistIO.readBytes(trace, what: "a JSON Lines trace"), file: trace)
+            }
+        }
+        let paths = goodlist.isEmpty ? GoodlistFiles.defaultFolder().map { [$0] } ?? [] : goodlist
+        let known = paths.isEmpty ? Goodlist() : try orInputError { () throws(ConfigError) in try GoodlistFiles.load(paths) }
+        let candidates = learner.candidates(excluding: known)
+        let date = today.flatMap(GoodlistDate.init) ?? .today()
+        for c in candidates {
+            if json {
+                let evidence = "[" + c.evidence.map { e in
+                    jsonObject([
+                        ("kind", jsonString(e.kind.rawValue)), ("flow", jsonString(e.flow)), ("branch", jsonValue(e.branch)),
+                        ("step", jsonValue(e.step)), ("detail", jsonString(e.detail)), ("file", jsonString(e.file)),
+                        ("line", String(e.line)),
+                    ])
+                }.joined(separator: ",") + "]"
+                printOut(jsonObject([
+                    ("host", jsonString(c.host)), ("pattern", jsonString(c.host)), ("left", String(c.leftCount)),
+                    ("stuck", String(c.stuckCount)), ("evidence", evidence),
+                ]))
+            } else {
+                for line in c.goodlistLines(today: date, sources: traces) { printOut(line) }
+            }
+        }
+        let allowed = learner.alreadyAllowed(by: known)
+        var summary = "\(candidates.count) candidate\(candidates.count == 1 ? "" : "s") from \(learner.eventCount) events"
+        if !allowed.isEmpty { summary += "; already allowed: \(allowed.joined(separator: ", "))" }
+        if learner.skippedEvents > 0 { summary += "; \(learner.skippedEvents) events without a usable url/run skipped" }
+        printError(summary)
+    }
+}
