@@ -1,16 +1,258 @@
-// The decision procedure. STUB: blocks everything until the engine lands.
-
+// The decision procedure (DESIGN.md "The decision"). Rule ids and their meaning: Rules.swift.
+//
+// Order, for every navigation:
+//  1. parse the target like a browser (WebURL); not a URL → block (url.malformed)
+//  2. complete / cancel / terms / payment interception, in every frame, after normalisation
+//  3. by scheme: never-external (javascript:, file:, data: …) → block at top level; sub-frames load only
+//     web-loadable schemes; intent: (Android only) → parsed, non-browser app, http(s) fallback, else block;
+//     custom schemes → the registered app, else block
+//  4. http(s) main frame / new window: universal link (iOS) or app link (Android) → open the app;
+//     the merchant's own hosts → allow; then the redirect policy (goodlist: goodlisted → allow, else the
+//     picky-page rule; webview → allow; browser → open the target in the browser).
 /// Decides, for each navigation, what the web view must do. Pure: same input, same decision.
 public struct NavigationPolicyEngine: Sendable {
     public let policy: Policy
     public let system: any SystemServices
 
+    private let payment: WebURL?
+    private let complete: WebURL?
+    private let cancel: WebURL?
+    private let terms: WebURL?
+    private let callbackScheme: String?
+    /// Normalised `host` or `host:port` entries always allowed.
+    private let ownOrigins: Set<String>
+
     public init(policy: Policy, system: any SystemServices = NoApps()) {
         self.policy = policy
         self.system = system
+        payment = WebURL(policy.paymentURL)?.withoutFragment
+        complete = WebURL(policy.completeURL)?.withoutFragment
+        cancel = WebURL(policy.cancelURL)?.withoutFragment
+        terms = policy.termsOfServiceURL.flatMap { WebURL($0)?.withoutFragment }
+        callbackScheme = policy.callbackScheme.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+        var origins = Set<String>()
+        for entry in policy.allowedHosts {
+            if let o = Policy.normalizeAllowedHost(entry) { origins.insert(o) }
+        }
+        ownOrigins = origins
     }
 
     public func decide(_ navigation: Navigation) -> Decision {
-        Decision(.block, rule: RuleID("stub"), reason: "the engine is not written yet")
+        guard let url = WebURL(navigation.url) else {
+            return Decision(.block, rule: .urlMalformed,
+                            reason: "not an absolute URL a browser would load; blocked")
+        }
+        if let d = intercept(url) { return d }
+
+        let kind = SchemeKind(scheme: url.scheme)
+        let frame = navigation.frame
+        switch kind {
+        case .neverExternal:
+            if frame == .sub {
+                if SchemeKind.webLoadable.contains(url.scheme) {
+                    return Decision(.allow, rule: .subframeLoadable, reason: "\(url.scheme): loads in a sub-frame")
+                }
+                return Decision(.block, rule: .subframeNotWeb,
+                                reason: "\(url.scheme): URLs never load from a page and never reach an app")
+            }
+            if url.scheme == "about", url.path == "blank" || url.path == "srcdoc" {
+                return Decision(.allow, rule: .schemeAboutBlank, reason: "about:\(url.path) is an empty page")
+            }
+            return Decision(.block, rule: .schemeNeverExternal,
+                            reason: "\(url.scheme): URLs never load at top level and never reach an app")
+        case .intent:
+            if frame == .sub {
+                return Decision(.block, rule: .subframeNotWeb, reason: "a sub-frame cannot launch an app (\(url.scheme):)")
+            }
+            return decideIntent(navigation)
+        case .custom:
+            if frame == .sub {
+                return Decision(.block, rule: .subframeNotWeb, reason: "a sub-frame cannot launch an app (\(url.scheme):)")
+            }
+            if url.scheme == "tel" || url.scheme == "sms", NavigationPolicyEngine.hasMMICode(url) {
+                return Decision(.block, rule: .customSchemeUnsafe,
+                                reason: "\(url.scheme): with # (an MMI/USSD code) never reaches the dialer")
+            }
+            if let app = system.customSchemeApp(for: url.scheme) {
+                return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
+                                reason: "\(app) handles \(url.scheme):")
+            }
+            return Decision(.block, rule: .customSchemeNoApp, reason: "no app handles \(url.scheme):")
+        case .web:
+            if frame == .sub {
+                return Decision(.allow, rule: .subframeWeb, reason: "sub-frames load http(s) freely")
+            }
+            return decideWeb(url, navigation)
+        }
+    }
+
+    // MARK: - Interception
+
+    private func sameResource(_ a: WebURL, _ b: WebURL) -> Bool {
+        a.scheme == b.scheme && a.comparableHost == b.comparableHost && a.port == b.port
+            && a.username == b.username && a.password == b.password && a.path == b.path
+    }
+
+    private func sameURL(_ url: WebURL, _ target: WebURL?) -> Bool {
+        guard let target else { return false }
+        return sameResource(url, target) && (url.query ?? "") == (target.query ?? "")
+    }
+
+    /// paymentUrl, or a variant: extra query items in any order; `callbackScheme` instead of http(s).
+    public func isPaymentURL(_ string: String) -> Bool {
+        guard let url = WebURL(string) else { return false }
+        return isPayment(url)
+    }
+
+    private func isPayment(_ url: WebURL) -> Bool {
+        guard let payment else { return false }
+        var candidate = url.withoutFragment
+        if candidate.scheme != payment.scheme {
+            // Only the app's own callback scheme may stand in for paymentUrl's scheme; no other scheme.
+            guard let callbackScheme, candidate.scheme == callbackScheme else { return false }
+            candidate = candidate.replacingScheme(payment.scheme)
+        }
+        guard sameResource(candidate, payment) else { return false }
+        // Every query item of paymentUrl must be there (as a multiset); extra items are allowed.
+        var remaining = candidate.queryItems.sorted()
+        for item in payment.queryItems {
+            guard let idx = remaining.firstIndex(of: item) else { return false }
+            remaining.remove(at: idx)
+        }
+        return true
+    }
+
+    private func intercept(_ url: WebURL) -> Decision? {
+        let bare = url.withoutFragment
+        if sameURL(bare, complete) {
+            return Decision(.complete, rule: .interceptComplete, reason: "completeUrl reached: the payment is finished")
+        }
+        if sameURL(bare, cancel) {
+            return Decision(.canceled, rule: .interceptCancel, reason: "cancelUrl reached: the payment was canceled")
+        }
+        if sameURL(bare, terms) {
+            return Decision(.terms, rule: .interceptTerms, reason: "termsOfServiceUrl reached: the app shows the terms")
+        }
+        if isPayment(url) {
+            let how = url.scheme == payment?.scheme ? "paymentUrl" : "paymentUrl via callback scheme \(url.scheme):"
+            return Decision(.reload(target: policy.paymentURL), rule: .interceptPayment,
+                            reason: "\(how) came back: reload the payment page")
+        }
+        return nil
+    }
+
+    // MARK: - http(s)
+
+    private func isOwn(_ url: WebURL) -> Bool {
+        guard let host = url.comparableHost else { return false }
+        let key = url.port.map { "\(host):\($0)" } ?? host
+        return ownOrigins.contains(key)
+    }
+
+    private func decideWeb(_ url: WebURL, _ navigation: Navigation) -> Decision {
+        let target = url.href
+        switch policy.platform {
+        case .ios:
+            if let app = system.universalLinkApp(for: target) {
+                return Decision(.openApp(target: target, via: .universalLink), rule: .iosUniversalLink,
+                                reason: "\(app) claims this URL as a universal link")
+            }
+        case .android:
+            if let app = system.appLinkApp(for: target) {
+                return Decision(.openApp(target: target, via: .appLink), rule: .androidAppLink,
+                                reason: "\(app) has a verified app link for this URL")
+            }
+        }
+        let host = url.comparableHost ?? ""
+        if isOwn(url) {
+            return Decision(.allow, rule: .webOwnHost, reason: "\(host) is the merchant's own host")
+        }
+        switch policy.redirectPolicy {
+        case .webview:
+            return Decision(.allow, rule: .webRedirectWebView, reason: "redirectPolicy webview: \(host) loads in the web view")
+        case .browser:
+            return Decision(.openBrowser(target: target), rule: .webRedirectBrowser,
+                            reason: "redirectPolicy browser: \(host) is not the merchant's own; it opens in the browser")
+        case .goodlist:
+            // The goodlist admits hosts on their scheme's default port only: a port must not widen it.
+            if url.port == nil, let entry = policy.goodlist.match(host: host) {
+                var at = ""
+                if let file = entry.file { at = " (\(file)\(entry.line.map { ":\($0)" } ?? ""))" }
+                return Decision(.allow, rule: .webGoodlist, reason: "\(host) is on the goodlist as \(entry.pattern)\(at)")
+            }
+            // Picky-page rule (seed 002, SwedbankPay iOS SDK): re-open the CURRENT page in the browser; when the
+            // current page is the payment page itself (or there is none), the SDK opens the new URL instead.
+            if let currentString = navigation.currentURL, let current = WebURL(currentString),
+               current.scheme == "http" || current.scheme == "https", !isPayment(current) {
+                return Decision(.openBrowser(target: current.href), rule: .webPickyPage,
+                                reason: "\(host) is not on the goodlist: the current page continues in the browser")
+            }
+            return Decision(.openBrowser(target: target), rule: .webPickyPageFromPayment,
+                            reason: "\(host) is not on the goodlist and the current page is the payment page: the new URL opens in the browser")
+        }
+    }
+
+    // MARK: - intent:
+
+    /// `tel:#…`, `tel:*%2306%23`: a `#` (raw or percent-encoded) dials a code, not a number (GeckoView's rule).
+    static func hasMMICode(_ url: WebURL) -> Bool {
+        if url.fragment != nil { return true }
+        let decoded = WebURL.percentDecode(Array((url.path + "?" + (url.query ?? "")).utf8))
+        return decoded.contains(UInt8(ascii: "#"))
+    }
+
+    private func decideIntent(_ navigation: Navigation) -> Decision {
+        let raw = NavigationPolicyEngine.trimmed(navigation.url)
+        guard policy.platform == .android else {
+            return Decision(.block, rule: .intentIOS, reason: "intent: URLs exist only on Android")
+        }
+        let intent: AndroidIntent
+        do {
+            intent = try AndroidIntent.parse(raw)
+        } catch {
+            return Decision(.block, rule: .intentMalformed, reason: "the intent: URL does not parse: \(error.message)")
+        }
+        var chain: [AndroidIntent] = [intent]
+        if let sel = intent.selector?.intent { chain.append(sel) }
+        if intent.isUnsafeData {
+            let scheme = intent.dataScheme ?? intent.selector?.intent.dataScheme ?? "an unsafe"
+            return Decision(.block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
+        }
+        for i in chain {
+            if let data = i.data, let scheme = NavigationPolicyEngine.schemeOf(data), SchemeKind(scheme: scheme) == .neverExternal {
+                return Decision(.block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
+            }
+        }
+        if let app = system.intentApp(for: intent) {
+            return Decision(.openApp(target: raw, via: .intent), rule: .intentApp, reason: "\(app) takes the intent")
+        }
+        if intent.browserFallbackURL != nil {
+            if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), f.scheme == "http" || f.scheme == "https" {
+                return Decision(.load(target: f.href), rule: .intentFallback,
+                                reason: "no app takes the intent: loading its browser_fallback_url")
+            }
+            return Decision(.block, rule: .intentNoApp,
+                            reason: "no app takes the intent and its browser_fallback_url is not http(s)")
+        }
+        let what = intent.package.map { "package \($0)" } ?? "the intent"
+        return Decision(.block, rule: .intentNoApp, reason: "no app installed for \(what) and no browser_fallback_url")
+    }
+
+    /// Without leading/trailing C0 controls and spaces, and without tab/newline (what a browser ignores).
+    static func trimmed(_ s: String) -> String {
+        let bytes = Array(s.utf8)
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
+        while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
+        return String(decoding: bytes[lo..<hi].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+    }
+
+    static func schemeOf(_ s: String) -> String? {
+        guard let url = WebURL(s) else {
+            // Not parseable: look at what precedes the first ':' anyway, so garbage never passes as safe.
+            guard let c = s.firstIndex(of: ":") else { return nil }
+            return trimmed(String(s[..<c])).lowercased()
+        }
+        return url.scheme
     }
 }

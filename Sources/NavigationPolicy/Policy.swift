@@ -1,4 +1,4 @@
-// The merchant's configuration (the policy file of DESIGN.md, as a value). STUB: being written.
+// The merchant's configuration (the policy file of DESIGN.md, as a value).
 
 /// Where main-frame navigations to hosts that are not the merchant's own go.
 public enum RedirectPolicy: String, Sendable, Hashable, Codable, CaseIterable {
@@ -42,7 +42,33 @@ public struct Policy: Sendable {
         self.termsOfServiceURL = termsOfServiceURL
         self.callbackScheme = callbackScheme
         self.redirectPolicy = redirectPolicy ?? (platform == .ios ? .goodlist : .webview)
-        self.allowedHosts = allowedHosts ?? []
+        self.allowedHosts = allowedHosts ?? Policy.defaultAllowedHosts(
+            [paymentURL, completeURL, cancelURL, termsOfServiceURL].compactMap { $0 })
         self.goodlist = goodlist
+    }
+
+    /// An `allowedHosts` entry (`host` or `host:port`, IPv6 in brackets) normalised like URL hosts (case, trailing
+    /// dot, IDN → punycode); ports 80 and 443 are dropped (the default of http/https). nil when not a host.
+    public static func normalizeAllowedHost(_ entry: String) -> String? {
+        var hostPart = Substring(entry)
+        var port: Int?
+        if let c = entry.lastIndex(of: ":"), !entry.hasSuffix("]"), entry.firstIndex(of: ":") == c || entry.hasPrefix("[") {
+            guard let p = Int(entry[entry.index(after: c)...]), (0...65535).contains(p) else { return nil }
+            hostPart = entry[..<c]
+            port = (p == 80 || p == 443) ? nil : p
+        }
+        guard let host = HostName.normalize(String(hostPart)) else { return nil }
+        return port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// The hosts of the given URLs (with a `:port` when not the default), normalised; the default of `allowedHosts`.
+    public static func defaultAllowedHosts(_ urls: [String]) -> [String] {
+        var seen: [String] = []
+        for u in urls {
+            guard let url = WebURL(u), url.isSpecial, let host = url.comparableHost, !host.isEmpty else { continue }
+            let entry = url.port.map { "\(host):\($0)" } ?? host
+            if !seen.contains(entry) { seen.append(entry) }
+        }
+        return seen
     }
 }

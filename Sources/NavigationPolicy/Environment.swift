@@ -1,0 +1,61 @@
+// What the simulated device has installed (DESIGN.md "Environment file"), as a value.
+
+/// The apps installed on a simulated device. Browsers are not listed: they are never targets of intents.
+public struct Environment: Sendable, Hashable, Codable {
+    public var apps: [App]
+
+    public init(apps: [App] = []) { self.apps = apps }
+
+    /// One installed app.
+    public struct App: Sendable, Hashable, Codable {
+        public var name: String
+        /// Custom schemes it handles, lower case, without `:`.
+        public var schemes: [String]
+        /// iOS: domains whose apple-app-site-association names this app.
+        public var universalLinks: [UniversalLink]
+        /// Android package name.
+        public var package: String?
+        /// Android verified app links.
+        public var appLinks: [LinkClaim]
+        /// What the app does when opened (simulator; owned by the simulator's model).
+        public var behaviour: AppBehaviour?
+
+        public init(name: String, schemes: [String] = [], universalLinks: [UniversalLink] = [], package: String? = nil,
+                    appLinks: [LinkClaim] = [], behaviour: AppBehaviour? = nil) {
+            self.name = name
+            self.schemes = schemes.map { $0.lowercased() }
+            self.universalLinks = universalLinks
+            self.package = package
+            self.appLinks = appLinks
+            self.behaviour = behaviour
+        }
+    }
+
+    /// A universal-link claim: a host and either legacy AASA `paths` or a whole AASA document.
+    public struct UniversalLink: Sendable, Hashable, Codable {
+        public var host: String
+        /// AASA legacy `paths` syntax (`*`, `?`, `NOT ` prefix), tried in order.
+        public var paths: [String]?
+        /// The `aasa:` file as named in the environment file.
+        public var aasa: String?
+        /// The AASA document's JSON text (read by the loader from `aasa`).
+        public var aasaJSON: String?
+
+        public init(host: String, paths: [String]? = nil, aasa: String? = nil, aasaJSON: String? = nil) {
+            self.host = host
+            self.paths = paths
+            self.aasa = aasa
+            self.aasaJSON = aasaJSON
+        }
+    }
+
+    /// An Android app-link claim (host + path patterns, `*` wildcards).
+    public struct LinkClaim: Sendable, Hashable, Codable {
+        public var host: String
+        public var paths: [String]
+        public init(host: String, paths: [String] = ["/*"]) {
+            self.host = host
+            self.paths = paths
+        }
+    }
+}

@@ -1,0 +1,37 @@
+// What kind of scheme a URL has, for the decision.
+
+/// The decision-relevant class of a URL scheme.
+public enum SchemeKind: Sendable, Hashable {
+    /// http, https: loads in a web view, may be a universal link / app link.
+    case web
+    /// `intent:` and `android-app:` (Android intent URLs).
+    case intent
+    /// Never handed to an app nor loaded at top level from a page: javascript, file, data, about, blob,
+    /// content, and the browser-internal schemes.
+    case neverExternal
+    /// Any other scheme: a custom scheme an app may register (`bankid:`, `swish:`, `mailto:`, `tel:`).
+    case custom
+
+    /// Schemes a web view can load itself (sub-frames may load these; top-level only http/https and about:blank).
+    public static let webLoadable: Set<String> = ["http", "https", "about", "data", "blob"]
+
+    /// Schemes that must never reach an app (or the OS), whatever the page says.
+    public static let neverExternalSchemes: Set<String> = [
+        "javascript", "vbscript", "file", "data", "about", "blob", "content", "filesystem",
+        "chrome", "chrome-extension", "view-source", "webkit", "x-apple-data-detectors", "ws", "wss", "ftp",
+        "resource", "moz-extension", "chrome-native", "devtools", "fido", "jar", "android-resource",
+    ]
+
+    public init(scheme: String) {
+        let s = scheme.lowercased()
+        if s == "http" || s == "https" {
+            self = .web
+        } else if s == "intent" || s == "android-app" {
+            self = .intent
+        } else if SchemeKind.neverExternalSchemes.contains(s) {
+            self = .neverExternal
+        } else {
+            self = .custom
+        }
+    }
+}

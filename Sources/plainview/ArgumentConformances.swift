@@ -1,0 +1,6 @@
+// ExpressibleByArgument conformances for library types live here, in the CLI target (STYLE.md §8).
+import ArgumentParser
+import NavigationPolicy
+
+extension Platform: ExpressibleByArgument {}
+extension NavigationFrame: ExpressibleByArgument {}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import NavigationPolicy
+
+/// WHATWG URL vectors (`../shared/conformance/url_whatwg_urltestdata_subset.json`): for every http/https case
+/// the parser can see as an absolute URL, the host and port must match and failures must fail.
+struct URLTestCase: Decodable, Sendable, CustomTestStringConvertible {
+    var input: String
+    var base: String?
+    var hostname: String?
+    var port: String?
+    var failure: Bool?
+    var tags: [String]?
+    var testDescription: String { "\(input.debugDescription) (base \(base ?? "nil"))" }
+}
+
+struct ToASCIICase: Decodable, Sendable, CustomTestStringConvertible {
+    var input: String?
+    var output: String?
+    var comment: String?
+    var testDescription: String { (input ?? "").debugDescription }
+}
+
+enum Vectors {
+    static let urlCases: [URLTestCase] = (try? Project.conformanceCases("url_whatwg_urltestdata_subset.json")) ?? []
+    static let toASCII: [ToASCIICase] = ((try? Project.conformanceCases("url_whatwg_toascii.json", as: ToASCIICase.self)) ?? [])
+        .filter { $0.input != nil }
+
+    /// Why a case does not apply to an absolute-URL parser, or nil when it applies.
+    static func notApplicable(_ c: URLTestCase) -> String? {
+        let trimmed = NavigationPolicyEngine.trimmed(c.input)
+        guard let colon = trimmed.firstIndex(of: ":") else { return "relative reference (no scheme)" }
+        let scheme = trimmed[..<colon].lowercased()
+        guard scheme == "http" || scheme == "https" else { return "not an http(s) URL" }
+        let rest = trimmed[trimmed.index(after: colon)...]
+        if let base = c.base, base.lowercased().hasPrefix(scheme + ":") {
+            // Same special scheme as the base and fewer than two leading slashes: the URL Standard
+            // resolves it against the base (a relative reference in disguise).
+            let slashes = rest.prefix { $0 == "/" || $0 == "\\" }.count
+            if slashes < 2 { return "relative to its base (\(scheme): without //)" }
+        }
+        return nil
+    }
+
+    static var applicable: [URLTestCase] { urlCases.filter { notApplicable($0) == nil } }
+}
+
+@Suite struct URLConformanceTests {
+    @Test func vectorsAreLoaded() {
+        #expect(Vectors.urlCases.count == 724)
+        #expect(Vectors.applicable.count > 250)
+        #expect(Vectors.toASCII.count > 80)
+    }
+
+    @Test(arguments: Vectors.applicable)
+    func httpHostsMatchTheURLStandard(_ c: URLTestCase) {
+        let parsed = WebURL(c.input)
+        if c.failure == true {
+            #expect(parsed == nil, "expected failure, got \(parsed?.href ?? "")")
+        } else {
+            #expect(parsed != nil, "expected host \(c.hostname ?? "")")
+            #expect(parsed?.hostname == c.hostname)
+            #expect((parsed?.port.map(String.init) ?? "") == (c.port ?? ""))
+        }
+    }
+
+    @Test(arguments: Vectors.toASCII)
+    func toASCIIMatchesTheURLStandard(_ c: ToASCIICase) {
+        let input = c.input ?? ""
+        let host = WebURL("https://" + input + "/x")?.hostname
+        #expect(host == c.output, "\(input.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+}
+
+/// Failures of every scheme: a URL the URL Standard rejects must not parse here either (it would otherwise
+/// reach an app). Relative references are out of scope (see `Vectors.notApplicable`).
+@Suite struct URLFailureConformanceTests {
+    static func isAbsoluteFailure(_ c: URLTestCase) -> Bool {
+        guard c.failure == true else { return false }
+        let trimmed = NavigationPolicyEngine.trimmed(c.input)
+        guard let colon = trimmed.firstIndex(of: ":"), WebURL("\(trimmed[..<colon]):x") != nil else { return false }
+        let scheme = trimmed[..<colon].lowercased()
+        if let base = c.base, base.lowercased().hasPrefix(scheme + ":"), WebURL.specialSchemes[scheme] != nil {
+            let slashes = trimmed[trimmed.index(after: colon)...].prefix { $0 == "/" || $0 == "\\" }.count
+            if slashes < 2 { return false }
+        }
+        return true
+    }
+
+    static let cases = Vectors.urlCases.filter(isAbsoluteFailure)
+
+    @Test(arguments: cases)
+    func failuresFail(_ c: URLTestCase) {
+        #expect(WebURL(c.input) == nil, "parsed as \(WebURL(c.input)?.href ?? "")")
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import TestSupport
+import NavigationPolicy
+@testable import PlainviewConfig
+import Synchronization
+import Yams
+
+private let minimal = """
+paymentUrl: https://shop.example.com/pay?order=42
+completeUrl: https://shop.example.com/complete
+cancelUrl: https://shop.example.com/cancel
+"""
+
+@Suite struct PolicyFileTests {
+    @Test func fullYAMLFileLoads() throws {
+        let p = try PolicyFile.parse("""
+        platform: android
+        paymentUrl: https://shop.example.com/pay?order=42
+        completeUrl: https://shop.example.com/complete
+        cancelUrl: https://shop.example.com/cancel
+        termsOfServiceUrl: https://shop.example.com/terms
+        callbackScheme: ShopApp
+        redirectPolicy: browser
+        goodlist: ["**.payex.com", "*.3dsecure.no"]
+        allowedHosts: [Shop.Example.com., cdn.example.net]
+        """)
+        #expect(p.platform == .android)
+        #expect(p.paymentURL == "https://shop.example.com/pay?order=42")
+        #expect(p.termsOfServiceURL == "https://shop.example.com/terms")
+        #expect(p.callbackScheme == "shopapp")
+        #expect(p.redirectPolicy == .browser)
+        #expect(p.allowedHosts == ["shop.example.com", "cdn.example.net"])
+    }
+
+    @Test func jsonWithTheSameKeysLoads() throws {
+        let p = try PolicyFile.parse("""
+        {"platform": "ios", "paymentUrl": "https://shop.example.com/pay?order=42",
+         "completeUrl": "https://shop.example.com/complete", "cancelUrl": "https://shop.example.com/cancel",
+         "redirectPolicy": "webview"}
+        """, file: "p.json")
+        #expect(p.platform == .ios)
+        #expect(p.redirectPolicy == .webview)
+        #expect(p.allowedHosts == ["shop.example.com"])
+    }
+
+    @Test func defaultsFollowThePlatform() throws {
+        #expect(try PolicyFile.parse(minimal).redirectPolicy == .goodlist)
+        #expect(try PolicyFile.parse(minimal).platform == .ios)
+        #expect(try PolicyFile.parse(minimal, platform: .android).redirectPolicy == .webview)
+        #expect(try PolicyFile.parse("platform: ios\n" + minimal, platform: .android).platform == .android)
+    }
+
+    struct BadCase: Sendable, CustomTestStringConvertible {
+        var text: String
+        var line: Int?
+        var key: String?
+        var contains: String
+        var testDescription: String { contains }
+    }
+
+    static let bad: [BadCase] = [
+        BadCase(text: minimal + "\nredirect: goodlist", line: 4, key: "redirect", contains: "unknown key"),
+        BadCase(text: "paymentUrl: https://shop.example.com/pay\ncompleteUrl: https://shop.example.com/c", line: 1, key: "cancelUrl", contains: "missing required key"),
+        BadCase(text: minimal.replacingOccurrences(of: "https://shop.example.com/complete", with: "not a url"), line: 2, key: "completeUrl", contains: "expected an absolute URL"),
+        BadCase(text: minimal.replacingOccurrences(of: "https://shop.example.com/complete", with: "javascript:alert(1)"), line: 2, key: "completeUrl", contains: "javascript:"),
+        BadCase(text: minimal.replacingOccurrences(of: "https://shop.example.com/cancel", with: "[a, b]"), line: 3, key: "cancelUrl", contains: "expected a string, found a list"),
+        BadCase(text: "platform: windows\n" + minimal, line: 1, key: "platform", contains: "expected ios or android"),
+        BadCase(text: minimal + "\nredirectPolicy: sometimes", line: 4, key: "redirectPolicy", contains: "expected goodlist, webview or browser"),
+        BadCase(text: minimal + "\ncallbackScheme: https", line: 4, key: "callbackScheme", contains: "reserved scheme"),
+        BadCase(text: minimal + "\ncallbackScheme: 'my app'", line: 4, key: "callbackScheme", contains: "expected a URL scheme"),
+        BadCase(text: minimal + "\nallowedHosts: [shop.example.com/path]", line: 4, key: "allowedHosts[0]", contains: "expected a host name"),
+        BadCase(text: minimal + "\ngoodlist: [lists/missing.goodlist]", line: 4, key: "goodlist[0]", contains: "no such goodlist file"),
+        BadCase(text: minimal + "\ngoodlist: ['evil*.com']", line: 4, key: "goodlist[0]", contains: "host pattern"),
+        BadCase(text: "paymentUrl: [unclosed", line: 2, key: nil, contains: "invalid YAML"),
+        BadCase(text: "- just\n- a list", line: 1, key: nil, contains: "expected a mapping"),
+        BadCase(text: "", line: nil, key: nil, contains: "is empty"),
+    ]
+
+    @Test(arguments: bad)
+    func badFilesNameFileLineAndKey(_ c: BadCase) {
+        do {
+            _ = try PolicyFile.parse(c.text, file: "shop.policy.yaml")
+            Issue.record("expected an error")
+        } catch let e as ConfigError {
+            #expect(e.file == "shop.policy.yaml")
+            #expect(e.line == c.line, "\(e)")
+            #expect(e.key == c.key, "\(e)")
+            #expect(e.message.contains(c.contains), "\(e)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func goodlistFilesResolveRelativeToThePolicyFile() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("lists"), withIntermediateDirectories: true)
+        try "# 3DS hosts\n**.payex.com\n\nacs1.luottokunta.fi   # tested 2024\n".write(
+            to: dir.appendingPathComponent("lists/3ds.goodlist"), atomically: true, encoding: .utf8)
+        let policyURL = dir.appendingPathComponent("shop.yaml")
+        try (minimal + "\ngoodlist: [lists/3ds.goodlist, '*.3dsecure.no']\n").write(to: policyURL, atomically: true, encoding: .utf8)
+        let p = try PolicyFile.load(path: policyURL.path)
+        // Goodlist keeps its entries privately; once the goodlist matcher is merged, check them through it.
+        if Goodlist(entries: [GoodlistEntry(pattern: "**.payex.com")]).match(host: "ecom.payex.com") != nil {
+            #expect(p.goodlist.match(host: "ecom.payex.com")?.line == 2)
+            #expect(p.goodlist.match(host: "acs1.luottokunta.fi")?.file == "lists/3ds.goodlist")
+            #expect(p.goodlist.match(host: "a.3dsecure.no") != nil)
+            #expect(p.goodlist.match(host: "evilpayex.com") == nil)
+        }
+        let entries = try GoodlistSeam.load(path: dir.appendingPathComponent("lists/3ds.goodlist").path, displayName: "lists/3ds.goodlist", isDirectory: false)
+        #expect(entries.map(\.pattern) == ["**.payex.com", "acs1.luottokunta.fi"])
+        #expect(entries.map(\.line) == [2, 4])
+    }
+
+    @Test func badGoodlistFileLineIsReported() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "ok.example\nevil*.example  # wildcard inside a label\n".write(to: dir.appendingPathComponent("x.goodlist"), atomically: true, encoding: .utf8)
+        try (minimal + "\ngoodlist: [x.goodlist]\n").write(to: dir.appendingPathComponent("p.yaml"), atomically: true, encoding: .utf8)
+        do {
+            _ = try PolicyFile.load(path: dir.appendingPathComponent("p.yaml").path)
+            Issue.record("expected an error for the bad goodlist line")
+        } catch let e as ConfigError {
+            #expect(e.file == "x.goodlist", "\(e)")
+            #expect(e.line == 2, "\(e)")
+            #expect(!e.message.isEmpty)
+        }
+    }
+
+    @Test func missingFileIsAnError() {
+        #expect(throws: ConfigError(file: "/nonexistent/policy.yaml", "no such file")) {
+            _ = try PolicyFile.load(path: "/nonexistent/policy.yaml")
+        }
+    }
+}
+
+@Suite struct EnvironmentFileTests {
+    @Test func designExampleLoads() throws {
+        let env = try EnvironmentFile.parse("""
+        apps:
+          - name: BankID
+            schemes: [bankid]
+            universalLinks:
+              - host: App.BankID.com.
+                paths: ["/*"]
+            package: com.bankid.bus
+            appLinks: [{host: app.bankid.com, paths: ["/*"]}]
+          - name: Swish
+            schemes: ["swish:"]
+            behaviour: {}
+        """)
+        #expect(env.apps.map(\.name) == ["BankID", "Swish"])
+        #expect(env.apps[0].universalLinks == [.init(host: "app.bankid.com", paths: ["/*"])])
+        #expect(env.apps[0].appLinks == [.init(host: "app.bankid.com", paths: ["/*"])])
+        #expect(env.apps[1].schemes == ["swish"])
+        #expect(env.apps[1].behaviour != nil)
+        let system = EnvironmentSystem(env)
+        #expect(system.universalLinkApp(for: "https://app.bankid.com/?autostarttoken=1") == "BankID")
+        #expect(system.customSchemeApp(for: "SWISH") == "Swish")
+        #expect(system.customSchemeApp(for: "vipps") == nil)
+    }
+
+    @Test func aasaFileIsReadRelativeToTheEnvironmentFile() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try #"{"applinks":{"details":[{"appID":"T.x","paths":["/*"]}]}}"#.write(to: dir.appendingPathComponent("aasa.json"), atomically: true, encoding: .utf8)
+        try "apps:\n  - name: X\n    universalLinks: [{host: x.example, aasa: aasa.json}]\n".write(to: dir.appendingPathComponent("env.yaml"), atomically: true, encoding: .utf8)
+        let env = try EnvironmentFile.load(path: dir.appendingPathComponent("env.yaml").path)
+        #expect(env.apps[0].universalLinks[0].aasa == "aasa.json")
+        #expect(env.apps[0].universalLinks[0].aasaJSON?.contains("applinks") == true)
+        let system = EnvironmentSystem(env)
+        #expect(system.universalLinkApp(for: "https://X.example./pay") == "X")
+        #expect(system.universalLinkApp(for: "https://other.example/pay") == nil)
+        #expect(system.universalLinkApp(for: "http://x.example/pay") == nil)
+    }
+
+    static let bad: [(String, Int?, String?, String)] = [
+        ("apps:\n  - name: X\n    scheme: [x]\n", 3, "apps[0].scheme", "unknown key"),
+        ("apps:\n  - schemes: [x]\n", 2, "apps[0].name", "missing required key"),
+        ("apps:\n  - name: X\n    schemes: [javascript]\n", 3, "apps[0].schemes[0]", "cannot be an app's custom scheme"),
+        ("apps:\n  - name: X\n    universalLinks: [{host: x.example}]\n", 3, "apps[0].universalLinks[0]", "exactly one of paths"),
+        ("apps:\n  - name: X\n    universalLinks: [{host: 'a b', paths: ['/*']}]\n", 3, "apps[0].universalLinks[0].host", "expected a host name"),
+        ("apps:\n  - name: X\n    universalLinks: [{host: x.example, aasa: missing.json}]\n", 3, "apps[0].universalLinks[0].aasa", "cannot read the AASA file"),
+        ("apps: {name: X}\n", 1, "apps", "expected a list"),
+        ("apps:\n  - name: X\n    universalLinks: [{host: x.example, aasa: bad.json}]\n", 3, "apps[0].universalLinks[0].aasa", "is not valid"),
+        ("devices: []\n", 1, "devices", "unknown key"),
+    ]
+
+    /// A folder with `bad.json` (JSON, but not an AASA document).
+    static let fixtures: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-envfile-fixtures-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try? #"{"webcredentials": {"apps": []}, "applinks": 42}"#.write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        return dir.path
+    }()
+
+    @Test(arguments: 0..<bad.count)
+    func badFilesNameFileLineAndKey(_ i: Int) {
+        let (text, line, key, contains) = Self.bad[i]
+        do {
+            _ = try EnvironmentFile.parse(text, file: "device.yaml", baseDirectory: Self.fixtures)
+            Issue.record("expected an error for \(text)")
+        } catch let e as ConfigError {
+            #expect(e.file == "device.yaml")
+            #expect(e.line == line, "\(e)")
+            #expect(e.key == key, "\(e)")
+            #expect(e.message.contains(contains), "\(e)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+}
+
+@Suite struct InlineNodeDecodingTests {
+    @Test func policyAndEnvironmentDecodeFromInlineNodes() throws {
+        let flow = try #require(try Yams.compose(yaml: """
+        policy:
+          paymentUrl: https://shop.example.com/pay
+          completeUrl: https://shop.example.com/complete
+          cancelUrl: https://shop.example.com/cancel
+        environment:
+          apps:
+            - name: BankID
+              schemes: [bankid]
+              behaviour: {anything: here}
+        """))
+        let policy = try PolicyFile.decode(try #require(flow["policy"]), file: "flow.yaml", baseDirectory: ".")
+        #expect(policy.completeURL == "https://shop.example.com/complete")
+        let seen = Mutex<String?>(nil)
+        let env = try EnvironmentFile.decode(try #require(flow["environment"]), file: "flow.yaml", baseDirectory: ".") { node, file, key in
+            seen.withLock { $0 = "\(file) \(key) \(node.mark?.line ?? 0)" }
+            return AppBehaviour()
+        }
+        #expect(env.apps.first?.behaviour != nil)
+        #expect(seen.withLock { $0 } == "flow.yaml apps[0].behaviour 9")
+    }
+
+    @Test func behaviourDecoderErrorsKeepFileLineAndKey() throws {
+        let node = try #require(try Yams.compose(yaml: "apps:\n  - name: X\n    behaviour: {then: explode}\n"))
+        #expect(throws: ConfigError(file: "env.yaml", line: 3, key: "apps[0].behaviour.then", "expected complete, cancel, fail or wait")) {
+            _ = try EnvironmentFile.decode(node, file: "env.yaml", baseDirectory: ".") { node, file, key in
+                throw ConfigError(file: file, line: node.mark?.line, key: key + ".then", "expected complete, cancel, fail or wait")
+            }
+        }
+    }
+}
