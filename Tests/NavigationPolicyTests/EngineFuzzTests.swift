@@ -98,13 +98,14 @@ struct EngineFuzzTests {
     func disguisedScriptAndLocalSchemesNeverOpenAnAppOrLoadAtTopLevel(seed: UInt64) {
         var rng = FuzzRNG(seed: seed)
         var findings = FuzzFindings()
-        for _ in 0..<600 {
+        for _ in 0..<250 {
+            let engines = (0..<4).map { _ in rng.pick(Self.engines) }
             let scheme = IntentFuzzTests.disguise(rng.pick(Self.unsafeSchemes), &rng)
             let rest = rng.pick(["alert(1)", "//shop.example.com/pay?o=1", "///etc/passwd", "text/html,<script>x</script>",
                                  "//evil.example/%0Aalert(1)", ""])
             var n = Self.navigation(scheme + ":" + rest, &rng)
             n.frame = .main
-            for engine in Self.engines { Self.checkDecision(engine.decide(n), for: n, &findings) }
+            for engine in engines { Self.checkDecision(engine.decide(n), for: n, &findings) }
             // The same inside an intent (data and browser fallback) and as a custom-scheme callback target.
             let clean = scheme.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }.map(String.init).joined()
             for wrapped in [
@@ -113,7 +114,7 @@ struct EngineFuzzTests {
                 "intent://x#Intent;SEL;scheme=\(clean);end",
             ] {
                 let w = Navigation(url: wrapped, frame: .main, trigger: .link)
-                for engine in Self.engines { Self.checkDecision(engine.decide(w), for: w, &findings) }
+                for engine in engines { Self.checkDecision(engine.decide(w), for: w, &findings) }
             }
         }
         #expect(findings.isEmpty, "\(findings)")

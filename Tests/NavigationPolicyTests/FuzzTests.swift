@@ -366,7 +366,7 @@ struct AASAFuzzTests {
         let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
         var findings = FuzzFindings()
         var accepted = 0, matched = 0
-        for _ in 0..<400 {
+        for _ in 0..<250 {
             let text = Self.generateDocument(&rng)
             let aasa: AppSiteAssociation
             do {
@@ -382,7 +382,7 @@ struct AASAFuzzTests {
             }
         }
         #expect(findings.isEmpty, "\(findings)")
-        #expect(accepted > 50 && matched > 50, "accepted \(accepted), matched \(matched): too few to exercise matching")
+        #expect(accepted > 40 && matched > 30, "accepted \(accepted), matched \(matched): too few to exercise matching")
     }
 
     // MARK: properties
@@ -513,7 +513,7 @@ struct AppSwitchFuzzTests {
         var rng = FuzzRNG(seed: seed)
         let mutator = FuzzMutator(dictionary: Self.dictionary)
         var findings = FuzzFindings()
-        for _ in 0..<1200 {
+        for _ in 0..<800 {
             let url = mutator.mutate(rng.pick(Self.corpus), other: rng.pick(Self.corpus), rng: &rng)
             Self.check(url, registered: rng.pick(["merchant://", "https://shop.example/swish?o=1", "shopapp://done?id=7"]), &findings)
         }
@@ -524,7 +524,7 @@ struct AppSwitchFuzzTests {
     func generatedLaunchesRoundTripAndNeverReturnToAnUnsafeScheme(seed: UInt64) {
         var rng = FuzzRNG(seed: seed)
         var findings = FuzzFindings()
-        for _ in 0..<800 {
+        for _ in 0..<500 {
             let callback = Self.generateReturnURL(&rng)
             // Swish
             if let launch = try? SwishLaunch(token: rng.pick(["T1", "c28a4061470f4af48973bd2a4642b4fa", "a-b_c.d~e"]), callbackURL: callback) {
@@ -732,5 +732,103 @@ struct GoodlistFuzzTests {
         case 2: return rng.pick(tricks(base))
         default: return mutator.mutate(base, other: "evil.example", rng: &rng, maxSteps: 2)
         }
+    }
+}
+
+// MARK: - URLs and hosts (WebURL, HostName, IDNA, Punycode)
+
+@Suite("Fuzz: URL and host parsing")
+struct URLFuzzTests {
+    static let urls: [String] = {
+        var out = FuzzCorpus.strings(in: "url_whatwg_urltestdata_subset.json") { $0.contains(":") }
+        out += ["https://user:pw@shop.example.com:8443/a/../b/./c?q=1#f", "http://[::ffff:192.0.2.1]/", "http://0x7f.1/",
+                "https://xn--bcher-kva.example./", "https://bücher.example/", "shopapp://x/y"]
+        return out
+    }()
+
+    static let hosts: [String] = {
+        var out = FuzzCorpus.strings(in: "url_whatwg_toascii.json")
+        out += ["shop.example.com", "SHOP.Example.COM.", "bücher.example", "xn--bcher-kva.example", "192.0.2.1", "0x7f.1",
+                "[::1]", "[::ffff:192.0.2.1]", "a..b", "-a.b", "ß.de", "ﬁ.example"]
+        return out
+    }()
+
+    static let dictionary = [
+        "://", "//", "/", "\\", "@", ":", "::", "[", "]", "%", "%2e", "%2E%2E", "%00", "%41", "..", ".", "?", "#", "xn--",
+        "0x", "255", "4294967296", "\t", "\n", " ", "é", "ß", "\u{200D}", "\u{FF0E}", "。", "https:", "file:", "javascript:",
+    ]
+
+    static let forbiddenInHost = Set(" #%/:<>?@[\\]^|".unicodeScalars)
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func parsedURLsReserialiseStably(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        var findings = FuzzFindings()
+        var parsed = 0
+        for _ in 0..<1500 {
+            let input = mutator.mutate(rng.pick(Self.urls), other: rng.pick(Self.urls), rng: &rng, maxSteps: 3)
+            guard let url = WebURL(input) else { continue }
+            parsed += 1
+            // The URL Standard's idempotence: parsing the href gives the same href.
+            guard let again = WebURL(url.href) else {
+                findings.record("href does not parse", input: input, detail: url.href)
+                continue
+            }
+            if again.href != url.href { findings.record("href is not stable", input: input, detail: "\(url.href) → \(again.href)") }
+            if url.isSpecial, let host = url.comparableHost, !host.hasPrefix("[") {
+                if host.unicodeScalars.contains(where: { Self.forbiddenInHost.contains($0) || !$0.isASCII || ("A"..."Z").contains($0) }) {
+                    findings.record("a special URL's host is not canonical", input: input, detail: host)
+                }
+            }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+        #expect(parsed > 500, "too few mutants parse (\(parsed))")
+    }
+
+    @Test(arguments: [UInt64(11), 12])
+    func normalisedHostsAreCanonicalAndStable(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        var findings = FuzzFindings()
+        var valid = 0
+        for _ in 0..<2000 {
+            let input = mutator.mutate(rng.pick(Self.hosts), other: rng.pick(Self.hosts), rng: &rng, maxSteps: 2)
+            guard let h = HostName.normalize(input) else { continue }
+            valid += 1
+            if HostName.normalize(h) != h { findings.record("normalize is not idempotent", input: input, detail: h) }
+            if h.isEmpty || h.hasSuffix(".") { findings.record("empty host or trailing dot", input: input, detail: h) }
+            if !h.hasPrefix("["), h.unicodeScalars.contains(where: { Self.forbiddenInHost.contains($0) || !$0.isASCII || ("A"..."Z").contains($0) }) {
+                findings.record("a normalised host is not lower-case ASCII without delimiters", input: input, detail: h)
+            }
+            // (An xn-- label need not be valid Punycode: WPT toascii keeps `xn--a` as it is.)
+        }
+        #expect(findings.isEmpty, "\(findings)")
+        #expect(valid > 300, "too few mutants are hosts (\(valid))")
+    }
+
+    @Test(arguments: [UInt64(21), 22])
+    func punycodeRoundTripsAnyScalars(seed: UInt64) {
+        var rng = FuzzRNG(seed: seed)
+        var findings = FuzzFindings()
+        let ranges: [ClosedRange<UInt32>] = [0x61...0x7A, 0x30...0x39, 0xE0...0x17F, 0x400...0x4FF, 0x4E00...0x9FFF, 0x1F600...0x1F64F, 0x10000...0x10FFFF]
+        for _ in 0..<1500 {
+            var scalars: [Unicode.Scalar] = []
+            for _ in 0..<(1 + rng.below(20)) {
+                let r = rng.pick(ranges)
+                if let s = Unicode.Scalar(r.lowerBound + UInt32(rng.below(Int(r.upperBound - r.lowerBound) + 1))) { scalars.append(s) }
+            }
+            let text = String(String.UnicodeScalarView(scalars))
+            guard let encoded = Punycode.encode(scalars) else { continue }
+            if Punycode.decode(encoded) != scalars { findings.record("decode(encode(x)) != x", input: text, detail: encoded) }
+            _ = IDNA.toASCII(text + ".example")
+        }
+        // Garbage never traps the decoder.
+        for _ in 0..<1500 {
+            let garbage = String((0..<rng.below(30)).map { _ in rng.pick(Array("abcxyz0189-_.é\u{0}~")) })
+            _ = Punycode.decode(garbage)
+            _ = IDNA.toASCII("xn--" + garbage)
+        }
+        #expect(findings.isEmpty, "\(findings)")
     }
 }
