@@ -1,6 +1,7 @@
 // libFuzzer harness for the NavigationPolicy parsers. Not a package target: run.sh compiles it together
 // with Sources/NavigationPolicy/*.swift into one module (so internal helpers are visible) with
-// `swiftc -sanitize=fuzzer`. The target is chosen by PLAINVIEW_FUZZ_TARGET (intent, aasa, appswitch).
+// `swiftc -sanitize=fuzzer`. The target is chosen by PLAINVIEW_FUZZ_TARGET (intent, aasa, appswitch, url,
+// engine, goodlist).
 // Every property violation calls `fatalError`, which libFuzzer records as a crash with its input.
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -11,11 +12,11 @@ import Foundation
 import Glibc
 #endif
 
-private enum Target: String { case intent, aasa, appswitch }
+private enum Target: String { case intent, aasa, appswitch, url, engine, goodlist }
 
 private let target: Target = {
     let name = getenv("PLAINVIEW_FUZZ_TARGET").map { String(cString: $0) } ?? "intent"
-    guard let t = Target(rawValue: name) else { fatalError("PLAINVIEW_FUZZ_TARGET must be intent, aasa or appswitch") }
+    guard let t = Target(rawValue: name) else { fatalError("PLAINVIEW_FUZZ_TARGET must be intent, aasa, appswitch, url, engine or goodlist") }
     return t
 }()
 
@@ -26,6 +27,9 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .intent: fuzzIntent(String(decoding: bytes, as: UTF8.self))
     case .aasa: fuzzAASA(bytes)
     case .appswitch: fuzzAppSwitch(bytes)
+    case .url: fuzzURL(String(decoding: bytes, as: UTF8.self))
+    case .engine: fuzzEngine(String(decoding: bytes, as: UTF8.self))
+    case .goodlist: fuzzGoodlist(bytes)
     }
     return 0
 }
@@ -124,4 +128,82 @@ private func fuzzAppSwitch(_ bytes: [UInt8]) {
     typed { _ = try SwishCallback.parse(url, registered: "merchant://done?id=7") }
     typed { _ = try ROAMpayResponse.decode(json: Data(bytes)) }
     typed { _ = try ROAMpayResponse.decode(base64: url) }
+}
+
+// MARK: URL and host
+
+private let forbiddenInHost = Set(" #%/:<>?@[\\]^|".unicodeScalars)
+
+private func fuzzURL(_ input: String) {
+    if let url = WebURL(input) {
+        guard let again = WebURL(url.href) else { violated("href does not parse", input) }
+        if again.href != url.href { violated("href is not stable", input) }
+        if url.isSpecial, let h = url.comparableHost, !h.hasPrefix("["),
+           h.unicodeScalars.contains(where: { forbiddenInHost.contains($0) || !$0.isASCII || ("A"..."Z").contains($0) }) {
+            violated("special host not canonical", input)
+        }
+    }
+    if let h = HostName.normalize(input) {
+        if HostName.normalize(h) != h { violated("normalize not idempotent", input) }
+        if !h.hasPrefix("["), h.unicodeScalars.contains(where: { forbiddenInHost.contains($0) || !$0.isASCII || ("A"..."Z").contains($0) }) {
+            violated("normalised host not canonical", input)
+        }
+    }
+}
+
+// MARK: engine (input: a URL; every policy shape, every app installed)
+
+private struct EverythingInstalled: SystemServices {
+    func universalLinkApp(for url: String) -> String? { "com.example.ul" }
+    func appLinkApp(for url: String) -> String? { "com.example.applink" }
+    func customSchemeApp(for scheme: String) -> String? { "app.\(scheme)" }
+    func intentApp(for intent: AndroidIntent) -> String? { "com.example.intent" }
+}
+
+private let engines: [NavigationPolicyEngine] = Platform.allCases.flatMap { platform in
+    RedirectPolicy.allCases.map { redirect in
+        NavigationPolicyEngine(policy: Policy(
+            platform: platform, paymentURL: "https://shop.example.com/pay?o=1", completeURL: "https://shop.example.com/done",
+            cancelURL: "https://shop.example.com/cancel", callbackScheme: "shopapp", redirectPolicy: redirect,
+            allowedHosts: ["shop.example.com"]), system: EverythingInstalled())
+    }
+}
+
+private let unsafe: Set<String> = ["javascript", "file", "data", "vbscript"]
+
+private func fuzzEngine(_ url: String) {
+    let scheme = AndroidIntent.lenientScheme(of: url)
+    // What a browser would contact: an allowed-looking URL whose real host is not shop.example.com must not be allowed.
+    let realHost = WebURL(url).flatMap { $0.isSpecial ? $0.comparableHost : nil }
+    for engine in engines {
+        for frame in NavigationFrame.allCases {
+            let d = engine.decide(Navigation(url: url, currentURL: "https://shop.example.com/pay?o=1", frame: frame))
+            if d.rule.rawValue.isEmpty || d.reason.isEmpty { violated("decision without rule or reason", url) }
+            if let t = d.action.target, let s = AndroidIntent.lenientScheme(of: t), unsafe.contains(s) {
+                violated("\(d.action.name) hands on \(s)", url)
+            }
+            if frame == .main, let scheme, unsafe.contains(scheme), d.action == .allow || d.action.via != nil {
+                violated("top-level \(scheme) got \(d.action.name)", url)
+            }
+            if engine.policy.redirectPolicy != .webview, d.action == .allow, frame == .main,
+               let scheme, scheme == "http" || scheme == "https", realHost != "shop.example.com" {
+                violated("allowed a main-frame URL whose host is \(realHost ?? "nil") (\(engine.policy.platform), \(engine.policy.redirectPolicy))", url)
+            }
+        }
+    }
+}
+
+// MARK: goodlist (input: a goodlist file, a NUL byte, then a host)
+
+private func fuzzGoodlist(_ bytes: [UInt8]) {
+    let cut = bytes.firstIndex(of: 0) ?? bytes.endIndex
+    let file = Array(bytes[..<cut])
+    let host = cut < bytes.endIndex ? String(decoding: bytes[(cut + 1)...], as: UTF8.self) : "a.payex.com"
+    guard let source = try? GoodlistSource.parse(file, file: "fuzz.goodlist") else { return }
+    if source.rendered() != file { violated("rendered() differs from the file", String(decoding: file, as: UTF8.self)) }
+    guard let list = try? Goodlist(source: source) else { return }
+    let viaTrie = list.matchIndex(host: host)
+    let viaPatterns = list.patterns.contains { $0.matches(host: host) }
+    if (viaTrie != nil) != viaPatterns { violated("trie and patterns disagree", host) }
+    if viaTrie != nil, host.contains(where: { "@\\/: \t%".contains($0) }) { violated("a host with delimiters is admitted", host) }
 }

@@ -3,7 +3,8 @@
 # Compiles Sources/NavigationPolicy/*.swift with NavigationPolicyFuzz.swift into one binary (not a package
 # target), seeds each target from ../shared/conformance, and runs each target for a bounded time.
 #
-#   Benchmarks/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]     (default: 60 s; intent aasa appswitch)
+#   Benchmarks/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
+#   (default: 60 s each; targets intent aasa appswitch url engine goodlist)
 #
 # Work files go to .build/fuzz (corpus/, crashes/). Exit status 1 when any target found a crash; each crash
 # input is in .build/fuzz/crashes/TARGET/crash-*; reproduce with
@@ -13,7 +14,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(intent aasa appswitch)
+[ ${#targets[@]} -eq 0 ] && targets=(intent aasa appswitch url engine goodlist)
 out=${FUZZ_OUT:-$root/.build/fuzz}
 bin=$out/navigation-policy-fuzz
 mkdir -p "$out"
@@ -23,7 +24,7 @@ swiftc -sanitize=fuzzer -O -parse-as-library -module-name NavigationPolicyFuzz \
     "$root"/Sources/NavigationPolicy/*.swift "$root/Benchmarks/fuzz/NavigationPolicyFuzz.swift" -o "$bin"
 
 # Seed corpora from the conformance vectors (one input per file).
-python3 - "$root/../shared/conformance" "$out/seeds" <<'PY'
+ROOT=$root python3 - "$root/../shared/conformance" "$out/seeds" <<'PY'
 import hashlib, json, os, sys
 src, dst = sys.argv[1], sys.argv[2]
 def write(target, data):
@@ -44,6 +45,19 @@ for name in ["aasa_blazingly_conformance.json", "aasa_blazingly_swcutil_gap_prob
     for c in load(name)["cases"]:
         if "aasa" in c and "url" in c:
             write("aasa", json.dumps(c["aasa"], sort_keys=True).encode() + b"\0" + c["url"].encode())
+for name in ["url_whatwg_urltestdata_subset.json", "url_whatwg_toascii.json", "react_native_webview_origin_whitelist.json"]:
+    for s in strings(load(name)["cases"]):
+        write("url", s)
+        if ":" in s: write("engine", s)
+for name in ["android_external_navigation_chromium.json", "geckoview_intentutils_safe_uri.json", "firefox_applinks_usecases.json"]:
+    for s in strings(load(name)["cases"]):
+        if ":" in s and " " not in s: write("engine", s)
+for path in [os.path.join(os.environ.get("ROOT", "."), "Goodlist", "3ds.goodlist")]:
+    if os.path.exists(path):
+        text = open(path, "rb").read()
+        for host in [b"a.payex.com", b"evilpayex.com", b"payex.com.evil.example", b"user@payex.com"]:
+            write("goodlist", text + b"\0" + host)
+write("goodlist", b"**.payex.com\n*.3dsecure.no source=x\nacs1.luottokunta.fi why=\"q \\\" v\"\n\0a.b.payex.com")
 for s in [
     "swish://paymentrequest?token=c28a4061470f4af48973bd2a4642b4fa&callbackurl=merchant%3A%2F%2F",
     "swish://paymentrequest?token=T1&callbackurl=merchant%253A%252F%252F",
