@@ -40,6 +40,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks: `swift build -c release && .build/release/plainview-bench` (see README "Performance").
+        .executableTarget(
+            name: "plainview-bench",
+            dependencies: ["NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig"],
+            exclude: []
+        ),
         // Shared by the test targets only: project paths, conformance vectors, running the built CLI.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .testTarget(name: "NavigationPolicyTests", dependencies: ["NavigationPolicy", "TestSupport"]),

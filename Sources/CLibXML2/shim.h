@@ -10,6 +10,7 @@
 #include <libxml/xmlerror.h>
 #include <libxml/encoding.h>
 #include <libxml/xmlmemory.h>
+#include <libxml/parserInternals.h>
 
 // xmlFree is a global function pointer; Swift 6 refuses it as not concurrency-safe.
 static inline void plainview_xmlFree(void *p) { xmlFree(p); }

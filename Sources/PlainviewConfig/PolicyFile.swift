@@ -104,10 +104,10 @@ public enum PolicyFile {
                 let path = item.hasPrefix("/") ? item : (baseDirectory as NSString).appendingPathComponent(item)
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-                    entries += try GoodlistSeam.load(path: path, displayName: item, isDirectory: isDir.boolValue)
+                    entries += try GoodlistFiles.load(path: path, displayName: item, isDirectory: isDir.boolValue)
                 } else if item.contains("/") || item.hasSuffix(".goodlist") || item.hasSuffix(".txt") {
                     throw doc.error(m["goodlist"], "goodlist[\(i)]", "no such goodlist file '\(item)' (relative to the policy file)")
-                } else if GoodlistSeam.isPattern(item) {
+                } else if GoodlistFiles.isPattern(item) {
                     entries.append(GoodlistEntry(pattern: item.lowercased(), file: doc.file, line: m["goodlist"]?.mark?.line))
                 } else {
                     throw doc.error(m["goodlist"], "goodlist[\(i)]", "expected a goodlist file or a host pattern (host, *.host, **.host), found '\(item)'")
@@ -116,7 +116,7 @@ public enum PolicyFile {
         } else if let dir = defaultGoodlistDirectory {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue {
-                entries = try GoodlistSeam.load(path: dir, displayName: dir, isDirectory: true)
+                entries = try GoodlistFiles.load(path: dir, displayName: dir, isDirectory: true)
             }
         }
 

@@ -42,7 +42,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     @Test(arguments: cases.filter { $0.function == "isUriSafeForScheme" })
     func unsafeURIsNeverReachAnApp(_ c: Case) throws {
         let d = androidEngine(EverythingInstalled()).decide(Navigation(url: c.input, currentURL: Fixture.acs))
-        let safe = try #require(c.expected)
+        let safe: Bool = try #require(c.expected as Bool?)
         if safe {
             #expect(d.action != .block, "\(d.rule): \(d.reason)")
             #expect(!["intent.unsafe", "custom-scheme.unsafe", "scheme.never-external"].contains(d.rule.rawValue))

@@ -101,14 +101,11 @@ cancelUrl: https://shop.example.com/cancel
         let policyURL = dir.appendingPathComponent("shop.yaml")
         try (minimal + "\ngoodlist: [lists/3ds.goodlist, '*.3dsecure.no']\n").write(to: policyURL, atomically: true, encoding: .utf8)
         let p = try PolicyFile.load(path: policyURL.path)
-        // Goodlist keeps its entries privately; once the goodlist matcher is merged, check them through it.
-        if Goodlist(entries: [GoodlistEntry(pattern: "**.payex.com")]).match(host: "ecom.payex.com") != nil {
-            #expect(p.goodlist.match(host: "ecom.payex.com")?.line == 2)
-            #expect(p.goodlist.match(host: "acs1.luottokunta.fi")?.file == "lists/3ds.goodlist")
-            #expect(p.goodlist.match(host: "a.3dsecure.no") != nil)
-            #expect(p.goodlist.match(host: "evilpayex.com") == nil)
-        }
-        let entries = try GoodlistSeam.load(path: dir.appendingPathComponent("lists/3ds.goodlist").path, displayName: "lists/3ds.goodlist", isDirectory: false)
+        #expect(p.goodlist.match(host: "ecom.payex.com")?.line == 2)
+        #expect(p.goodlist.match(host: "acs1.luottokunta.fi")?.file == "lists/3ds.goodlist")
+        #expect(p.goodlist.match(host: "a.3dsecure.no") != nil)
+        #expect(p.goodlist.match(host: "evilpayex.com") == nil)
+        let entries = try GoodlistFiles.load(path: dir.appendingPathComponent("lists/3ds.goodlist").path, displayName: "lists/3ds.goodlist", isDirectory: false)
         #expect(entries.map(\.pattern) == ["**.payex.com", "acs1.luottokunta.fi"])
         #expect(entries.map(\.line) == [2, 4])
     }

@@ -1,0 +1,116 @@
+// The only file that calls libxml2. A SAX run over libxml2's HTML parser: no tree is built, so memory stays
+// bounded by the input (libxml2 copies it once) plus the few strings the collector keeps, and deep nesting
+// cannot overflow any stack of ours. Errors go to a structured handler that drops them: libraries never print.
+internal import CLibXML2
+
+/// Receives parser events. Names and attribute names are lower case (libxml2's HTML parser folds them).
+protocol HTMLEventSink: AnyObject {
+    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList)
+    func endElement(_ name: UnsafePointer<UInt8>)
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
+}
+
+/// A borrowed view of one start tag's attributes; valid only during `startElement`.
+struct AttributeList {
+    fileprivate let atts: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
+
+    /// Calls `body(name, value)` for each attribute; `value` is nil for a bare attribute (`<input checked>`).
+    func forEach(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt8>?) -> Void) {
+        guard let atts else { return }
+        var i = 0
+        while let name = atts[i] {
+            body(name, atts[i + 1])
+            i += 2
+        }
+    }
+}
+
+enum LibXML2 {
+    /// libxml2 wants one global initialisation before use from several threads.
+    private static let initialised: Bool = { xmlInitParser(); return true }()
+
+    /// Options: recover from broken markup, never touch the network, report nothing, no implied html/body.
+    private static var options: Int32 {
+        Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
+              | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
+    }
+
+    enum Failure: Error { case tooLarge, outOfMemory }
+
+    /// Runs the HTML SAX parser over `bytes`, delivering events to `sink`. `encoding` (a charset label such as
+    /// `windows-1252`) overrides sniffing when libxml2 knows it; unknown labels are ignored (sniffing decides).
+    static func parse(_ bytes: [UInt8], encoding: String?, into sink: HTMLEventSink) throws(Failure) {
+        _ = initialised
+        guard bytes.count < Int(Int32.max) else { throw .tooLarge }
+        let created: htmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
+            buf.baseAddress.map { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buf.count) {
+                    htmlCreateMemoryParserCtxt($0, Int32(buf.count))
+                }
+            } ?? htmlCreateMemoryParserCtxt("", 0)
+        }
+        guard let ctxt = created else { throw .outOfMemory }
+        defer { htmlFreeParserCtxt(ctxt) }
+        guard let sax = ctxt.pointee.sax else { throw .outOfMemory }
+
+        // Replace the tree-building handlers with ours; everything else stays nil.
+        sax.pointee = htmlSAXHandler()
+        sax.pointee.initialized = XML_SAX2_MAGIC   // makes libxml2 use `serror` below instead of stderr
+        sax.pointee.serror = { _, _ in }
+        sax.pointee.startElement = { ctx, name, atts in
+            guard let ctx, let name else { return }
+            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink
+                .startElement(name, AttributeList(atts: atts))
+        }
+        sax.pointee.endElement = { ctx, name in
+            guard let ctx, let name else { return }
+            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink.endElement(name)
+        }
+        let text: charactersSAXFunc = { ctx, ch, len in
+            guard let ctx, let ch, len > 0 else { return }
+            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink
+                .characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+        }
+        sax.pointee.characters = text
+        sax.pointee.cdataBlock = text   // <script> and <style> bodies arrive here
+        let box = SinkBox(sink)
+        let unmanaged = Unmanaged.passRetained(box)
+        defer { unmanaged.release() }
+        ctxt.pointee.userData = unmanaged.toOpaque()
+
+        // A charset from the header wins over `<meta charset>` (as in browsers): once libxml2 has a converter it
+        // ignores the document's own declaration.
+        if let encoding, let handler = xmlFindCharEncodingHandler(encoding) {
+            xmlSwitchToEncoding(ctxt, handler)
+        }
+        _ = htmlCtxtUseOptions(ctxt, options)
+        _ = htmlParseDocument(ctxt)
+    }
+
+    /// The bare parse: libxml2 builds its tree and frees it (the benchmark's baseline).
+    static func parseAndFree(_ bytes: [UInt8]) {
+        _ = initialised
+        guard bytes.count < Int(Int32.max) else { return }
+        let created: htmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
+            buf.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: buf.count) {
+                    htmlCreateMemoryParserCtxt($0, Int32(buf.count))
+                }
+            }
+        }
+        guard let ctxt = created else { return }
+        defer { htmlFreeParserCtxt(ctxt) }
+        _ = htmlCtxtUseOptions(ctxt, options)
+        _ = htmlParseDocument(ctxt)
+        if let doc = ctxt.pointee.myDoc {
+            xmlFreeDoc(doc)
+            ctxt.pointee.myDoc = nil
+        }
+    }
+}
+
+/// Holds the sink for the C callbacks' `void *` (a class so one pointer reaches it).
+private final class SinkBox {
+    let sink: HTMLEventSink
+    init(_ sink: HTMLEventSink) { self.sink = sink }
+}

@@ -1,0 +1,431 @@
+// Turns parser events into a PageScanResult, the way a browser with scripting enabled sees the page:
+// `<noscript>`, `<template>`, `<noembed>` and `<noframes>` contents are not part of the document there, so
+// nothing inside them counts; comments never reach us; URLs resolve once `<base href>` is known.
+
+final class PageCollector: HTMLEventSink {
+    private struct PendingLink { var href: String; var text: [UInt8]; var target: String?; var isArea: Bool }
+    private struct PendingForm {
+        var action: String?; var method: String; var target: String?; var name: String?; var id: String?
+    }
+    private struct PendingField { var owner: Int?; var ownerID: String?; var name: String; var value: String }
+    private struct PendingSelect {
+        var owner: Int?; var ownerID: String?; var name: String?; var multiple: Bool; var disabled: Bool
+        var options: [(value: String?, text: [UInt8], selected: Bool, disabled: Bool)] = []
+    }
+
+    private var baseHref: String?
+    private var baseTarget: String?
+    private var refreshes: [RefreshContent] = []
+    private var links: [PendingLink] = []
+    private var openLinks: [Int] = []
+    private var forms: [PendingForm] = []
+    private var openForm: Int?
+    private var ignoredNestedForms = 0
+    private var fields: [PendingField] = []
+    private var frames: [(src: String, name: String?)] = []
+    private var units: [ScriptUnit] = []
+
+    private var skipDepth = 0
+    private var fieldsets: [Bool] = []
+    private var disabledFieldsets = 0
+    private var script: [UInt8]?
+    private var inRawText = false
+    private var textarea: (owner: Int?, ownerID: String?, name: String, text: [UInt8])?
+    private var select: PendingSelect?
+    private var inOption = false
+
+    /// Link text kept per link (enough for any label; a 100 MB `<a>` must not be copied whole).
+    private static let maxLinkText = 4096
+
+    // MARK: events
+
+    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) {
+        let tag = Tag(name)
+        if skipDepth > 0 {
+            if tag.isInert { skipDepth += 1 }
+            return
+        }
+        if tag.isInert { skipDepth = 1; return }
+
+        // Event handlers on any element: `onload`/`onpageshow`/`onerror` fire without the user.
+        attributes.forEach { n, v in
+            guard n[0] == UInt8(ascii: "o"), n[1] == UInt8(ascii: "n"), n[2] != 0, let v else { return }
+            let onLoad = cEqual(n, "onload") || cEqual(n, "onpageshow") || cEqual(n, "onerror")
+            units.append(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count))
+        }
+
+        switch tag {
+        case .a, .area:
+            var href: String?, target: String?, alt: String?
+            attributes.forEach { n, v in
+                if cEqual(n, "href") { href = string(v) }
+                else if cEqual(n, "target") { target = string(v) }
+                else if tag == .area && cEqual(n, "alt") { alt = string(v) }
+            }
+            if tag == .a { openLinks.append(href == nil ? -1 : links.count) }
+            guard let href else { return }
+            links.append(PendingLink(href: href, text: Array((alt ?? "").utf8), target: target, isArea: tag == .area))
+            addJavaScriptURL(href)
+        case .base:
+            // The first <base> with href sets the base URL; the first with target sets the default target.
+            attributes.forEach { n, v in
+                if cEqual(n, "href"), baseHref == nil { baseHref = string(v) }
+                else if cEqual(n, "target"), baseTarget == nil { baseTarget = string(v) }
+            }
+        case .meta:
+            var isRefresh = false
+            var content: String?
+            attributes.forEach { n, v in
+                if cEqual(n, "http-equiv"), let v { isRefresh = cEqualIgnoringCase(v, "refresh") }
+                else if cEqual(n, "content") { content = string(v) }
+            }
+            if isRefresh, let content, let parsed = RefreshContent(content) { refreshes.append(parsed) }
+        case .form:
+            if openForm != nil { ignoredNestedForms += 1; return }  // browsers ignore a nested <form>
+            var f = PendingForm(action: nil, method: "GET", target: nil, name: nil, id: nil)
+            attributes.forEach { n, v in
+                if cEqual(n, "action") { f.action = string(v) }
+                else if cEqual(n, "method"), let v { f.method = cEqualIgnoringCase(v, "post") ? "POST" : "GET" }
+                else if cEqual(n, "target") { f.target = string(v) }
+                else if cEqual(n, "name") { f.name = string(v) }
+                else if cEqual(n, "id") { f.id = string(v) }
+            }
+            openForm = forms.count
+            forms.append(f)
+        case .input:
+            var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
+            attributes.forEach { n, v in
+                if cEqual(n, "name") { name = string(v) }
+                else if cEqual(n, "value") { value = string(v) }
+                else if cEqual(n, "type") { type = string(v).lowercased() }
+                else if cEqual(n, "checked") { checked = true }
+                else if cEqual(n, "disabled") { disabled = true }
+                else if cEqual(n, "form") { formID = string(v) }
+            }
+            guard let name, !name.isEmpty, !disabled, disabledFieldsets == 0 else { return }
+            switch type {
+            case "checkbox", "radio":
+                guard checked else { return }
+                value = value ?? "on"
+            case "submit", "reset", "button", "image", "file":
+                return  // only a submitter or a chosen file would be sent; an automatic submit has neither
+            default:
+                break
+            }
+            fields.append(PendingField(owner: openForm, ownerID: formID, name: name, value: value ?? ""))
+        case .textarea:
+            var name: String?, disabled = false, formID: String?
+            attributes.forEach { n, v in
+                if cEqual(n, "name") { name = string(v) }
+                else if cEqual(n, "disabled") { disabled = true }
+                else if cEqual(n, "form") { formID = string(v) }
+            }
+            if let name, !name.isEmpty, !disabled, disabledFieldsets == 0 {
+                textarea = (openForm, formID, name, [])
+            }
+        case .select:
+            var s = PendingSelect(owner: openForm, ownerID: nil, name: nil, multiple: false, disabled: disabledFieldsets > 0)
+            attributes.forEach { n, v in
+                if cEqual(n, "name") { s.name = string(v) }
+                else if cEqual(n, "multiple") { s.multiple = true }
+                else if cEqual(n, "disabled") { s.disabled = true }
+                else if cEqual(n, "form") { s.ownerID = string(v) }
+            }
+            select = s
+        case .option:
+            guard select != nil else { return }
+            var value: String?, selected = false, disabled = false
+            attributes.forEach { n, v in
+                if cEqual(n, "value") { value = string(v) }
+                else if cEqual(n, "selected") { selected = true }
+                else if cEqual(n, "disabled") { disabled = true }
+            }
+            select?.options.append((value, [], selected, disabled))
+            inOption = true
+        case .fieldset:
+            var disabled = false
+            attributes.forEach { n, _ in if cEqual(n, "disabled") { disabled = true } }
+            fieldsets.append(disabled)
+            if disabled { disabledFieldsets += 1 }
+        case .iframe, .frame:
+            var src: String?, frameName: String?
+            attributes.forEach { n, v in
+                if cEqual(n, "src") { src = string(v) }
+                else if cEqual(n, "name") { frameName = string(v) }
+            }
+            // No or empty src: about:blank, which goes nowhere.
+            if let src, !src.trimmingASCIIWhitespace().isEmpty { frames.append((src, frameName)) }
+        case .script:
+            var external = false, runs = true
+            attributes.forEach { n, v in
+                if cEqual(n, "src") { external = true }
+                else if cEqual(n, "type") { runs = Self.isJavaScriptType(string(v)) }
+            }
+            inRawText = true
+            script = (external || !runs) ? nil : []
+        case .style:
+            inRawText = true
+        case .other, .noscript, .template, .noembed, .noframes:
+            break
+        }
+    }
+
+    func endElement(_ name: UnsafePointer<UInt8>) {
+        let tag = Tag(name)
+        if skipDepth > 0 {
+            if tag.isInert { skipDepth -= 1 }
+            return
+        }
+        switch tag {
+        case .a:
+            if !openLinks.isEmpty { openLinks.removeLast() }
+        case .form:
+            if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
+        case .textarea:
+            guard var t = textarea else { return }
+            // The parser drops one newline right after <textarea>; browsers normalise CRLF to LF.
+            if t.text.first == 0x0A { t.text.removeFirst() }
+            let value = String(decoding: t.text, as: UTF8.self).replacingCRLF()
+            fields.append(PendingField(owner: t.owner, ownerID: t.ownerID, name: t.name, value: value))
+            textarea = nil
+        case .option:
+            inOption = false
+        case .select:
+            guard let s = select else { return }
+            select = nil
+            guard let name = s.name, !name.isEmpty, !s.disabled else { return }
+            var chosen = s.options.indices.filter { s.options[$0].selected && !s.options[$0].disabled }
+            if !s.multiple {
+                // A single select always has one selection: the last `selected`, else the first usable option.
+                if let last = chosen.last { chosen = [last] }
+                else if let first = s.options.indices.first(where: { !s.options[$0].disabled }) { chosen = [first] }
+            }
+            for i in chosen {
+                let o = s.options[i]
+                let value = o.value ?? collapseWhitespace(o.text)
+                fields.append(PendingField(owner: s.owner, ownerID: s.ownerID, name: name, value: value))
+            }
+        case .fieldset:
+            if let d = fieldsets.popLast(), d { disabledFieldsets -= 1 }
+        case .script:
+            if let source = script, !source.isEmpty {
+                units.append(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count))
+            }
+            script = nil
+            inRawText = false
+        case .style:
+            inRawText = false
+        default:
+            break
+        }
+    }
+
+    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+        if inRawText {
+            script?.append(contentsOf: text)
+            return
+        }
+        if skipDepth > 0 { return }
+        // Text goes to the innermost open link only: browsers never nest links (a new <a> closes the open one).
+        if let i = openLinks.last, i >= 0, links[i].text.count < Self.maxLinkText {
+            links[i].text.append(contentsOf: text.prefix(Self.maxLinkText - links[i].text.count))
+        }
+        textarea?.text.append(contentsOf: text)
+        if inOption, let last = select?.options.indices.last {
+            select?.options[last].text.append(contentsOf: text)
+        }
+    }
+
+    // MARK: result
+
+    func result(document: URLResolver.Parts, androidInterfaces: Set<String>) -> PageScanResult {
+        var base = document
+        if let baseHref, let resolved = URLResolver.resolve(baseHref, against: document),
+           let parts = URLResolver.parseAbsolute(resolved), !parts.isOpaque {
+            base = parts
+        }
+        let documentURL = URLResolver.encode(document)
+        var out = PageScanResult()
+
+        for r in refreshes {
+            if let raw = r.url {
+                guard let url = URLResolver.resolve(raw, against: base) else { continue }
+                out.refresh = .init(delay: r.delay, url: url)
+            } else {
+                out.refresh = .init(delay: r.delay, url: documentURL)
+            }
+            break
+        }
+        for l in links {
+            guard let url = URLResolver.resolve(l.href, against: base) else { continue }
+            let text = collapseWhitespace(l.text)
+            out.links.append(.init(url: url, text: text, target: l.target ?? baseTarget))
+        }
+        for f in frames {
+            guard let url = URLResolver.resolve(f.src, against: base) else { continue }
+            out.frames.append(.init(url: url, name: f.name))
+        }
+
+        let findings = ScriptScanner(androidInterfaces: androidInterfaces).scan(units)
+        for n in findings.navigations {
+            guard let url = URLResolver.resolve(n.url, against: base) else { continue }
+            out.scriptNavigations.append(.init(url: url, kind: n.kind, onLoad: n.onLoad))
+        }
+        out.hooks = findings.hooks
+
+        // Forms: owners, fields, auto-submission.
+        var autoSubmitted = Set<Int>()
+        for s in findings.submits where s.onLoad {
+            if let i = formIndex(s.form) { autoSubmitted.insert(i) }
+        }
+        var formFields = [[PageScanResult.Form.Field]](repeating: [], count: forms.count)
+        for f in fields {
+            let owner: Int?
+            if let id = f.ownerID { owner = formsByID[id] } else { owner = f.owner }
+            if let owner, owner < formFields.count { formFields[owner].append(.init(name: f.name, value: f.value)) }
+        }
+        for (i, f) in forms.enumerated() {
+            // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
+            let action: String
+            if let a = f.action, !a.trimmingASCIIWhitespace().isEmpty {
+                guard let url = URLResolver.resolve(a, against: base) else { continue }
+                action = url
+            } else {
+                action = documentURL
+            }
+            out.forms.append(.init(action: action, method: f.method, fields: formFields[i],
+                                   autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget))
+        }
+        return out
+    }
+
+    /// First form per name and per id (built once: pages may hold thousands of forms and submit calls).
+    private lazy var formsByName: [String: Int] = firstIndexes(\.name)
+    private lazy var formsByID: [String: Int] = firstIndexes(\.id)
+
+    private func firstIndexes(_ key: KeyPath<PendingForm, String?>) -> [String: Int] {
+        var map: [String: Int] = [:]
+        for (i, f) in forms.enumerated() { if let k = f[keyPath: key], map[k] == nil { map[k] = i } }
+        return map
+    }
+
+    private func formIndex(_ ref: FormReference) -> Int? {
+        switch ref {
+        case .index(let n): return n >= 0 && n < forms.count ? n : nil
+        case .name(let n): return formsByName[n] ?? formsByID[n]
+        case .id(let id): return formsByID[id]
+        case .first: return forms.isEmpty ? nil : 0
+        case .unknown(let before):
+            if forms.count == 1 { return 0 }
+            return before > 0 && before <= forms.count ? before - 1 : nil
+        }
+    }
+
+    // MARK: helpers
+
+    /// `javascript:` links run their code when tapped: scan it like a click handler.
+    private func addJavaScriptURL(_ href: String) {
+        let trimmed = URLResolver.clean(href)
+        guard trimmed.utf8.count > 11, trimmed.prefix(11).lowercased() == "javascript:" else { return }
+        let code = percentDecode(String(trimmed.dropFirst(11)))
+        units.append(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
+    }
+
+    private static func isJavaScriptType(_ type: String) -> Bool {
+        let t = type.trimmingASCIIWhitespace().lowercased()
+        if t.isEmpty || t == "module" { return true }
+        let essence = t.split(separator: ";").first.map { $0.trimmingASCIIWhitespace() } ?? t
+        return ["text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript",
+                "application/ecmascript", "text/jscript", "text/livescript", "text/x-javascript",
+                "text/x-ecmascript", "text/javascript1.0", "text/javascript1.1", "text/javascript1.2",
+                "text/javascript1.3", "text/javascript1.4", "text/javascript1.5"].contains(essence)
+    }
+}
+
+/// The elements the collector cares about, recognised without allocating.
+enum Tag {
+    case a, area, base, meta, form, input, textarea, select, option, fieldset, iframe, frame, script, style
+    case noscript, template, noembed, noframes
+    case other
+
+    /// Elements whose content a scripting browser does not put in the document.
+    var isInert: Bool { self == .noscript || self == .template || self == .noembed || self == .noframes }
+
+    init(_ n: UnsafePointer<UInt8>) {
+        switch n[0] {
+        case UInt8(ascii: "a"):
+            self = n[1] == 0 ? .a : cEqual(n, "area") ? .area : .other
+        case UInt8(ascii: "b"): self = cEqual(n, "base") ? .base : .other
+        case UInt8(ascii: "m"): self = cEqual(n, "meta") ? .meta : .other
+        case UInt8(ascii: "f"):
+            self = cEqual(n, "form") ? .form : cEqual(n, "frame") ? .frame : cEqual(n, "fieldset") ? .fieldset : .other
+        case UInt8(ascii: "i"): self = cEqual(n, "input") ? .input : cEqual(n, "iframe") ? .iframe : .other
+        case UInt8(ascii: "t"): self = cEqual(n, "textarea") ? .textarea : cEqual(n, "template") ? .template : .other
+        case UInt8(ascii: "s"):
+            self = cEqual(n, "select") ? .select : cEqual(n, "script") ? .script : cEqual(n, "style") ? .style : .other
+        case UInt8(ascii: "o"): self = cEqual(n, "option") ? .option : .other
+        case UInt8(ascii: "n"):
+            self = cEqual(n, "noscript") ? .noscript : cEqual(n, "noembed") ? .noembed : cEqual(n, "noframes") ? .noframes : .other
+        default: self = .other
+        }
+    }
+}
+
+/// True when the NUL-terminated `c` equals the ASCII literal.
+func cEqual(_ c: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+    let l = literal.utf8Start
+    var i = 0
+    while i < literal.utf8CodeUnitCount {
+        if c[i] != l[i] { return false }
+        i += 1
+    }
+    return c[i] == 0
+}
+
+/// Like `cEqual`, ASCII case-insensitive (for attribute values such as `http-equiv`), ignoring surrounding spaces.
+func cEqualIgnoringCase(_ c: UnsafePointer<UInt8>, _ literal: StaticString) -> Bool {
+    let value = String(cString: c).trimmingASCIIWhitespace().lowercased()
+    return value == literal.description
+}
+
+private func string(_ v: UnsafePointer<UInt8>?) -> String {
+    guard let v else { return "" }
+    return String(cString: v)
+}
+
+private func bytes(_ v: UnsafePointer<UInt8>) -> [UInt8] {
+    var n = 0
+    while v[n] != 0 { n += 1 }
+    return Array(UnsafeBufferPointer(start: v, count: n))
+}
+
+/// Text as a user reads it: runs of ASCII whitespace become one space, ends trimmed.
+func collapseWhitespace(_ text: [UInt8]) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(text.count)
+    var pendingSpace = false
+    for b in text {
+        if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D {
+            pendingSpace = !out.isEmpty
+        } else {
+            if pendingSpace { out.append(0x20); pendingSpace = false }
+            out.append(b)
+        }
+    }
+    return String(decoding: out, as: UTF8.self)
+}
+
+extension String {
+    fileprivate func replacingCRLF() -> String {
+        guard utf8.contains(0x0D) else { return self }
+        var out: [UInt8] = []
+        let u = Array(utf8)
+        var i = 0
+        while i < u.count {
+            if u[i] == 0x0D { out.append(0x0A); if i + 1 < u.count, u[i + 1] == 0x0A { i += 1 } }
+            else { out.append(u[i]) }
+            i += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
