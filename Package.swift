@@ -19,6 +19,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // Pure decisions: no I/O, no libxml2, no networking. FoundationEssentials at most.
@@ -33,10 +37,22 @@ let package = Package(
         // Files: policy, environment and goodlist files (YAML/JSON), the Public Suffix List, atomic writes.
         .target(name: "PlainviewConfig", dependencies: ["NavigationPolicy", "Yams"]),
         .target(name: "FlowSimulator", dependencies: ["NavigationPolicy", "PageScan", "PlainviewConfig", "Yams"]),
+        // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
+        .target(
+            name: "PlainviewServer",
+            dependencies: [
+                "NavigationPolicy", "PlainviewConfig", "Yams",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "plainview",
             dependencies: [
-                "NavigationPolicy", "PageScan", "PlainviewConfig", "FlowSimulator",
+                "NavigationPolicy", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +69,15 @@ let package = Package(
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "TestSupport"]),
         .testTarget(name: "FlowSimulatorTests", dependencies: ["FlowSimulator", "TestSupport"]),
         .testTarget(name: "PlainviewCLITests", dependencies: ["plainview", "TestSupport"]),
+        .testTarget(
+            name: "PlainviewServerTests",
+            dependencies: [
+                "PlainviewServer", "NavigationPolicy", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,223 @@
+// Configuration of the payment-url helper endpoints (seed 000, "Payment Url Helper Endpoints"), validated once.
+
+/// The public origin generated URLs use (`scheme://host[:port]`). The server never trusts the Host header:
+/// every URL it generates is built from this value.
+public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
+    /// `http` or `https`, lower case.
+    public let scheme: String
+    /// Lower-case ASCII host (an IDN must be given as punycode), or a bracketed IPv6 literal.
+    public let host: String
+    /// nil when it is the scheme's default port.
+    public let port: Int?
+
+    /// `host[:port]`, as it appears after `//`.
+    public var authority: String { port.map { "\(host):\($0)" } ?? host }
+    public var description: String { "\(scheme)://\(authority)" }
+
+    /// Parses `http(s)://host[:port][/]`. Anything else (userinfo, a path, query, fragment, a bad host or port)
+    /// → nil. Trailing dot removed, case folded, default port dropped.
+    public init?(_ text: String) {
+        let lower = text.lowercased()
+        let scheme: String
+        var rest: Substring
+        if lower.hasPrefix("https://") {
+            scheme = "https"; rest = Substring(lower.dropFirst(8))
+        } else if lower.hasPrefix("http://") {
+            scheme = "http"; rest = Substring(lower.dropFirst(7))
+        } else {
+            return nil
+        }
+        if rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard !rest.isEmpty, rest.utf8.count <= 300 else { return nil }
+        var hostPart = rest
+        var port: Int? = nil
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return nil }
+            hostPart = rest[rest.startIndex...close]
+            let inner = rest[rest.index(after: rest.startIndex)..<close]
+            guard !inner.isEmpty, inner.contains(":"),
+                  inner.utf8.allSatisfy({ PercentEncoding.isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else { return nil }
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let p = Int(after.dropFirst()), (1...65535).contains(p) else { return nil }
+                port = p
+            }
+        } else {
+            if let colon = rest.lastIndex(of: ":") {
+                hostPart = rest[rest.startIndex..<colon]
+                let digits = rest[rest.index(after: colon)...]
+                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), digits.count <= 5,
+                      let p = Int(digits), (1...65535).contains(p) else { return nil }
+                port = p
+            }
+            if hostPart.hasSuffix(".") { hostPart = hostPart.dropLast() }
+            guard !hostPart.isEmpty, hostPart.utf8.count <= 253 else { return nil }
+            let labels = hostPart.split(separator: ".", omittingEmptySubsequences: false)
+            for label in labels {
+                guard !label.isEmpty, label.utf8.count <= 63,
+                      label.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }),
+                      !label.hasPrefix("-"), !label.hasSuffix("-") else { return nil }
+            }
+        }
+        if (scheme == "http" && port == 80) || (scheme == "https" && port == 443) { port = nil }
+        self.scheme = scheme
+        self.host = String(hostPart)
+        self.port = port
+    }
+}
+
+/// A configuration value the helper endpoints cannot work with.
+public struct HelperConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The option or key at fault (`public-url`, `root`, `app-id`, …).
+    public var key: String
+    public var message: String
+    public var description: String { "\(key): \(message)" }
+    public init(key: String, message: String) {
+        self.key = key
+        self.message = message
+    }
+}
+
+public struct HelperEndpointsConfiguration: Sendable {
+    /// Origin of every URL generated for the helpers (Location headers, intent data, trampoline targets).
+    public var publicOrigin: PublicOrigin
+    /// Origin where the back-link (trampoline) page is reached. The seed requires it to be a *different* host
+    /// from the payment url's for case 2a (a universal link tapped on a page of the same domain opens in
+    /// Safari); it defaults to `publicOrigin`, which works for the fallback ladder but not for case 2a.
+    public var trampolineOrigin: PublicOrigin
+    /// Mount path of the helpers, always starting and ending with `/` (e.g. `/swedbank-pay-mobile/`).
+    public var root: String
+    /// `TEAMID.bundle.id` values for the apple-app-site-association.
+    public var appIDs: [String]
+    /// Android package for assetlinks.json (nil: an empty statement list is served).
+    public var androidPackage: String?
+    /// SHA-256 certificate fingerprints, normalised to upper-case colon-separated hex.
+    public var sha256CertFingerprints: [String]
+
+    public init(
+        publicURL: String, root: String = "/", appIDs: [String] = [], androidPackage: String? = nil,
+        sha256CertFingerprints: [String] = [], trampolineURL: String? = nil
+    ) throws(HelperConfigurationError) {
+        guard let origin = PublicOrigin(publicURL) else {
+            throw HelperConfigurationError(key: "public-url", message: "expected http(s)://host[:port] with an ASCII host and no path, query or userinfo, got '\(publicURL)'")
+        }
+        publicOrigin = origin
+        if let trampolineURL {
+            guard let t = PublicOrigin(trampolineURL) else {
+                throw HelperConfigurationError(key: "trampoline-url", message: "expected http(s)://host[:port], got '\(trampolineURL)'")
+            }
+            trampolineOrigin = t
+        } else {
+            trampolineOrigin = origin
+        }
+        guard let r = Self.normalizeRoot(root) else {
+            throw HelperConfigurationError(key: "root", message: "expected an absolute path like /swedbank-pay-mobile/ (letters, digits, -._~ and / only, no empty, '.' or '..' segments), got '\(root)'")
+        }
+        self.root = r
+        for id in appIDs where !Self.isValidAppID(id) {
+            throw HelperConfigurationError(key: "app-id", message: "expected TEAMID.bundle.identifier (10-character team id, then a bundle id), got '\(id)'")
+        }
+        self.appIDs = appIDs
+        if let androidPackage {
+            guard HelperValidation.isAndroidPackage(androidPackage) else {
+                throw HelperConfigurationError(key: "android-package", message: "expected an Android package name like com.example.app, got '\(androidPackage)'")
+            }
+        }
+        self.androidPackage = androidPackage
+        var fps: [String] = []
+        for fp in sha256CertFingerprints {
+            guard let n = Self.normalizeFingerprint(fp) else {
+                throw HelperConfigurationError(key: "sha256-cert", message: "expected 32 bytes of hex (AB:CD:… or ABCD…), got '\(fp)'")
+            }
+            fps.append(n)
+        }
+        if !fps.isEmpty && androidPackage == nil {
+            throw HelperConfigurationError(key: "sha256-cert", message: "needs --android-package as well")
+        }
+        if androidPackage != nil && fps.isEmpty {
+            throw HelperConfigurationError(key: "android-package", message: "needs at least one --sha256-cert fingerprint")
+        }
+        self.sha256CertFingerprints = fps
+    }
+
+    /// `/a/b` → `/a/b/`; rejects relative paths, `..`, empty segments and characters needing encoding.
+    static func normalizeRoot(_ raw: String) -> String? {
+        guard raw.hasPrefix("/"), raw.utf8.count <= 512 else { return nil }
+        let segments = raw.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        var clean: [Substring] = []
+        for (i, seg) in segments.enumerated() {
+            if seg.isEmpty {
+                if i == segments.count - 1 { continue }  // trailing slash
+                return nil
+            }
+            guard seg != ".", seg != "..", seg.utf8.allSatisfy(PercentEncoding.isUnreserved) else { return nil }
+            clean.append(seg)
+        }
+        return clean.isEmpty ? "/" : "/" + clean.joined(separator: "/") + "/"
+    }
+
+    static func isValidAppID(_ id: String) -> Bool {
+        let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].utf8.count == 10,
+              parts[0].utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }),
+              !parts[1].isEmpty, parts[1].utf8.count <= 155,
+              parts[1].utf8.allSatisfy({ PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "_") }),
+              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains("..")
+        else { return false }
+        return true
+    }
+
+    /// Upper-case colon-separated form of a SHA-256 fingerprint (with or without colons); nil if not 32 bytes.
+    public static func normalizeFingerprint(_ raw: String) -> String? {
+        let hex = raw.utf8.filter { $0 != UInt8(ascii: ":") }
+        guard hex.count == 64, hex.allSatisfy(PercentEncoding.isHex) else { return nil }
+        // Colons, when present, must separate every byte.
+        if raw.contains(":") {
+            let groups = raw.split(separator: ":", omittingEmptySubsequences: false)
+            guard groups.count == 32, groups.allSatisfy({ $0.utf8.count == 2 }) else { return nil }
+        }
+        let upper = String(decoding: hex, as: UTF8.self).uppercased()
+        var out = ""
+        for (i, ch) in upper.enumerated() {
+            if i > 0 && i % 2 == 0 { out += ":" }
+            out.append(ch)
+        }
+        return out
+    }
+}
+
+/// Parameter rules shared by the endpoints and the backend checker.
+public enum HelperValidation {
+    /// Android's package name rule (PackageParser.validateName with a required separator): at least two
+    /// dot-separated segments, each an ASCII letter followed by letters, digits or `_`; at most 255 bytes.
+    public static func isAndroidPackage(_ s: String) -> Bool {
+        guard s.utf8.count <= 255 else { return false }
+        let segs = s.split(separator: ".", omittingEmptySubsequences: false)
+        guard segs.count >= 2 else { return false }
+        for seg in segs {
+            guard let first = seg.utf8.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
+                  seg.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") })
+            else { return false }
+        }
+        return true
+    }
+
+    /// Schemes a payment page's browser handles itself: redirecting the fallback to one of them would loop
+    /// (http/https back to this endpoint), downgrade, or hand the browser something unsafe.
+    public static let reservedSchemes: Set<String> = [
+        "http", "https", "javascript", "vbscript", "data", "file", "blob", "about", "intent", "filesystem",
+        "ws", "wss", "ftp", "view-source", "chrome", "content",
+    ]
+
+    /// RFC 3986 `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, at most 64 bytes, not a reserved
+    /// browser scheme. Case-insensitive; callers use the lower-cased form.
+    public static func isAppScheme(_ s: String) -> Bool {
+        guard let first = s.utf8.first, s.utf8.count <= 64,
+              (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
+              s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+                  || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else { return false }
+        return !reservedSchemes.contains(s.lowercased())
+    }
+}

@@ -1,0 +1,146 @@
+// Small text utilities for the helper endpoints: RFC 3986 percent-encoding and -decoding, HTML and JSON
+// escaping, and query splitting. Byte-level and Foundation-free so the rules are visible and testable.
+
+public enum PercentEncoding {
+    /// RFC 3986 `unreserved`: ALPHA / DIGIT / "-" / "." / "_" / "~".
+    public static func isUnreserved(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+            || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")
+    }
+
+    /// RFC 3986 `sub-delims`: "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "=".
+    public static func isSubDelim(_ b: UInt8) -> Bool {
+        switch b {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+             UInt8(ascii: "="):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A byte that may appear literally in an RFC 3986 path or query (`pchar` / "/" / "?"), "%" excluded.
+    public static func isPathOrQueryChar(_ b: UInt8) -> Bool {
+        isUnreserved(b) || isSubDelim(b) || b == UInt8(ascii: ":") || b == UInt8(ascii: "@")
+            || b == UInt8(ascii: "/") || b == UInt8(ascii: "?")
+    }
+
+    static func isHex(_ b: UInt8) -> Bool {
+        (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66)
+    }
+
+    static func hexValue(_ b: UInt8) -> UInt8 {
+        switch b {
+        case 0x30...0x39: return b - 0x30
+        case 0x41...0x46: return b - 0x41 + 10
+        default: return b &- 0x61 &+ 10
+        }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Percent-encodes every byte of the UTF-8 form that is not `unreserved` (like `encodeURIComponent`, but
+    /// stricter: `!'()*` are encoded too). The result is safe inside any URI component, header or attribute.
+    public static func encodeComponent(_ s: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count)
+        for b in s.utf8 {
+            if isUnreserved(b) {
+                out.append(b)
+            } else {
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(b >> 4)])
+                out.append(hexDigits[Int(b & 0x0F)])
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Percent-decodes an RFC 3986 component. `+` stays `+` (RFC 3986, as Apple's URLComponents does; it is
+    /// only a space in HTML form encoding). nil for a malformed escape or bytes that are not UTF-8.
+    public static func decodeComponent<S: StringProtocol>(_ s: S) -> String? {
+        let bytes = Array(s.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0
+        while i < bytes.count {
+            let b = bytes[i]
+            if b == UInt8(ascii: "%") {
+                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { return nil }
+                out.append(hexValue(bytes[i + 1]) << 4 | hexValue(bytes[i + 2]))
+                i += 3
+            } else {
+                out.append(b)
+                i += 1
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    /// True when `s` contains a C0 control character (CR, LF, NUL, TAB …), DEL or a C1 control.
+    public static func containsControl<S: StringProtocol>(_ s: S) -> Bool {
+        s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) }
+    }
+
+    /// Splits one raw query piece (`name=value`, still percent-encoded) at its first `=`; no `=` → empty value.
+    public static func splitQueryItem(_ piece: Substring) -> (name: Substring, value: Substring) {
+        guard let eq = piece.firstIndex(of: "=") else { return (piece, piece[piece.endIndex...]) }
+        return (piece[piece.startIndex..<eq], piece[piece.index(after: eq)...])
+    }
+}
+
+public enum HTMLEscaping {
+    /// Escapes text for an HTML text node or a quoted attribute value (`&<>"'`).
+    public static func escape(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+}
+
+public enum JSONEscaping {
+    /// A JSON string literal (with quotes). `<`, `>`, `&`, U+2028 and U+2029 are escaped as well, so the
+    /// output is also safe if a browser sniffs it as HTML or a script embeds it.
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for ch in s.unicodeScalars {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<", ">", "&", "\u{2028}", "\u{2029}":
+                out += unicodeEscape(ch.value)
+            default:
+                if ch.value < 0x20 || ch.value == 0x7F {
+                    out += unicodeEscape(ch.value)
+                } else {
+                    out.unicodeScalars.append(ch)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    private static func unicodeEscape(_ v: UInt32) -> String {
+        let hex = String(v, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// A JSON array of strings.
+    public static func array(_ items: [String]) -> String {
+        "[" + items.map(quote).joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,159 @@
+// `plainview serve`: the payment-url helper endpoints (pure responses from NavigationPolicy) and the recorded
+// Pages over real HTTP with Hummingbird. Built by a function so tests drive it without sockets.
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NavigationPolicy
+import NIOCore
+import Synchronization
+
+/// What `serve` is asked to do. `publicURL` nil → `http://HOST:PORT` of the bound address (never the Host header).
+public struct ServerOptions: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    public var root: String = "/"
+    public var publicURL: String?
+    public var trampolineURL: String?
+    public var appIDs: [String] = []
+    public var androidPackage: String?
+    public var sha256CertFingerprints: [String] = []
+    /// A Pages folder (one sub-folder per flow); its HTML files are served at `/<flow>/<file>`.
+    public var pagesDirectory: String?
+
+    public init() {}
+}
+
+/// Where the server ended up listening.
+public struct ListeningInfo: Sendable {
+    public var url: String
+    public var port: Int
+    public var publicURL: String
+}
+
+public enum PlainviewServer {
+    /// Validates the options and builds the application. Errors name the option at fault.
+    /// `onListening` runs once the socket is bound (the CLI prints it; the library never prints).
+    public static func makeApplication(
+        options: ServerOptions, logger: Logger,
+        onListening: @escaping @Sendable (ListeningInfo) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        guard (0...65535).contains(options.port) else {
+            throw HelperConfigurationError(key: "port", message: "expected 0…65535, got \(options.port)")
+        }
+        guard !options.host.isEmpty, !options.host.contains("/") else {
+            throw HelperConfigurationError(key: "host", message: "expected an address to bind, like 127.0.0.1, got '\(options.host)'")
+        }
+        // Validate every option now, with a stand-in public URL when it depends on the bound port.
+        let knownPublicURL = options.publicURL ?? (options.port == 0 ? nil : defaultPublicURL(host: options.host, port: options.port))
+        let validated = try endpointsConfiguration(options, publicURL: knownPublicURL ?? "http://127.0.0.1")
+        let pages = try options.pagesDirectory.map { try PagesIndex(directory: $0) }
+        let responder = PlainviewResponder(
+            endpoints: knownPublicURL == nil ? nil : HelperEndpoints(configuration: validated),
+            pages: pages, logger: logger)
+        if validated.trampolineOrigin == validated.publicOrigin && options.publicURL != nil {
+            logger.notice("the back-link page is served from the payment url's own host; iOS opens a universal link tapped on a page of the same domain in Safari (seed 000, case 2a): give --trampoline-url on another host for production")
+        }
+        let options = options
+        return Application(
+            responder: responder,
+            configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? options.port
+                // The address actually bound (e.g. "localhost" resolved to 127.0.0.1 or ::1).
+                let listening = defaultPublicURL(host: channel.localAddress?.ipAddress ?? options.host, port: port)
+                let publicURL = options.publicURL ?? listening
+                if options.publicURL == nil && ["0.0.0.0", "::", "[::]"].contains(options.host) {
+                    logger.warning("bound to all interfaces without --public-url: generated URLs say \(publicURL), which no device can reach; give --public-url")
+                }
+                if options.publicURL == nil, let config = try? endpointsConfiguration(options, publicURL: publicURL) {
+                    responder.setEndpoints(HelperEndpoints(configuration: config))
+                }
+                await onListening(ListeningInfo(url: listening, port: port, publicURL: publicURL))
+            },
+            logger: logger
+        )
+    }
+
+    /// A built server the CLI can run without seeing Hummingbird types.
+    public struct Runnable: Sendable {
+        let body: @Sendable () async throws -> Void
+        /// Serves until SIGINT or SIGTERM, then shuts down gracefully and returns.
+        public func run() async throws { try await body() }
+    }
+
+    public static func runnable(
+        options: ServerOptions, logger: Logger,
+        onListening: @escaping @Sendable (ListeningInfo) async -> Void = { _ in }
+    ) throws -> Runnable {
+        let app = try makeApplication(options: options, logger: logger, onListening: onListening)
+        return Runnable(body: { try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint]) })
+    }
+
+    static func endpointsConfiguration(_ o: ServerOptions, publicURL: String) throws -> HelperEndpointsConfiguration {
+        try HelperEndpointsConfiguration(
+            publicURL: publicURL, root: o.root, appIDs: o.appIDs, androidPackage: o.androidPackage,
+            sha256CertFingerprints: o.sha256CertFingerprints, trampolineURL: o.trampolineURL)
+    }
+
+    static func defaultPublicURL(host: String, port: Int) -> String {
+        let h = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "http://\(h):\(port)"
+    }
+}
+
+/// Routes a request to the helper endpoints or to a recorded page, and logs one line per request.
+final class PlainviewResponder: HTTPResponder, Sendable {
+    typealias Context = BasicRequestContext
+    private let endpoints: Mutex<HelperEndpoints?>
+    let pages: PagesIndex?
+    let logger: Logger
+
+    init(endpoints: HelperEndpoints?, pages: PagesIndex?, logger: Logger) {
+        self.endpoints = Mutex(endpoints)
+        self.pages = pages
+        self.logger = logger
+    }
+
+    func setEndpoints(_ e: HelperEndpoints) { endpoints.withLock { $0 = e } }
+
+    func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        let method = request.method.rawValue
+        let target = request.head.path ?? "/"
+        let helper = HelperRequest(method: method, target: target)
+        let result: HelperResponse
+        if let endpoints = endpoints.withLock({ $0 }) {
+            if let pages, !endpoints.handles(target: target), let page = pages.response(for: helper) {
+                result = page
+            } else {
+                result = endpoints.respond(to: helper)
+            }
+        } else {
+            result = HelperEndpoints.problemResponse(HelperProblem(
+                type: "about:blank", title: "Service Unavailable", status: 503, detail: "The server is starting."))
+        }
+        // One line per request; the target is logged in its canonical (percent-encoded) form, bounded.
+        let shown = String(Self.printable(target).prefix(300))
+        logger.info("\(method) \(shown) \(result.status) \(result.body.utf8.count)")
+        return Self.response(result)
+    }
+
+    static func printable(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars {
+            if u.value < 0x21 || u.value >= 0x7F { out += PercentEncoding.encodeComponent(String(u)) } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+
+    static func response(_ r: HelperResponse) -> Response {
+        var fields = HTTPFields()
+        for h in r.headers {
+            if let name = HTTPField.Name(h.name) { fields[name] = h.value }
+        }
+        return Response(
+            status: HTTPResponse.Status(code: r.status),
+            headers: fields,
+            body: ResponseBody(byteBuffer: ByteBuffer(string: r.body)))
+    }
+}

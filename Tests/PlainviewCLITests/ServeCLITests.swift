@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `plainview serve` running in the background for one test.
+private final class ServeProcess: @unchecked Sendable {
+    let process = Process()
+    let out = Pipe(), err = Pipe()
+    var url = ""
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = CLI.executable
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // The first stdout line announces the bound address.
+        var line = Data()
+        while true {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            line.append(byte)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard text.hasPrefix("listening on ") else {
+            process.terminate()
+            throw CLIFailure(description: "serve did not announce its address: '\(text)' stderr: \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        }
+        url = String(text.dropFirst("listening on ".count).split(separator: " ").first ?? "")
+    }
+
+    /// Sends SIGTERM or SIGINT and returns the exit status and stderr.
+    func stop(signal: Int32 = SIGTERM) -> (Int32, String) {
+        kill(process.processIdentifier, signal)
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+private struct CLIFailure: Error, CustomStringConvertible { var description: String }
+
+@Suite(.serialized) struct ServeCLITests {
+    @Test func checkBackendPassesAgainstServeAndServeStopsCleanlyOnSIGTERM() throws {
+        let server = try ServeProcess(["--root", "/swedbank-pay-mobile/", "--app-id", "ABCDE12345.com.example.shop",
+                                       "--android-package", "com.example.shop", "--sha256-cert", String(repeating: "ab", count: 32)])
+        #expect(server.url.hasPrefix("http://127.0.0.1:"))
+        let r = try CLI.run(["check-backend", server.url + "/swedbank-pay-mobile/", "--app-id", "ABCDE12345.com.example.shop",
+                             "--android-package", "com.example.shop"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 18, "\(r)")
+        #expect(!r.stdout.contains("FAIL "))
+        #expect(r.stdoutLines.last?.hasSuffix("0 failed, 0 warnings") == true, "\(r)")
+        let (status, log) = server.stop()
+        #expect(status == 0, "\(log)")
+        // One log line per request, on stderr.
+        #expect(log.contains("GET /.well-known/apple-app-site-association 200"))
+    }
+
+    @Test func serveStopsCleanlyOnSIGINT() throws {
+        let server = try ServeProcess([])
+        let (status, log) = server.stop(signal: SIGINT)
+        #expect(status == 0, "\(log)")
+    }
+
+    @Test func checkBackendFailsWhereTheHelpersAreMissing() throws {
+        let server = try ServeProcess(["--root", "/elsewhere/", "--app-id", "ABCDE12345.com.example.shop"])
+        let r = try CLI.run(["check-backend", server.url + "/swedbank-pay-mobile/"])
+        _ = server.stop()
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("FAIL android-intent page"))
+        #expect(r.stdout.contains("FAIL apple-app-site-association"))
+    }
+
+    @Test func checkBackendReportsAnUnreachableBackendAsFailures() throws {
+        let server = try ServeProcess([])
+        let url = server.url
+        _ = server.stop()
+        let r = try CLI.run(["check-backend", url + "/", "--timeout", "2"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.hasPrefix("FAIL reachable: "), "\(r)")
+    }
+
+    @Test(arguments: [
+        ["serve", "--public-url", "ftp://x"], ["serve", "--root", "relative"], ["serve", "--app-id", "nope"],
+        ["serve", "--android-package", "com"], ["serve", "--sha256-cert", "AB"], ["serve", "--pages", "/no/such/dir"],
+        ["serve", "--port", "70000"], ["check-backend", "ftp://x/"], ["check-backend"],
+    ])
+    func badOptionsAreUsageErrors(arguments: [String]) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.lowercased().contains("error"), "\(r)")
+    }
+}

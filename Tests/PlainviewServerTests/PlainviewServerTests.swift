@@ -1,0 +1,299 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NavigationPolicy
+import Testing
+@testable import PlainviewServer
+
+private func options(publicURL: String? = "https://shop.example.com", pages: String? = nil) -> ServerOptions {
+    var o = ServerOptions()
+    o.port = 0
+    o.root = "/swedbank-pay-mobile/"
+    o.publicURL = publicURL
+    o.appIDs = ["ABCDE12345.com.example.shop"]
+    o.androidPackage = "com.example.shop"
+    o.sha256CertFingerprints = [String(repeating: "AB", count: 32)]
+    o.pagesDirectory = pages
+    return o
+}
+
+private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+/// Collects log lines so the one-line-per-request log can be asserted.
+final class LineCollector: LogHandler, @unchecked Sendable {
+    let lock = NSLock()
+    var lines: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .info
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        lock.lock(); lines.append(message.description); lock.unlock()
+    }
+    var snapshot: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
+
+@Suite struct PlainviewServerRouterTests {
+    @Test(arguments: [
+        ("/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop&id=1", 200, "text/html; charset=utf-8"),
+        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US", 302, nil),
+        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true", 302, nil),
+        ("/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fx&language=da-DK", 200, "text/html; charset=utf-8"),
+        ("/.well-known/apple-app-site-association", 200, "application/json"),
+        ("/.well-known/assetlinks.json", 200, "application/json"),
+        ("/swedbank-pay-mobile/sdk-callback/android-intent", 400, "application/problem+json"),
+        ("/swedbank-pay-mobile/sdk-callback/android-intent?package=x", 400, "application/problem+json"),
+        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=https&language=en-US", 400, "application/problem+json"),
+        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=a&language=zz", 400, "application/problem+json"),
+        ("/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fevil.example%2F&language=en-US", 400, "application/problem+json"),
+        ("/nothing-here", 404, "application/problem+json"),
+    ] as [(String, Int, String?)])
+    func everyEndpointAndErrorThroughTheRouter(uri: String, status: Int, contentType: String?) async throws {
+        let app = try PlainviewServer.makeApplication(options: options(), logger: quiet)
+        try await app.test(.router) { client in
+            try await client.execute(uri: uri, method: .get) { response in
+                #expect(response.status.code == status)
+                if let contentType { #expect(response.headers[.contentType] == contentType) }
+            }
+        }
+    }
+
+    @Test func postIs405WithAllow() async throws {
+        let app = try PlainviewServer.makeApplication(options: options(), logger: quiet)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/android-intent?package=a.b", method: .post,
+                                     body: ByteBuffer(string: "x")) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "GET, HEAD")
+            }
+        }
+    }
+
+    @Test func logsOneLinePerRequest() async throws {
+        let collector = LineCollector()
+        let logger = Logger(label: "test") { _ in collector }
+        let app = try PlainviewServer.makeApplication(options: options(), logger: logger)
+        try await app.test(.router) { client in
+            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/android-intent?package=a.b", method: .get) { _ in }
+            try await client.execute(uri: "/nope", method: .get) { _ in }
+        }
+        let requestLines = collector.snapshot.filter { $0.hasPrefix("GET ") }
+        #expect(requestLines.count == 2)
+        #expect(requestLines.first?.hasPrefix("GET /swedbank-pay-mobile/sdk-callback/android-intent?package=a.b 200 ") == true)
+        #expect(requestLines.last?.hasPrefix("GET /nope 404 ") == true)
+    }
+
+    @Test func badOptionsNameTheOption() {
+        var o = options(publicURL: "ftp://x")
+        #expect { _ = try PlainviewServer.makeApplication(options: o, logger: quiet) } throws: {
+            ($0 as? HelperConfigurationError)?.key == "public-url"
+        }
+        o = options()
+        o.root = "relative"
+        #expect { _ = try PlainviewServer.makeApplication(options: o, logger: quiet) } throws: {
+            ($0 as? HelperConfigurationError)?.key == "root"
+        }
+        o = options(pages: "/no/such/folder")
+        #expect { _ = try PlainviewServer.makeApplication(options: o, logger: quiet) } throws: {
+            ($0 as? HelperConfigurationError)?.key == "pages"
+        }
+    }
+}
+
+@Suite struct PlainviewServerPagesTests {
+    @Test func pagesAreServedAtFlowAndFileAndNothingEscapes() async throws {
+        let dir = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
+                                              appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pages = dir.appendingPathComponent("Pages")
+        let flow = pages.appendingPathComponent("bankid-ios")
+        try FileManager.default.createDirectory(at: flow, withIntermediateDirectories: true)
+        try "<html><body>payment</body></html>".write(to: flow.appendingPathComponent("payment.html"), atomically: true, encoding: .utf8)
+        try "secret".write(to: dir.appendingPathComponent("secret.html"), atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(at: flow.appendingPathComponent("link.html"),
+                                                   withDestinationURL: dir.appendingPathComponent("secret.html"))
+        let common = pages.appendingPathComponent("common")
+        try FileManager.default.createDirectory(at: common, withIntermediateDirectories: true)
+        try "<p>paid</p>".write(to: common.appendingPathComponent("paid.html"), atomically: true, encoding: .utf8)
+        try """
+            name: bankid-ios
+            pages:
+              - url: https://ecom.example.net/checkout/card?token=5a17
+                file: payment.html
+              - url: https://acs.bank.example/acs/creq
+                method: POST
+                file: ../common/paid.html
+              - url: https://acs.bank.example/done
+                status: 302
+                location: https://shop.example.com/payment-completed
+              - url: https://acs.bank.example/sequence
+                responses:
+                  - file: ../common/paid.html
+                  - file: payment.html
+              - url: https://acs.bank.example/escape
+                file: ../../secret.html
+              - url: https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=x&language=en-US
+                in: webview
+                file: payment.html
+            """.write(to: flow.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
+        let app = try PlainviewServer.makeApplication(options: options(pages: pages.path), logger: quiet)
+        try await app.test(.router) { client in
+            // Recorded pages at their recorded path and query, method, status and Location.
+            try await client.execute(uri: "/checkout/card?token=5a17", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(String(buffer: r.body) == "<html><body>payment</body></html>")
+            }
+            try await client.execute(uri: "/checkout/card?token=other", method: .get) { r in #expect(r.status == .notFound) }
+            try await client.execute(uri: "/acs/creq", method: .post) { r in #expect(String(buffer: r.body) == "<p>paid</p>") }
+            try await client.execute(uri: "/acs/creq", method: .get) { r in #expect(r.status == .notFound) }
+            try await client.execute(uri: "/done", method: .get) { r in
+                #expect(r.status == .found)
+                #expect(r.headers[.location] == "https://shop.example.com/payment-completed")
+            }
+            try await client.execute(uri: "/sequence", method: .get) { r in #expect(String(buffer: r.body) == "<p>paid</p>") }
+            try await client.execute(uri: "/escape", method: .get) { r in #expect(r.status == .notFound) }
+            // A recorded URL on a helper path is answered by the helper, not the recording.
+            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=x&language=en-US", method: .get) { r in
+                #expect(r.status == .found)
+            }
+            try await client.execute(uri: "/bankid-ios/payment.html", method: .get) { r in
+                #expect(r.status == .ok)
+                #expect(String(buffer: r.body) == "<html><body>payment</body></html>")
+            }
+            try await client.execute(uri: "/", method: .get) { r in
+                #expect(String(buffer: r.body).contains("<a href=\"/bankid-ios/payment.html\">"))
+            }
+            for uri in ["/bankid-ios/../secret.html", "/bankid-ios/%2e%2e/secret.html", "/bankid-ios/link.html", "/bankid-ios/flow.yaml", "/secret.html"] {
+                try await client.execute(uri: uri, method: .get) { r in
+                    #expect(r.status == .notFound, "\(uri)")
+                    #expect(!String(buffer: r.body).contains("secret"))
+                }
+            }
+            // The helpers still answer beside the pages.
+            try await client.execute(uri: "/.well-known/assetlinks.json", method: .get) { r in #expect(r.status == .ok) }
+        }
+    }
+}
+
+@Suite struct PlainviewServerLiveTests {
+    @Test func bytesOnTheWire() async throws {
+        let app = try PlainviewServer.makeApplication(options: options(publicURL: "https://pay.example.com"), logger: quiet)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let redirect = try RawHTTP.exchange(port: port, "GET /swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=nb-NO&fallback=true HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+            #expect(redirect.hasPrefix("HTTP/1.1 302 Found\r\n"))
+            #expect(redirect.contains("\r\nLocation: shop://pay.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=nb-NO&fallback=true\r\n"))
+            #expect(redirect.contains("\r\nCache-Control: no-store\r\n"))
+
+            let page = try RawHTTP.exchange(port: port, "GET /swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(page.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(page.contains("\r\nContent-Type: text/html; charset=utf-8\r\n"))
+            #expect(page.contains("href=\"intent://pay.example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop#Intent;scheme=https;"))
+
+            // Encoded CR/LF never becomes a header.
+            let injected = try RawHTTP.exchange(port: port, "GET /swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true&id=%0D%0ASet-Cookie:%20a=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(injected.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+            #expect(injected.contains("\r\nContent-Type: application/problem+json\r\n"))
+            #expect(!injected.lowercased().contains("\r\nset-cookie"))
+
+            let problem = try RawHTTP.exchange(port: port, "DELETE /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(problem.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
+            #expect(problem.contains("\r\nAllow: GET, HEAD\r\n"))
+
+            let head = try RawHTTP.exchange(port: port, "HEAD /.well-known/apple-app-site-association HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(head.hasSuffix("\r\n\r\n"))
+
+            // A huge request line is refused, never served.
+            let huge = try RawHTTP.exchange(port: port, "GET /swedbank-pay-mobile/sdk-callback/android-intent?package=a.b&x=\(String(repeating: "a", count: 10_000)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(huge.hasPrefix("HTTP/1.1 414 URI Too Long\r\n") || huge.hasPrefix("HTTP/1.1 4"))
+        }
+    }
+}
+
+@Suite(.serialized) struct BackendCheckerTests {
+    @Test func ourServerPassesEveryCheck() async throws {
+        // Public URL = the bound address (no --public-url), as `serve --port 0` does.
+        let collector = LineCollector()
+        let app = try PlainviewServer.makeApplication(options: options(publicURL: nil), logger: Logger(label: "t") { _ in collector })
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile")
+            o.expectedAppID = "ABCDE12345.com.example.shop"
+            o.expectedAndroidPackage = "com.example.shop"
+            let results = await try BackendChecker(options: o).run()
+            #expect(results.count >= 18)
+            for r in results { #expect(r.outcome == .pass, "\(r)") }
+        }
+        // Only URLs under the base and the two well-known files were fetched.
+        for line in collector.snapshot where line.hasPrefix("GET ") {
+            let path = line.split(separator: " ")[1]
+            #expect(path.hasPrefix("/swedbank-pay-mobile/") || path.hasPrefix("/.well-known/"), "\(line)")
+        }
+    }
+
+    @Test func expectedAppsThatAreMissingFail() async throws {
+        let app = try PlainviewServer.makeApplication(options: options(publicURL: nil), logger: quiet)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
+            o.expectedAppID = "ZZZZZ99999.other.app"
+            o.expectedAndroidPackage = "other.app"
+            let results = await try BackendChecker(options: o).run()
+            #expect(results.first { $0.check == "apple-app-site-association" }?.outcome == .fail)
+            #expect(results.first { $0.check == "assetlinks.json" }?.outcome == .fail)
+        }
+    }
+
+    @Test func aMisMountedBaseFailsTheAASACheck() async throws {
+        // Helpers mounted at /, checked as if at /swedbank-pay-mobile/: every endpoint is missing there.
+        var o2 = options(publicURL: nil)
+        o2.root = "/"
+        let app = try PlainviewServer.makeApplication(options: o2, logger: quiet)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let results = await try BackendChecker(options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")).run()
+            #expect(results.first { $0.check == "apple-app-site-association" }?.outcome == .fail)
+            #expect(results.first { $0.check == "android-intent page" }?.outcome == .fail)
+        }
+    }
+
+    @Test func everyDefectOfTheBrokenBackendIsReported() async throws {
+        let app = BrokenBackendFixture.makeApplication()
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            let results = await try BackendChecker(options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")).run()
+            func outcome(_ check: String) -> BackendCheckResult.Outcome? { results.first { $0.check == check }?.outcome }
+            // 500 HTML instead of RFC 7807 problems; package and scheme not validated.
+            #expect(outcome("android-intent without package") == .fail)
+            #expect(outcome("android-intent invalid package") == .fail)
+            #expect(outcome("android-intent injected package") == .fail)
+            #expect(outcome("ios-universal-link without scheme") == .fail)
+            #expect(outcome("ios-universal-link https scheme") == .fail)
+            #expect(outcome("ios-universal-link invalid language") == .fail)
+            // Unescaped echo.
+            #expect(outcome("android-intent escaping") == .fail)
+            // Host header trusted.
+            #expect(outcome("android-intent ignores Host") == .fail)
+            #expect(outcome("ios-universal-link ignores Host") == .fail)
+            // AASA hard-wired to the host root; no assetlinks.
+            #expect(outcome("apple-app-site-association") == .fail)
+            #expect(outcome("assetlinks.json") == .fail)
+            // 301 and a back-link page on a foreign host: warned, not fetched.
+            #expect(outcome("ios-universal-link redirect") == .warn)
+            #expect(outcome("back-link page") == .warn)
+            // What it does get right still passes: the ladder's fallback, the intent page itself.
+            #expect(outcome("ios-universal-link fallback") == .pass)
+            #expect(outcome("android-intent page") == .pass)
+            #expect(outcome("unknown path") == .warn)
+        }
+    }
+
+    @Test(arguments: ["ftp://x/", "https://x/a?b", "not a url", "https://user@x/"])
+    func unusableBaseURLsAreErrors(url: String) {
+        #expect(throws: BackendCheckError.self) { try BackendChecker(options: BackendCheckOptions(baseURL: url)) }
+    }
+}
