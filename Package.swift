@@ -41,7 +41,7 @@ let package = Package(
         .target(
             name: "PlainviewServer",
             dependencies: [
-                "NavigationPolicy", "PlainviewConfig", "Yams",
+                "NavigationPolicy", "PageScan", "PlainviewConfig", "Yams",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "NavigationPolicyTests", dependencies: ["NavigationPolicy", "TestSupport"]),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "TestSupport"]),
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "TestSupport"]),
-        .testTarget(name: "FlowSimulatorTests", dependencies: ["FlowSimulator", "TestSupport"]),
+        .testTarget(name: "FlowSimulatorTests", dependencies: ["FlowSimulator", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "PlainviewCLITests", dependencies: ["plainview", "TestSupport"]),
         .testTarget(
             name: "PlainviewServerTests",

@@ -4,6 +4,7 @@
 import AsyncHTTPClient
 import Foundation
 import NavigationPolicy
+import PageScan
 import NIOCore
 import NIOHTTP1
 
@@ -142,8 +143,9 @@ public struct BackendChecker: Sendable {
             guard r.status == 200 else { report.fail(name, "expected 200, got \(r.status) \(r.contentType)"); break }
             if !r.contentType.hasPrefix("text/html") { report.fail(name, "expected Content-Type text/html, got '\(r.contentType)'"); break }
             let expectedData = "\(origin.authority)\(basePath)\(HelperEndpoints.androidPath)?\(query)"
-            let refresh = HTMLScan.metaRefreshURLs(r.body)
-            let links = HTMLScan.attributeValues("href", in: r.body)
+            let page = Self.scan(r.body, at: url)
+            let refresh = page.refresh.map { [$0.url] } ?? []
+            let links = page.links.map(\.url)
             let refreshOK = refresh.contains { Self.isIntent($0, data: expectedData, scheme: origin.scheme, package: options.package) }
             let linkOK = links.contains { Self.isIntent($0, data: expectedData, scheme: origin.scheme, package: options.package) }
             if refreshOK && linkOK {
@@ -248,7 +250,7 @@ public struct BackendChecker: Sendable {
         switch await fetch(client, url) {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
-            let links = HTMLScan.attributeValues("href", in: r.body)
+            let links = Self.scan(r.body, at: url).links.map(\.url)
             if r.status == 200, r.contentType.hasPrefix("text/html"), links.contains(where: { Self.sameURLPlusFallback($0, String(expectedLink.dropLast("&fallback=true".count))) }) {
                 report.pass(name, "links to the payment url + fallback=true")
             } else {
@@ -261,7 +263,7 @@ public struct BackendChecker: Sendable {
         switch await fetch(client, evil) {
         case .failure(let e): report.fail(openName, e.description)
         case .success(let r):
-            if HTMLScan.attributeValues("href", in: r.body).contains(where: { $0.contains("evil.example") }) || (r.header("location") ?? "").contains("evil.example") {
+            if Self.scan(r.body, at: evil).links.map(\.url).contains(where: { $0.contains("evil.example") }) || (r.header("location") ?? "").contains("evil.example") {
                 report.fail(openName, "links to a foreign target (open redirect)")
             } else if r.status == 400 && r.contentType.hasPrefix("application/problem+json") {
                 report.pass(openName, "a foreign target is a 400 problem")
@@ -342,29 +344,30 @@ public struct BackendChecker: Sendable {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
             guard r.status == 200 else { report.fail(name, "expected 200 (no redirect), got \(r.status)"); return }
-            guard let json = try? JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [String: Any],
-                  let applinks = json["applinks"] as? [String: Any], let details = applinks["details"] as? [[String: Any]] else {
-                report.fail(name, "not JSON with applinks.details")
+            let aasa: AppSiteAssociation
+            do {
+                aasa = try AppSiteAssociation(json: r.body)
+            } catch {
+                report.fail(name, "not a valid apple-app-site-association: \(error)")
                 return
             }
             if !r.contentType.hasPrefix("application/json") { report.warn(name, "Content-Type is '\(r.contentType)', Apple expects application/json") }
-            if details.isEmpty { report.warn(name, "declares no app (applinks.details is empty)"); return }
-            var ids: [String] = []
-            var covering: [String] = []
-            for d in details {
-                let dIDs = (d["appIDs"] as? [String] ?? []) + (d["appID"] as? String).map { [$0] }.orEmpty
-                ids += dIDs
-                if AASAPaths.covers(detail: d, path: helperPath) { covering += dIDs }
-            }
+            if aasa.appIDs.isEmpty { report.warn(name, "declares no app (applinks.details is empty)"); return }
+            // The same matcher the policy engine uses for universal links, asked about a real helper URL.
+            let probe = "https://\(Self.aasaProbeHost)\(helperPath)?scheme=plainview&language=en-US&id=plainview-check-0001"
+            let covering = aasa.appIDs.filter { aasa.verdict(appID: $0, url: probe) == .match }
             if covering.isEmpty {
                 report.fail(name, "no details entry covers \(helperPath) (paths/components are not relative to where the helpers are mounted?)")
             } else if let want = options.expectedAppID, !covering.contains(want) {
-                report.fail(name, "\(want) is not listed for \(helperPath) (listed: \(Set(ids).sorted().joined(separator: ", ")))")
+                report.fail(name, "\(want) is not listed for \(helperPath) (listed: \(Set(aasa.appIDs).sorted().joined(separator: ", ")))")
             } else {
                 report.pass(name, "\(helperPath) is claimed for \(Set(covering).sorted().joined(separator: ", "))")
             }
         }
     }
+
+    /// AASA matching looks at path, query and fragment only; any https host stands in for the backend's.
+    static let aasaProbeHost = "backend.invalid"
 
     func checkAssetLinks(_ client: HTTPClient, _ report: inout Report) async {
         let name = "assetlinks.json"
@@ -403,93 +406,9 @@ public struct BackendChecker: Sendable {
     }
 }
 
-extension Optional where Wrapped == [String] {
-    var orEmpty: [String] { self ?? [] }
-}
-
-/// Just enough AASA matching to ask "does this details entry claim PATH?" (components `/` and `exclude`,
-/// legacy `paths` with `NOT `), with `*` and `?` wildcards. Query and fragment patterns are not consulted.
-enum AASAPaths {
-    static func covers(detail: [String: Any], path: String) -> Bool {
-        if let components = detail["components"] as? [[String: Any]] {
-            for c in components {
-                let pattern = c["/"] as? String ?? "*"
-                if glob(pattern, path) { return !(c["exclude"] as? Bool ?? false) }
-            }
-            return false
-        }
-        for p in detail["paths"] as? [String] ?? [] {
-            if p.hasPrefix("NOT ") {
-                if glob(String(p.dropFirst(4)), path) { return false }
-            } else if glob(p, path) {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// `*` any run (including empty), `?` one character; iterative, linear in practice.
-    static func glob(_ pattern: String, _ text: String) -> Bool {
-        let p = Array(pattern.unicodeScalars), t = Array(text.unicodeScalars)
-        var pi = 0, ti = 0, star = -1, mark = 0
-        while ti < t.count {
-            if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
-                pi += 1; ti += 1
-            } else if pi < p.count && p[pi] == "*" {
-                star = pi; mark = ti; pi += 1
-            } else if star >= 0 {
-                pi = star + 1; mark += 1; ti = mark
-            } else {
-                return false
-            }
-        }
-        while pi < p.count && p[pi] == "*" { pi += 1 }
-        return pi == p.count
-    }
-}
-
-/// Attribute extraction sufficient for the checker (quoted values, entities decoded). The checker only needs
-/// to find what a browser would follow on the helper pages, not to parse arbitrary HTML.
-enum HTMLScan {
-    static func attributeValues(_ name: String, in html: String) -> [String] {
-        let bytes = Array(html.utf8)
-        let needle = Array((name.lowercased() + "=").utf8)
-        func lower(_ b: UInt8) -> UInt8 { (b >= 0x41 && b <= 0x5A) ? b + 0x20 : b }
-        var out: [String] = []
-        var i = 1
-        while i + needle.count < bytes.count {
-            // An attribute name preceded by whitespace, then a quoted value.
-            let isWS = bytes[i - 1] == 0x20 || bytes[i - 1] == 0x0A || bytes[i - 1] == 0x09 || bytes[i - 1] == 0x0D
-            if isWS && (0..<needle.count).allSatisfy({ lower(bytes[i + $0]) == needle[$0] }) {
-                let q = bytes[i + needle.count]
-                if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
-                    let start = i + needle.count + 1
-                    var end = start
-                    while end < bytes.count && bytes[end] != q { end += 1 }
-                    if end >= bytes.count { break }
-                    out.append(decodeEntities(String(decoding: bytes[start..<end], as: UTF8.self)))
-                    i = end + 1
-                    continue
-                }
-            }
-            i += 1
-        }
-        return out
-    }
-
-    static func metaRefreshURLs(_ html: String) -> [String] {
-        attributeValues("content", in: html).compactMap { content in
-            let parts = content.split(separator: ";", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == "0" else { return nil }
-            let rest = parts[1].trimmingCharacters(in: .whitespaces)
-            guard rest.lowercased().hasPrefix("url=") else { return nil }
-            return String(rest.dropFirst(4))
-        }
-    }
-
-    static func decodeEntities(_ s: String) -> String {
-        s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+extension BackendChecker {
+    /// What a browser would follow on a fetched page, read by the same extractor the simulator uses.
+    static func scan(_ body: String, at url: String) -> PageScanResult {
+        (try? PageScanner.scan(Array(body.utf8), contentType: "text/html; charset=utf-8", documentURL: url)) ?? PageScanResult()
     }
 }

@@ -1,12 +1,208 @@
 import ArgumentParser
+import FlowSimulator
+import Foundation
+import PlainviewConfig
+
+/// Redaction flags shared by `import` and `simulate FILE.har`.
+struct RedactionOptions: ParsableArguments {
+    @Flag(name: .customLong("no-redact"), help: "Keep cookies, tokens, card and personal numbers and e-mails as recorded (only when you must).")
+    var noRedact = false
+
+    @Option(name: .customLong("redact-config"), help: "A YAML/JSON file of redaction settings (names, keep, patterns, …).")
+    var redactConfig: String?
+
+    @Option(name: .customLong("redact-name"), help: "Also redact values of fields with this name (word or glob). Repeatable.")
+    var redactNames: [String] = []
+
+    @Option(name: .customLong("keep-name"), help: "Never redact fields with this name by name. Repeatable.")
+    var keepNames: [String] = []
+
+    /// The configuration, or nil when redaction is off.
+    func config() throws(ConfigError) -> RedactionConfig? {
+        if noRedact { return nil }
+        var config = RedactionConfig.default
+        if let file = redactConfig { config = try RedactionConfig.load(contentsOf: URL(fileURLWithPath: file), name: file) }
+        config.names += redactNames
+        config.keep += keepNames
+        return config
+    }
+}
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Turn a HAR recording into a redacted flow folder."
+        abstract: "Turn a HAR recording into a redacted flow folder.",
+        discussion: """
+        Reads a HAR 1.2/1.1 file (browser dev tools, Charles, Proxyman, mitmproxy, Playwright), keeps the documents,
+        frames and form posts, redacts secrets with stable placeholders (on by default), infers the user's taps,
+        and writes FOLDER/flow.yaml with one file per recorded page, atomically. Prints what was redacted.
+        Exit status: 0 written, 64 bad input (the message names the file and the JSON path).
+        """
     )
 
+    @Argument(help: "The HAR file.")
+    var har: String
+
+    @Option(help: "The flow folder to create (e.g. Pages/my-checkout).")
+    var out: String
+
+    @Flag(help: "Replace the folder if it exists (the old one is replaced only once the new one is complete).")
+    var force = false
+
+    @Option(help: "The policy file the flow uses (written relative to the flow folder). Default: a policy drafted from the recording.")
+    var policy: String?
+
+    @Option(name: .customLong("env"), help: "The environment file the flow uses (written relative to the flow folder).")
+    var environment: String?
+
+    @Option(help: "Platform of a drafted policy: ios or android.")
+    var platform: String = "ios"
+
+    @Option(help: "The outcome the flow must reach (complete, canceled, stuck, …). Default: left for you to fill in.")
+    var expect: String?
+
+    @Option(name: .customLong("tap"), help: "A user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
+    var taps: [String] = []
+
+    @Option(help: "The flow's name (default: the folder name).")
+    var name: String?
+
+    @OptionGroup var redaction: RedactionOptions
+
+    func validate() throws {
+        guard ["ios", "android"].contains(platform) else { throw ValidationError("--platform: expected ios or android") }
+        if let expect, !["complete", "canceled", "stuck", "loop", "error"].contains(expect) {
+            throw ValidationError("--expect: expected complete, canceled, stuck, loop or error")
+        }
+    }
+
     func run() async throws {
-        throw inputError("'import' is not implemented yet")
+        let redactConfig: RedactionConfig?
+        do { redactConfig = try redaction.config() } catch { throw inputError(error.description) }
+        for (flag, path) in [("--policy", policy), ("--env", environment)] {
+            if let path, !FileManager.default.fileExists(atPath: path) {
+                throw inputError("\(flag) \(path): no such file")
+            }
+        }
+        let folder = URL(fileURLWithPath: out)
+        let writer = HARFlowWriter.Options(
+            name: name ?? folder.lastPathComponent, source: har,
+            policyPath: policy.map { relativePath(from: folder, to: $0) },
+            environmentPath: environment.map { relativePath(from: folder, to: $0) },
+            platform: platform, expect: expect)
+        let result: HARImport.Result
+        do {
+            result = try HARImport.run(har: URL(fileURLWithPath: har), name: har, to: folder, force: force,
+                                       options: .init(redaction: redactConfig, taps: taps.isEmpty ? nil : taps, writer: writer))
+        } catch {
+            throw inputError(error.description)
+        }
+        let d = result.draft
+        print("wrote \(out)/flow.yaml and \(result.fileNames.count - 1) page file(s): \(d.pages.count) URL(s), \(d.steps.count) user step(s)")
+        for note in result.notes { print("note: \(note)") }
+        if let end = d.ending { print("recording ends: \(end.message)") }
+        print(result.report.map(\.description) ?? "NOT redacted (--no-redact)")
+    }
+}
+
+/// `to` (relative to the current directory or absolute) as a path relative to `folder`.
+func relativePath(from folder: URL, to file: String) -> String {
+    let base = folder.standardizedFileURL.pathComponents
+    let target = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
+    var i = 0
+    while i < base.count, i < target.count, base[i] == target[i] { i += 1 }
+    let ups = Array(repeating: "..", count: base.count - i)
+    return (ups + target[i...]).joined(separator: "/")
+}
+
+/// `plainview simulate FILE.har …`: the HAR-only options, and turning each HAR into a temporary flow folder
+/// (the same import as `plainview import`, redacted by default) that the simulator then runs like any flow.
+struct HARReplayOptions: ParsableArguments {
+    @Option(help: "HAR replay: the policy file (required when a PATH is a .har file).")
+    var policy: String?
+
+    @Option(name: .customLong("env"), help: "HAR replay: the environment file (installed apps).")
+    var environment: String?
+
+    @Option(help: "HAR replay: the outcome the recording must reach: complete, canceled, stuck, loop or error (default: complete).")
+    var expect: String?
+
+    @Option(name: .customLong("tap"), help: "HAR replay: a user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
+    var taps: [String] = []
+
+    @OptionGroup var redaction: RedactionOptions
+
+    static func isHAR(_ path: String) -> Bool { path.lowercased().hasSuffix(".har") }
+
+    /// Replaces every `.har` path by a temporary flow folder. Call `cleanup()` on the result when done.
+    func prepare(_ paths: [String]) throws -> HARReplay {
+        let hars = paths.filter(Self.isHAR)
+        if hars.isEmpty {
+            if policy != nil || environment != nil || expect != nil || !taps.isEmpty || redaction.noRedact
+                || redaction.redactConfig != nil || !redaction.redactNames.isEmpty || !redaction.keepNames.isEmpty {
+                throw inputError("--policy, --env, --expect, --tap and the redaction options apply to .har files only")
+            }
+            return HARReplay(paths: paths, root: nil, endings: [:])
+        }
+        guard let policy else { throw inputError("replaying a HAR needs --policy FILE (the merchant's policy)") }
+        if let expect, !["complete", "canceled", "stuck", "loop", "error"].contains(expect) {
+            throw inputError("--expect: expected complete, canceled, stuck, loop or error, got '\(expect)'")
+        }
+        for (flag, path) in [("--policy", Optional(policy)), ("--env", environment)] {
+            if let path, !FileManager.default.fileExists(atPath: path) { throw inputError("\(flag) \(path): no such file") }
+        }
+        var config: RedactionConfig?
+        do { config = try redaction.config() } catch { throw inputError(error.description) }
+        // The policy's own URLs must still match the recording: their query values are never redacted.
+        if let text = try? String(contentsOfFile: policy, encoding: .utf8) { config?.keepQueryValues(ofURLsIn: text) }
+
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-har-\(UUID().uuidString)")
+        var out: [String] = []
+        var endings: [String: HARFlowDraft.Ending] = [:]
+        var used: Set<String> = []
+        let replay = HARReplay(paths: [], root: root, endings: [:])
+        for path in paths {
+            guard Self.isHAR(path) else {
+                out.append(path)
+                continue
+            }
+            var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            if name.isEmpty { name = "recording" }
+            var unique = name
+            var n = 2
+            while used.contains(unique) {
+                unique = "\(name)-\(n)"
+                n += 1
+            }
+            used.insert(unique)
+            let folder = root.appendingPathComponent(unique)
+            let writer = HARFlowWriter.Options(
+                name: unique, source: path,
+                policyPath: URL(fileURLWithPath: policy).standardizedFileURL.path,
+                environmentPath: environment.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                expect: expect ?? "complete")
+            let result: HARImport.Result
+            do {
+                result = try HARImport.run(har: URL(fileURLWithPath: path), name: path, to: folder, force: false,
+                                           options: .init(redaction: config, taps: taps.isEmpty ? nil : taps, writer: writer))
+            } catch {
+                replay.cleanup()
+                throw inputError(error.description)
+            }
+            if let end = result.draft.ending { endings[unique] = end }
+            out.append(folder.path)
+        }
+        return HARReplay(paths: out, root: root, endings: endings)
+    }
+}
+
+/// The flow paths to run after `HARReplayOptions.prepare`, and where each recording ended (by flow name).
+struct HARReplay {
+    var paths: [String]
+    var root: URL?
+    var endings: [String: HARFlowDraft.Ending]
+
+    func cleanup() {
+        if let root { try? FileManager.default.removeItem(at: root) }
     }
 }

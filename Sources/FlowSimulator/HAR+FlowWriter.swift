@@ -1,0 +1,263 @@
+// Writes a HARFlowDraft as a flow folder (flow.yaml + one file per recorded body), atomically: everything
+// goes to a hidden temporary folder beside the target, which is renamed into place only when complete.
+import Foundation
+
+public enum HARFlowWriter {
+    public struct Options: Sendable, Hashable {
+        /// The flow's name (default: the folder name).
+        public var name: String
+        /// The recording as the user named it, for the header comment.
+        public var source: String
+        /// `policy:` as a path relative to the flow folder; nil drafts an inline policy from the recording.
+        public var policyPath: String?
+        public var environmentPath: String?
+        /// `ios` or `android` for a drafted policy.
+        public var platform: String
+        /// An expected outcome (`complete`, `canceled` …); nil leaves `expect:` as a comment to fill in.
+        public var expect: String?
+        /// The redaction report, or nil when the user asked for `--no-redact`.
+        public var redaction: RedactionReport?
+
+        public init(name: String, source: String, policyPath: String? = nil, environmentPath: String? = nil,
+                    platform: String = "ios", expect: String? = nil, redaction: RedactionReport? = nil) {
+            self.name = name
+            self.source = source
+            self.policyPath = policyPath
+            self.environmentPath = environmentPath
+            self.platform = platform
+            self.expect = expect
+            self.redaction = redaction
+        }
+    }
+
+    public struct WriteError: Error, Sendable, CustomStringConvertible, Equatable {
+        public var path: String
+        public var message: String
+        public var description: String { "\(path): \(message)" }
+    }
+
+    /// The files of the flow folder: `flow.yaml` first, then the page bodies, by name.
+    public static func files(for draft: HARFlowDraft, options: Options) -> [(name: String, data: Data)] {
+        var bodies: [(String, Data)] = []
+        var usedNames: Set<String> = ["flow.yaml"]
+        var y = ""
+        func line(_ s: String = "") { y += s + "\n" }
+
+        line("# Imported by `plainview import` from \(oneLine(options.source)).")
+        if let r = options.redaction {
+            let kinds = r.counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+            line("# Redacted: \(r.total) value(s), \(r.distinctSecrets) distinct\(kinds.isEmpty ? "" : " (\(kinds))"); each secret is one stable placeholder (REDACTED-…).")
+        } else {
+            line("# NOT redacted (--no-redact): check for cookies, tokens, card and personal numbers before committing.")
+        }
+        line("# \(draft.documentCount) document(s) recorded; \(draft.subresourceCount) subresource(s) (scripts, images, XHR …) left out.")
+        line("# This is an ordinary flow file now: edit it freely (format: Pages/README.md).")
+        line("name: \(q(options.name))")
+        line("description: \(q("Imported from \(URL(fileURLWithPath: options.source).lastPathComponent)"))")
+        if let p = options.policyPath {
+            line("policy: \(q(p))")
+        } else {
+            let last = draft.pages.last(where: { !$0.isFrame })?.url ?? draft.start
+            let host = URL(string: draft.start)?.host ?? "shop.example.com"
+            line("policy:  # drafted from the recording (no --policy given): check every value")
+            line("  platform: \(options.platform)")
+            line("  paymentUrl: \(q(draft.start))  # the first page recorded")
+            line("  completeUrl: \(q(last))  # GUESSED: the last page recorded")
+            line("  cancelUrl: \(q("https://\(host)/cancel"))  # PLACEHOLDER: set your cancelUrl")
+        }
+        if let e = options.environmentPath { line("environment: \(q(e))") }
+        line("start: \(q(draft.start))")
+        var counter = 0
+        func emit(_ r: HARFlowDraft.Response, url: String, indent: String, statusDone: Bool = false) {
+            if !statusDone, r.status != 200 || r.headers.contains(where: { $0.name.lowercased() == "location" }) {
+                line("\(indent)status: \(r.status)")
+            }
+            var others: [HARHeader] = []
+            var cookies: [String] = []
+            for h in r.headers {
+                switch h.name.lowercased() {
+                case "location": line("\(indent)location: \(q(h.value))")
+                case "set-cookie": cookies += h.value.split(separator: "\n").map(String.init)
+                default: others.append(h)
+                }
+            }
+            if !cookies.isEmpty { line("\(indent)setCookie: [\(cookies.map(q).joined(separator: ", "))]") }
+            if !others.isEmpty {
+                line("\(indent)headers:")
+                var seen: [String: [String]] = [:]
+                var order: [String] = []
+                for h in others {
+                    if seen[h.name] == nil { order.append(h.name) }
+                    seen[h.name, default: []].append(h.value)
+                }
+                for n in order {
+                    let vs = seen[n] ?? []
+                    line("\(indent)  \(q(n)): \(vs.count == 1 ? q(vs[0]) : "[\(vs.map(q).joined(separator: ", "))]")")
+                }
+            }
+            if let body = r.body, !body.isEmpty {
+                counter += 1
+                let name = fileName(counter, url: url, contentType: r.headers.first(named: "Content-Type") ?? "",
+                                    used: &usedNames)
+                bodies.append((name, body))
+                line("\(indent)file: \(q(name))  # \(r.source)")
+            } else {
+                line("\(indent)# \(r.source)")
+            }
+        }
+        line("pages:")
+        for page in draft.pages {
+            line("  - url: \(q(page.url))")
+            if page.method != "GET" { line("    method: \(page.method)") }
+            let responses = page.responses
+            if responses.count == 1 {
+                emit(responses[0], url: page.url, indent: "    ")
+            } else {
+                line("    responses:  # recorded \(responses.count) times; served in order, the last repeats")
+                for r in responses {
+                    line("      - status: \(r.status)")
+                    emit(r, url: page.url, indent: "        ", statusDone: true)
+                }
+            }
+        }
+
+        if draft.steps.isEmpty {
+            line("# steps: none inferred (every recorded page led to the next by itself)")
+        } else {
+            line("steps:")
+            for s in draft.steps {
+                switch s {
+                case .tap(let url, let why):
+                    line("  # \(oneLine(why))")
+                    line("  - tap: {url: \(q(url))}")
+                case .tapText(let t):
+                    let isURL = t.lowercased().hasPrefix("http://") || t.lowercased().hasPrefix("https://")
+                    line(isURL ? "  - tap: {url: \(q(t))}" : "  - tap: \(q(t))")
+                }
+            }
+        }
+        line("# ---- where the recording ends ----")
+        if let end = draft.ending { line("# \(oneLine(end.message)) (\(end.source)).") }
+        line("# A HAR holds HTTP only: custom-scheme, intent: and universal-link navigations the OS took over, taps,")
+        line("# prompts and app switches are not in it. Add what happened next as steps, for example:")
+        line("#   - accept                      # the user accepts the browser's \"Open in …?\" prompt")
+        line("#   - app: BankID complete        # in the app that opened, the user completes (or cancel / fail)")
+        line("#   - switch-to-app               # the user returns to the host app by hand")
+        line("#   - tap: {url: \"https://…\"}     # a link or button on the current page")
+        line("# and the apps to the environment file (apps:, schemes:, universalLinks:).")
+        if let e = options.expect {
+            line("expect:")
+            line("  outcome: \(e)")
+        } else {
+            line("# expect:")
+            line("#   outcome: complete             # complete | canceled | stuck | loop | error")
+        }
+        return [("flow.yaml", Data(y.utf8))] + bodies
+    }
+
+    /// Writes `files` into `folder` atomically. Refuses an existing folder unless `force`; with `force` the old
+    /// folder is replaced only after the new one is complete.
+    public static func write(_ files: [(name: String, data: Data)], to folder: URL, force: Bool) throws(WriteError) {
+        let fm = FileManager.default
+        let target = folder.standardizedFileURL
+        let parent = target.deletingLastPathComponent()
+        let exists = fm.fileExists(atPath: target.path)
+        if exists, !force {
+            throw WriteError(path: folder.path, message: "already exists; choose another --out or pass --force to replace it")
+        }
+        do {
+            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw WriteError(path: parent.path, message: "cannot create the folder (\(error.localizedDescription))")
+        }
+        let tag = UUID().uuidString.prefix(8)
+        let temp = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(tag)")
+        do {
+            try fm.createDirectory(at: temp, withIntermediateDirectories: false)
+            for f in files {
+                guard !f.name.contains("/"), !f.name.hasPrefix(".") else { continue }
+                try f.data.write(to: temp.appendingPathComponent(f.name), options: .atomic)
+            }
+        } catch {
+            try? fm.removeItem(at: temp)
+            throw WriteError(path: folder.path, message: "cannot write the flow (\(error.localizedDescription)); nothing was changed")
+        }
+        do {
+            if exists {
+                let old = parent.appendingPathComponent(".\(target.lastPathComponent).old-\(tag)")
+                try fm.moveItem(at: target, to: old)
+                do {
+                    try fm.moveItem(at: temp, to: target)
+                } catch {
+                    try? fm.moveItem(at: old, to: target)  // put the old folder back
+                    throw error
+                }
+                try? fm.removeItem(at: old)
+            } else {
+                try fm.moveItem(at: temp, to: target)
+            }
+        } catch {
+            try? fm.removeItem(at: temp)
+            throw WriteError(path: folder.path, message: "cannot move the flow into place (\(error.localizedDescription)); nothing was changed")
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// A YAML double-quoted scalar.
+    static func q(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.value == 0xFEFF
+                    || u.value == 0x2028 || u.value == 0x2029 {
+                    out += String(format: "\\u%04X", u.value)
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    static func oneLine(_ s: String) -> String {
+        s.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+    }
+
+    /// `03-psp.example.net-checkout-card.html`: number, host, last path segment; safe characters only.
+    static func fileName(_ n: Int, url: String, contentType: String, used: inout Set<String>) -> String {
+        let u = URL(string: url)
+        var stem = (u?.host ?? "page")
+        let last = u?.lastPathComponent ?? ""
+        if !last.isEmpty, last != "/" { stem += "-" + last }
+        var safe = String(stem.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" ? $0 : "-" })
+        while safe.hasSuffix(".") || safe.hasSuffix("-") { safe.removeLast() }
+        if safe.count > 60 { safe = String(safe.prefix(60)) }
+        let mime = contentType.lowercased()
+        var ext = "html"
+        if mime.contains("json") {
+            ext = "json"
+        } else if mime.hasPrefix("text/plain") {
+            ext = "txt"
+        } else if mime.contains("xml"), !mime.contains("xhtml") {
+            ext = "xml"
+        }
+        for h in [".html", ".htm", ".php", ".aspx", ".jsp", ".json", ".txt", ".xml"] where safe.hasSuffix(h) {
+            safe.removeLast(h.count)
+        }
+        var name = String(format: "%02d-%@.%@", n, safe, ext)
+        var k = 2
+        while used.contains(name) {
+            name = String(format: "%02d-%@-%d.%@", n, safe, k, ext)
+            k += 1
+        }
+        used.insert(name)
+        return name
+    }
+}

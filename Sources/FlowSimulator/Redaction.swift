@@ -1,0 +1,232 @@
+// Redaction of recordings: what counts as a secret (RedactionConfig), what was replaced (RedactionReport).
+// The work is done by Redactor (Redaction+Redactor.swift) with the detectors of Redaction+Detectors.swift.
+import Foundation
+import PlainviewConfig
+import Yams
+
+/// What is redacted. The defaults cover the seeds' flows (3-D Secure `PaReq`/`MD`/`creq`, BankID and Swish
+/// tokens, session cookies); a file or CLI flags add names, keep names, or add regular expressions.
+public struct RedactionConfig: Sendable, Hashable {
+    /// Parameter names (query items, form fields, JSON keys, HTML `name`/`id` of inputs and metas, attribute
+    /// names) whose values are secrets. A pattern without `*` matches the whole name or one of its words
+    /// (`token` matches `access_token`, `csrfToken`, `X-Auth-Token`; `key` matches `api_key` but not `keyword`);
+    /// with `*` it is a glob over the whole name. Case-insensitive.
+    public var names: [String]
+    /// Header names whose whole value is a credential (Cookie and Set-Cookie are handled per cookie).
+    public var headers: [String]
+    /// Names never redacted by name, even when they match `names` (cards, e-mails … in them still are).
+    public var keep: [String]
+    public var cookies: Bool
+    public var cards: Bool
+    public var personalNumbers: Bool
+    public var emails: Bool
+    /// Extra regular expressions (ICU syntax): the first capture group, or the whole match, is redacted.
+    public var patterns: [String]
+    /// Exact values never redacted (e.g. the query values of the policy's own URLs, so paymentUrl still
+    /// matches in a replay). Not read from files: set by the caller.
+    public var keepValues: Set<String> = []
+    /// A secret found by name is also replaced wherever else it occurs in the file (bodies, other URLs, in
+    /// percent- and HTML-encoded forms) when it has at least this many characters; shorter values
+    /// (`code=1`) are replaced only where found by name.
+    public var minimumGlobalLength: Int
+
+    public init(names: [String] = RedactionConfig.defaultNames, headers: [String] = RedactionConfig.defaultHeaders,
+                keep: [String] = [], cookies: Bool = true, cards: Bool = true, personalNumbers: Bool = true,
+                emails: Bool = true, patterns: [String] = [], minimumGlobalLength: Int = 6) {
+        self.names = names
+        self.headers = headers
+        self.keep = keep
+        self.cookies = cookies
+        self.cards = cards
+        self.personalNumbers = personalNumbers
+        self.emails = emails
+        self.patterns = patterns
+        self.minimumGlobalLength = minimumGlobalLength
+    }
+
+    public static let `default` = RedactionConfig()
+
+    /// Adds the query values of every http(s) URL in `text` (a policy file) to `keepValues`.
+    public mutating func keepQueryValues(ofURLsIn text: String) {
+        for m in RedactionConfig.urlPattern.matches(in: text) {
+            guard let url = m.group(0, in: text as NSString), let q = url.firstIndex(of: "?") else { continue }
+            for item in HARForm.decode(String(url[url.index(after: q)...]).components(separatedBy: "#")[0]) where !item.value.isEmpty {
+                keepValues.insert(item.value)
+                keepValues.insert(PercentCoding.encode(item.value, plusForSpace: false))
+            }
+        }
+    }
+
+    static let urlPattern = RegexBox(#"https?://[^\s"'<>]+"#)
+
+    public static let defaultNames: [String] = [
+        "token", "*token*", "jwt", "bearer", "session", "*session*", "*sessid*", "sid", "auth", "authorization",
+        "authcode", "*authtoken*", "*authkey*",
+        "key", "apikey", "*apikey*", "secret", "*secret*", "password", "passwd", "*passw*", "pwd", "pin", "otp",
+        "code", "nonce", "state", "ticket", "signature", "sig", "hmac", "csrf", "*csrf*", "xsrf", "*xsrf*",
+        "assertion", "samlresponse", "samlrequest",
+        // 3-D Secure 1 and 2 (seed 002: the auto-posted ACS forms)
+        "pareq", "pares", "md", "creq", "cres", "threedssessiondata", "threedsmethoddata",
+        // cards
+        "pan", "cardnumber", "card_number", "cvv", "cvc", "cvv2", "csc", "expiry", "expirydate",
+        // Nordic identity (BankID, Swish)
+        "personalnumber", "personnummer", "ssn", "nationalid", "autostarttoken", "orderref", "qrstarttoken",
+        "qrstartsecret",
+    ]
+
+    public static let defaultHeaders: [String] = [
+        "Authorization", "Proxy-Authorization", "X-Api-Key", "Api-Key", "X-Auth-Token", "X-Access-Token",
+        "X-CSRF-Token", "X-XSRF-Token", "X-Amz-Security-Token", "X-Session-Id", "X-Goog-AuthUser",
+    ]
+
+    /// Reads a YAML or JSON file. Its lists ADD to the defaults unless `replaceDefaults: true`.
+    /// Keys: names, headers, keep, patterns, cookies, cards, personalNumbers, emails, minimumGlobalLength,
+    /// replaceDefaults. Unknown keys and wrong types are errors naming the file and key.
+    public static func load(contentsOf url: URL, name: String? = nil) throws(ConfigError) -> RedactionConfig {
+        let shown = name ?? url.path
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw ConfigError(file: shown, "cannot read the file as UTF-8 text")
+        }
+        return try parse(text, file: shown)
+    }
+
+    static let fileKeys: Set<String> = [
+        "names", "headers", "keep", "patterns", "cookies", "cards", "personalNumbers", "emails",
+        "minimumGlobalLength", "replaceDefaults",
+    ]
+
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> RedactionConfig {
+        let node: Any?
+        do {
+            node = try Yams.load(yaml: text)
+        } catch let error as YamlError {
+            throw ConfigError(file: file, "not valid YAML/JSON: \(error)")
+        } catch {
+            throw ConfigError(file: file, "not valid YAML/JSON")
+        }
+        guard let map = node as? [String: Any] else {
+            if node == nil { return .default }
+            throw ConfigError(file: file, "expected a mapping with keys such as names, keep, patterns")
+        }
+        for key in map.keys.sorted() where !fileKeys.contains(key) {
+            throw ConfigError(file: file, key: key,
+                              "unknown key; expected one of \(fileKeys.sorted().joined(separator: ", "))")
+        }
+        func list(_ key: String) throws(ConfigError) -> [String]? {
+            guard let v = map[key] else { return nil }
+            if let s = v as? String { return [s] }
+            guard let a = v as? [Any] else { throw ConfigError(file: file, key: key, "expected a list of strings") }
+            var out: [String] = []
+            for (i, item) in a.enumerated() {
+                guard let s = item as? String else {
+                    throw ConfigError(file: file, key: "\(key)[\(i)]", "expected a string")
+                }
+                out.append(s)
+            }
+            return out
+        }
+        func flag(_ key: String) throws(ConfigError) -> Bool? {
+            guard let v = map[key] else { return nil }
+            guard let b = v as? Bool else { throw ConfigError(file: file, key: key, "expected true or false") }
+            return b
+        }
+        let replace = try flag("replaceDefaults") ?? false
+        var config = replace ? RedactionConfig(names: [], headers: []) : RedactionConfig()
+        config.names += try list("names") ?? []
+        config.headers += try list("headers") ?? []
+        config.keep += try list("keep") ?? []
+        config.patterns += try list("patterns") ?? []
+        for (i, p) in config.patterns.enumerated() where (try? NSRegularExpression(pattern: p)) == nil {
+            throw ConfigError(file: file, key: "patterns[\(i)]", "not a valid regular expression: \(p)")
+        }
+        if let b = try flag("cookies") { config.cookies = b }
+        if let b = try flag("cards") { config.cards = b }
+        if let b = try flag("personalNumbers") { config.personalNumbers = b }
+        if let b = try flag("emails") { config.emails = b }
+        if let v = map["minimumGlobalLength"] {
+            guard let n = v as? Int, n >= 1 else {
+                throw ConfigError(file: file, key: "minimumGlobalLength", "expected a whole number ≥ 1")
+            }
+            config.minimumGlobalLength = n
+        }
+        return config
+    }
+}
+
+/// What kind of secret a placeholder stands for.
+public enum RedactionKind: String, Sendable, Hashable, CaseIterable, Comparable {
+    case cookie
+    /// Authorization and other credential headers.
+    case credential
+    /// A value found by its name: query item, form field, JSON key, HTML input/meta/attribute.
+    case token
+    case card
+    case personalNumber = "personal-number"
+    case email
+    /// A configured regular expression.
+    case pattern
+
+    public static func < (a: Self, b: Self) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+
+    var placeholderStem: String {
+        switch self {
+        case .cookie: return "COOKIE"
+        case .credential: return "CREDENTIAL"
+        case .token: return "TOKEN"
+        case .card: return "CARD"
+        case .personalNumber: return "PNR"
+        case .email: return "EMAIL"
+        case .pattern: return "MATCH"
+        }
+    }
+}
+
+/// What was redacted, where. Never holds a secret, only kinds, places, counts and placeholders.
+public struct RedactionReport: Sendable, Hashable, CustomStringConvertible {
+    public struct Item: Sendable, Hashable {
+        public var kind: RedactionKind
+        /// Where: `log.entries[3].request.url`, `log.entries[3].response.content`, a file name …
+        public var location: String
+        /// The field name when found by name (`token`, `Set-Cookie: SESSION`), else empty.
+        public var name: String
+        public var placeholder: String
+        public var count: Int
+    }
+
+    public internal(set) var items: [Item] = []
+    public init() {}
+
+    /// Occurrences replaced, per kind.
+    public var counts: [RedactionKind: Int] {
+        items.reduce(into: [:]) { $0[$1.kind, default: 0] += $1.count }
+    }
+    public var total: Int { items.reduce(0) { $0 + $1.count } }
+    /// Distinct secrets replaced.
+    public var distinctSecrets: Int { Set(items.map(\.placeholder)).count }
+
+    mutating func record(_ kind: RedactionKind, at location: String, name: String, placeholder: String, count: Int = 1) {
+        if let i = items.lastIndex(where: { $0.kind == kind && $0.location == location && $0.name == name
+            && $0.placeholder == placeholder }) {
+            items[i].count += count
+        } else {
+            items.append(Item(kind: kind, location: location, name: name, placeholder: placeholder, count: count))
+        }
+    }
+
+    /// `redacted 12 values (5 distinct): cookie 4, token 6, email 2` and one line per place.
+    public var description: String {
+        if items.isEmpty { return "redacted nothing" }
+        let perKind = counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+        var lines = ["redacted \(total) value(s), \(distinctSecrets) distinct: \(perKind)"]
+        for item in items {
+            let what = item.name.isEmpty ? item.kind.rawValue : "\(item.kind.rawValue) \(item.name)"
+            lines.append("  \(item.location): \(what) → \(item.placeholder)\(item.count > 1 ? " ×\(item.count)" : "")")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
