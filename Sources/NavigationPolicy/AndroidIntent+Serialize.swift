@@ -21,7 +21,11 @@ extension AndroidIntent {
         } else {
             uri += "intent:"
         }
-        appendFragment(to: &uri, scheme: scheme, defaultAction: Self.actionView, defaultPackage: nil)
+        // Android writes nothing for an empty fragment, so a bare VIEW intent comes out as `intent:` (which
+        // parses back with data `intent:`) and data holding `#Intent;` would be read as the intent part.
+        // `#Intent;end` in those cases parses back to the same intent on Android and here.
+        appendFragment(to: &uri, scheme: scheme, defaultAction: Self.actionView, defaultPackage: nil,
+                       evenIfEmpty: uri == "intent:" || uri.contains("#"))
         return uri
     }
 
@@ -45,15 +49,19 @@ extension AndroidIntent {
         return uri
     }
 
-    private func appendFragment(to uri: inout String, scheme: String?, defaultAction: String?, defaultPackage: String?) {
+    private func appendFragment(
+        to uri: inout String, scheme: String?, defaultAction: String?, defaultPackage: String?, evenIfEmpty: Bool = false
+    ) {
         var fragment = ""
         appendItems(to: &fragment, scheme: scheme, defaultAction: defaultAction, defaultPackage: defaultPackage)
         if let sel = selector?.intent {
             fragment += "SEL;"
-            sel.appendItems(to: &fragment, scheme: sel.data.flatMap(AndroidDataParts.init)?.scheme,
+            // Android's `Uri.getScheme()`: the text before the first `:`, even when empty (`scheme=;`).
+            let selectorScheme = sel.data.flatMap { d in d.firstIndex(of: ":").map { String(d[..<$0]) } }
+            sel.appendItems(to: &fragment, scheme: selectorScheme,
                             defaultAction: nil, defaultPackage: nil)
         }
-        if !fragment.isEmpty { uri += "#Intent;" + fragment + "end" }
+        if !fragment.isEmpty || evenIfEmpty { uri += "#Intent;" + fragment + "end" }
     }
 
     private func appendItems(to out: inout String, scheme: String?, defaultAction: String?, defaultPackage: String?) {
@@ -62,7 +70,12 @@ extension AndroidIntent {
         for c in Self.javaHashOrder(categories) { out += "category=\(Self.uriEncode(c));" }
         if let type { out += "type=\(Self.uriEncode(type, allowing: "/"));" }
         if let identifier { out += "identifier=\(Self.uriEncode(identifier, allowing: "/"));" }
-        if flags != 0 { out += "launchFlags=0x\(String(UInt32(truncatingIfNeeded: flags), radix: 16));" }
+        if flags != 0 {
+            // Android writes `Integer.toHexString`, e.g. 0x80000000, which its own `Integer.decode` rejects;
+            // a negative Int32 is written `-0x…` instead so the URI parses back (on Android too).
+            let bits = Int32(truncatingIfNeeded: flags)
+            out += bits < 0 ? "launchFlags=-0x\(String(-Int64(bits), radix: 16));" : "launchFlags=0x\(String(bits, radix: 16));"
+        }
         if let package, package != defaultPackage { out += "package=\(Self.uriEncode(package));" }
         if let component {
             let short = AndroidComponentName(flattened: component)?.shortForm ?? component

@@ -219,6 +219,37 @@ struct AASAPattern: Sendable, Hashable {
         }
     }
 
+    /// About how many single-character steps `pattern` compiles to, with every `$(…)` expanded the way
+    /// `tokens` expands it (counted before compiling, so a hostile document is refused cheaply). A path
+    /// pattern ending in `/*` compiles twice; the count allows for that.
+    /// Stops counting once past `limit`.
+    static func expandedSize(_ pattern: String, variables: [String: [String]], limit: Int = .max) -> Int {
+        let scalars = Array(pattern.unicodeScalars)
+        var size = 0
+        var i = 0
+        var known: [String: Int] = [:]
+        while i < scalars.count, size <= limit / 2 {
+            if scalars[i] == "$", i + 1 < scalars.count, scalars[i + 1] == "(",
+               let close = scalars[(i + 2)...].firstIndex(of: ")") {
+                let name = String(String.UnicodeScalarView(scalars[(i + 2)..<close]))
+                switch name {
+                case "alnum", "alpha", "ascii", "digit", "xdigit", "upper", "lower": size += 1
+                case "lang": size += isoLanguageCodes.unicodeScalars.count
+                case "region": size += isoRegionCodes.unicodeScalars.count
+                default:
+                    let n = known[name] ?? (variables[name] ?? []).reduce(1) { $0 + $1.unicodeScalars.count + 1 }
+                    known[name] = n
+                    size += n
+                }
+                i = close + 1
+            } else {
+                size += 1
+                i += 1
+            }
+        }
+        return size * 2
+    }
+
     private static func tokens(
         _ pattern: String, caseSensitive: Bool, variables: [String: [String]], expandVariables: Bool
     ) -> [Token] {

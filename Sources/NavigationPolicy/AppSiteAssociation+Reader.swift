@@ -68,12 +68,13 @@ enum AASADocumentReader {
         let variables = try substitutionVariables(applinks["substitutionVariables"])
         let topDefaults = try keys(applinks["defaults"], at: "applinks.defaults")
         guard let detailsValue = applinks["details"] else { return [] }
+        var budget = maximumExpandedSize
         switch detailsValue {
         case .array(let entries):
             var out: [AASADetail] = []
             for (i, entry) in entries.enumerated() {
                 out.append(try detail(entry, at: "applinks.details[\(i)]", appIDOverride: nil,
-                                      topDefaults: topDefaults, variables: variables))
+                                      topDefaults: topDefaults, variables: variables, budget: &budget))
             }
             return out
         case .object(let byApp):
@@ -82,7 +83,7 @@ enum AASADocumentReader {
             for appID in byApp.keys.sorted() {
                 guard let entry = byApp[appID] else { continue }
                 out.append(try detail(entry, at: "applinks.details[\(quoted(appID))]", appIDOverride: appID,
-                                      topDefaults: topDefaults, variables: variables))
+                                      topDefaults: topDefaults, variables: variables, budget: &budget))
             }
             return out
         default:
@@ -92,7 +93,7 @@ enum AASADocumentReader {
 
     private static func detail(
         _ value: AASAJSON, at path: String, appIDOverride: String?,
-        topDefaults: AASAComponentKeys, variables: [String: [String]]
+        topDefaults: AASAComponentKeys, variables: [String: [String]], budget: inout Int
     ) throws(Failure) -> AASADetail {
         guard case .object(let entry) = value else {
             throw Failure(keyPath: path, message: "expected an object, found \(value.kind)")
@@ -121,18 +122,45 @@ enum AASADocumentReader {
                     throw Failure(keyPath: at, message: "expected an object, found \(component.kind)")
                 }
                 let resolved = try keys(component, at: at).falling(back: detailDefaults)
-                rules.append(try rule(resolved, at: at, variables: variables))
+                rules.append(try rule(resolved, at: at, variables: variables, budget: &budget))
             }
             return AASADetail(appIDs: appIDs, rules: rules)
         }
         if let pathsValue = entry["paths"] {
             let paths = try strings(pathsValue, at: "\(path).paths")
+            for (i, p) in paths.enumerated() {
+                try charge(p, at: "\(path).paths[\(i)]", variables: [:], budget: &budget)
+            }
             return AASADetail(appIDs: appIDs, rules: paths.map { AASARule(legacyPath: $0) })
         }
         return AASADetail(appIDs: appIDs, rules: [])
     }
 
-    private static func rule(_ k: AASAComponentKeys, at path: String, variables: [String: [String]]) throws(Failure) -> AASARule {
+    /// How many pattern characters one document may compile to once `$(…)` is expanded. A substitution
+    /// variable with many values used many times grows quadratically (a 17 kB document reached 700 MB
+    /// before this limit); real documents stay far below it (`$(lang)_$(region)` is about 1,300).
+    static let maximumExpandedSize = 200_000
+
+    /// Counts `pattern`'s expanded size against `budget`; throws when the document would exceed it.
+    private static func charge(_ pattern: String, at path: String, variables: [String: [String]], budget: inout Int) throws(Failure) {
+        let size = AASAPattern.expandedSize(pattern, variables: variables, limit: max(budget, 0))
+        budget -= size
+        if budget < 0 {
+            throw Failure(keyPath: path, message: "pattern expands to \(size) or more characters through $(…) substitutions, which takes the document past \(maximumExpandedSize); use fewer substitutions or fewer variable values")
+        }
+    }
+
+    private static func rule(_ k: AASAComponentKeys, at path: String, variables: [String: [String]], budget: inout Int) throws(Failure) -> AASARule {
+        if let p = k.path { try charge(p, at: "\(path)[\"/\"]", variables: variables, budget: &budget) }
+        if let f = k.fragment { try charge(f, at: "\(path)[\"#\"]", variables: variables, budget: &budget) }
+        switch k.query {
+        case .string(let q)?: try charge(q, at: "\(path)[\"?\"]", variables: variables, budget: &budget)
+        case .object(let items)?:
+            for (name, value) in items {
+                if case .string(let q) = value { try charge(q, at: "\(path)[\"?\"][\(quoted(name))]", variables: variables, budget: &budget) }
+            }
+        default: break
+        }
         let caseSensitive = k.caseSensitive ?? true
         let percentEncoded = k.percentEncoded ?? true
         var query = AASARule.Query.any

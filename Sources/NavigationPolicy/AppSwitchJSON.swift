@@ -57,6 +57,9 @@ public indirect enum AppSwitchJSON: Sendable, Hashable, Codable {
 enum AppSwitchJSONSyntax {
     private enum State { case value, valueOrClose, keyOrClose, key, colon, commaOrClose, end }
 
+    /// Foundation's JSONDecoder refuses deeper nesting.
+    static let maximumDepth = 512
+
     /// "line L, column C: what was expected", or nil when the text is well-formed JSON.
     static func firstError(in bytes: [UInt8]) -> String? {
         var stack: [UInt8] = []
@@ -103,8 +106,10 @@ enum AppSwitchJSONSyntax {
             case .value, .valueOrClose:
                 if state == .valueOrClose, c == UInt8(ascii: "]") { stack.removeLast(); i += 1; state = afterValue(); continue }
                 switch c {
-                case UInt8(ascii: "{"): stack.append(c); i += 1; state = .keyOrClose
-                case UInt8(ascii: "["): stack.append(c); i += 1; state = .valueOrClose
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    // The platform decoder stops at this depth and reports only "not valid JSON".
+                    if stack.count == maximumDepth { return at(i, "nested more than \(maximumDepth) levels deep") }
+                    stack.append(c); i += 1; state = c == UInt8(ascii: "{") ? .keyOrClose : .valueOrClose
                 case UInt8(ascii: "\""):
                     guard let next = string(i) else { return at(i, "unterminated string or a control character in it") }
                     i = next; state = afterValue()

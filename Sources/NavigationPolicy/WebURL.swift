@@ -155,7 +155,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     private static func parseFileParts(_ url: inout WebURL, _ b: [UInt8], _ start: Int) -> Bool {
         var p = start
         var slashes = 0
-        while p < b.count, b[p] == slash || b[p] == backslash { p += 1; slashes += 1 }
+        // "file slash state": at most two slashes introduce the host; a third starts the path
+        // (`file:///a/b` has an empty host and the path `/a/b`, not the host `a`).
+        while p < b.count, slashes < 2, b[p] == slash || b[p] == backslash { p += 1; slashes += 1 }
         if slashes >= 2 {
             let end = b[p...].firstIndex { $0 == slash || $0 == backslash || $0 == question || $0 == hash } ?? b.count
             let rawHost = b[p..<end]

@@ -108,7 +108,7 @@ enum URLResolver {
             let isSpecial = specialSchemes.contains(scheme)
             let slashLead = rest.hasPrefix("/") || (isSpecial && rest.hasPrefix("\\"))
             if !(isSpecial && scheme == base.scheme && !slashLead && !base.isOpaque) {
-                return encode(parts(scheme: scheme, rest: rest))
+                return checkedEncode(parts(scheme: scheme, rest: rest))
             }
             return resolveRelative(String(rest), against: base)
         }
@@ -126,7 +126,7 @@ enum URLResolver {
         let special = base.isSpecial
         let slashy: (Character) -> Bool = { $0 == "/" || (special && $0 == "\\") }
         if s.count >= 2, slashy(s[s.startIndex]), slashy(s[s.index(after: s.startIndex)]) {
-            return encode(parts(scheme: base.scheme, rest: Substring(s)))
+            return checkedEncode(parts(scheme: base.scheme, rest: Substring(s)))
         }
         // Work on the relative reference with the base's scheme and authority.
         var rel = Substring(s)
@@ -161,6 +161,41 @@ enum URLResolver {
             out.query = query
         }
         return encode(out)
+    }
+
+    /// `encode(p)`, or nil when `p` is special and its host is one a browser's host parser refuses: empty
+    /// (except for `file:`), holding a space, a control character or a forbidden host code point (also
+    /// percent-encoded), or followed by a port that is not digits. (Found by fuzzing: `//h.example p`
+    /// resolved to `http://h.example p/`.) Deeper checks (IDNA, IPv4/IPv6 forms) stay with the policy engine.
+    static func checkedEncode(_ p: Parts) -> String? {
+        guard p.isSpecial else { return encode(p) }
+        var host = Substring(p.authority ?? "")
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            let rest = host[host.index(after: close)...]
+            guard rest.isEmpty || (rest.hasPrefix(":") && rest.dropFirst().utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return encode(p)
+        }
+        if let colon = host.lastIndex(of: ":") {
+            guard host[host.index(after: colon)...].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            host = host[..<colon]
+        }
+        if host.isEmpty { return p.scheme == "file" ? encode(p) : nil }
+        let forbidden: Set<UInt8> = Set("#%/:<>?@[\\]^|".utf8)
+        var bytes = Array(host.utf8)[...]
+        var decoded: [UInt8] = []
+        while let b = bytes.popFirst() {
+            if b == 0x25, bytes.count >= 2, let v = UInt8(String(decoding: bytes.prefix(2), as: UTF8.self), radix: 16) {
+                decoded.append(v)
+                bytes = bytes.dropFirst(2)
+            } else {
+                if b == 0x25 { return nil }  // a `%` that is not an escape stays `%`, a forbidden domain code point
+                decoded.append(b)
+            }
+        }
+        if decoded.contains(where: { $0 <= 0x20 || $0 == 0x7F || forbidden.contains($0) }) { return nil }
+        return encode(p)
     }
 
     /// RFC 3986 §5.2.4 over `/`-separated segments; `%2e` counts as `.` (as in WHATWG).

@@ -1,0 +1,167 @@
+// Deterministic, bounded fuzzing of PageScan: byte-level mutations and grammar-aware generation of HTML,
+// Refresh values and URLs, with fixed seeds. Properties: nothing traps; scanning is a pure function of its
+// input; every URL reported is resolved (absolute, no whitespace or control characters); resolving a
+// resolved URL again changes nothing; a bad document URL is a typed error with a message.
+import Foundation
+import Testing
+import TestSupport
+@testable import PageScan
+
+@Suite("Fuzz: PageScan")
+struct PageScanFuzzTests {
+    static let doc = "https://shop.example/pay/page?o=1"
+
+    static let seeds: [String] = {
+        var pages = [
+            "<html><head><base href='/b/'><meta http-equiv=refresh content='5; url=next'></head><body>"
+                + "<a href='x?y#z' target=_blank>Go <b>on</b></a><form action=/f method=post><input name=a value=1>"
+                + "<input type=hidden name=t value='2'></form><iframe src='//cdn.example/f' name=f></iframe>"
+                + "<script>document.forms[0].submit(); location.href = '/s'; window.open(\"https://x.example/\")</script>"
+                + "<script>callbacks.onPaymentCompleted('u'); Android.x()</script></body></html>",
+            "<body onload=\"document.getElementById('f').submit()\"><form id=f action='https://acs.bank.example/3ds'>"
+                + "<input name=PaReq value=abc><input name=TermUrl value='https://shop.example/t'></form></body>",
+            "<a href=\"javascript:void(0)\">j</a><a href=\"intent://x#Intent;scheme=https;end\">i</a>"
+                + "<a href=\"  https://shop.example/%7e a\tb\n \">ws</a><area href=/area><frame src=fr>",
+            "<svg><script>location='/svg'</script></svg><noscript><a href=/ns>n</a></noscript><!-- <a href=/c> -->",
+            "<meta charset=windows-1252><a href='/caf\u{E9}'>caf\u{E9}</a><meta http-equiv=\"Refresh\" content=\"0;URL='/q'\">",
+        ]
+        pages += FuzzCorpus.strings(in: "meta_refresh_wpt.json").prefix(40).map {
+            "<meta http-equiv=refresh content=\"\($0.replacingOccurrences(of: "\"", with: "&quot;"))\">"
+        }
+        return pages
+    }()
+
+    static let dictionary = [
+        "<", ">", "</", "/>", "<a href=", "<form action=", "<input name=", "value=", "<iframe src=", "<base href=",
+        "<meta http-equiv=refresh content=", "<script>", "</script>", "<!--", "-->", "<![CDATA[", "]]>", "\"", "'", "=",
+        "&amp;", "&#0;", "&#x110000;", "&", "location.href=", "location.replace(", "window.open(", ".submit()", "callbacks.",
+        "url=", ";", "0;", "javascript:", "//", "\\", "../", "%", "\u{0}", "\u{FEFF}", "\u{FFFD}", "\t", "\n", "é",
+    ]
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func mutatedPagesScanDeterministicallyToResolvedURLs(seed: UInt64) throws {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        var findings = FuzzFindings()
+        var urls = 0
+        for _ in 0..<400 {
+            let bytes = mutator.mutate(Array(rng.pick(Self.seeds).utf8), other: Array(rng.pick(Self.seeds).utf8), rng: &rng, maxSteps: 3)
+            let contentType = rng.pick([nil, "text/html", "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=utf-16", "text/html; charset=bogus"])
+            let text = String(decoding: bytes, as: UTF8.self)
+            let first: PageScanResult
+            do {
+                first = try PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc)
+            } catch {
+                findings.record("a valid document URL gave an error", input: text, detail: error.message)
+                continue
+            }
+            if let again = try? PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc), again != first {
+                findings.record("scanning twice gave different results", input: text)
+            }
+            urls += Self.checkURLs(first, page: text, &findings)
+        }
+        #expect(findings.isEmpty, "\(findings)")
+        #expect(urls > 60, "too few URLs extracted to exercise resolution (\(urls))")
+    }
+
+    @Test(arguments: [UInt64(11), 12])
+    func generatedPagesScanToResolvedURLs(seed: UInt64) throws {
+        var rng = FuzzRNG(seed: seed)
+        var findings = FuzzFindings()
+        for _ in 0..<250 {
+            let page = Self.generatePage(&rng)
+            let base = rng.pick([Self.doc, "http://a.example", "file:///tmp/p.html", "https://x.example/a/b/c/d?q#f"])
+            do {
+                let r = try PageScanner.scan(Array(page.utf8), documentURL: base)
+                _ = Self.checkURLs(r, page: page, &findings)
+            } catch {
+                findings.record("a valid document URL gave an error", input: page, detail: error.message)
+            }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test(arguments: [UInt64(21), 22])
+    func refreshValuesAndURLsResolveStably(seed: UInt64) throws {
+        var rng = FuzzRNG(seed: seed)
+        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        let contents = FuzzCorpus.strings(in: "meta_refresh_wpt.json") + ["0;url=/x", "5, URL = 'y'", "-1", "1e3;u", "0; url=\"javascript:x\""]
+        let bases = ["https://shop.example/pay/page?o=1", "http://h.example", "https://h.example/a/./b/../c/", "file:///x/y",
+                     "shopapp://cb/x", "javascript:void(0)", "mailto:a@b.example"]
+        var findings = FuzzFindings()
+        for _ in 0..<1500 {
+            let content = mutator.mutate(rng.pick(contents), other: rng.pick(contents), rng: &rng, maxSteps: 3)
+            let base = rng.pick(bases)
+            if let r = PageScanner.parseRefresh(content, documentURL: base) {
+                if r.delay < 0 { findings.record("negative refresh delay", input: content) }
+                Self.checkResolved(r.url, input: content, &findings)
+            }
+            guard let baseParts = URLResolver.parseAbsolute(base) else { continue }
+            let raw = mutator.mutate(rng.pick(["../a?b#c", "//h.example/p", "?q", "#f", "x/./y/../z", "https:x", "\\\\h\\p", "a b"]),
+                                     other: content, rng: &rng, maxSteps: 3)
+            guard let once = URLResolver.resolve(raw, against: baseParts) else { continue }
+            Self.checkResolved(once, input: raw, &findings)
+            if let twice = URLResolver.resolve(once, against: baseParts), twice != once {
+                findings.record("resolving a resolved URL changes it", input: raw, detail: "\(once) → \(twice) (base \(base))")
+            }
+        }
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test(arguments: ["", "page.html", "/abs/path", "//host/x", "http://", "https://", "https:///x", " ", "\u{0}"])
+    func aDocumentURLThatIsNotAbsoluteIsATypedError(_ documentURL: String) {
+        do {
+            _ = try PageScanner.scan(Array("<a href=/x>x</a>".utf8), documentURL: documentURL)
+            // `https:///x` is host `x` to a browser; everything else here must be refused.
+            #expect(documentURL == "https:///x", "accepted \(documentURL.debugDescription)")
+        } catch {
+            #expect(error.code == .invalidDocumentURL)
+            #expect(!error.message.isEmpty)
+        }
+    }
+
+    // MARK: properties
+
+    /// Checks every URL of `r`; returns how many there were.
+    static func checkURLs(_ r: PageScanResult, page: String, _ findings: inout FuzzFindings) -> Int {
+        var all = r.links.map(\.url) + r.forms.map(\.action) + r.frames.map(\.url) + r.scriptNavigations.map(\.url)
+        if let refresh = r.refresh { all.append(refresh.url) }
+        for url in all { checkResolved(url, input: page, &findings) }
+        return all.count
+    }
+
+    /// A resolved URL: starts with a scheme, holds no control characters, and for http(s)-like (special)
+    /// URLs no spaces either (WHATWG keeps spaces in opaque paths such as `mailto:a b`).
+    static func checkResolved(_ url: String, input: String, _ findings: inout FuzzFindings) {
+        guard let (scheme, _) = URLResolver.splitScheme(url) else {
+            findings.record("a reported URL has no scheme", input: input, detail: url)
+            return
+        }
+        let special = URLResolver.specialSchemes.contains(scheme)
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (special && $0 == " ") }) {
+            findings.record("a reported URL holds whitespace or a control character", input: input, detail: url.debugDescription)
+        }
+    }
+
+    // MARK: generator
+
+    static func generatePage(_ rng: inout FuzzRNG) -> String {
+        let urls = ["/a", "b/c", "../../d", "?q=1", "#f", "//cdn.example/x", "https://ok.example/", "javascript:alert(1)",
+                    "  /ws  ", "data:text/html,x", "intent://h#Intent;scheme=https;end", "%zz", "http://[::1]/", "\\\\x\\y", ""]
+        var out = rng.oneIn(3) ? "<base href='\(rng.pick(urls))'>" : ""
+        for _ in 0..<(1 + rng.below(12)) {
+            let u = rng.pick(urls)
+            switch rng.below(8) {
+            case 0: out += "<a href='\(u)'>\(rng.pick(["x", "<b>y</b>", "", "&amp;"]))</a>"
+            case 1: out += "<form action='\(u)' method=\(rng.pick(["post", "GET", "dialog", ""]))><input name=n value='\(u)'></form>"
+            case 2: out += "<iframe src='\(u)'></iframe>"
+            case 3: out += "<meta http-equiv=refresh content='\(rng.below(5));url=\(u)'>"
+            case 4: out += "<script>\(rng.pick(["location.href", "window.location", "top.location"])) = '\(u)';</script>"
+            case 5: out += "<script>window.open('\(u)'); document.forms[\(rng.below(3))].submit()</script>"
+            case 6: out += rng.pick(["<div>", "</div>", "<table><tr><td>", "<!--", "-->", "<svg>", "</svg>", "<p"])
+            default: out += String(repeating: rng.pick(["(", "[", "{", "'", "\"", "/*", "`"]), count: rng.below(40))
+            }
+        }
+        return out
+    }
+}
