@@ -63,6 +63,8 @@ public struct Goodlist: Sendable {
     }
     private var nodes: [Node] = [Node()]
     private var edges: [Edge: Int32] = [:]
+    /// The same edges for lookups: one compact slot per edge, holding the child's anchors (GoodlistTable.swift).
+    private var table = GoodlistEdgeTable()
 
     /// An empty list: admits nothing.
     public init() {}
@@ -120,16 +122,28 @@ public struct Goodlist: Sendable {
 
     private mutating func insert(_ entry: GoodlistEntry, _ pattern: HostPattern) {
         var node: Int32 = 0
+        var lastEdge: Int?
         for label in pattern.reversedLabels {
             let edge = Edge(parent: node, label: label)
             if let next = edges[edge] {
+                var l = label
+                lastEdge = l.withUTF8 { table.find(parent: node, $0) }
                 node = next
             } else {
                 let next = Int32(nodes.count)
                 nodes.append(Node(nextSibling: nodes[Int(node)].firstChild))
                 nodes[Int(node)].firstChild = next
                 edges[edge] = next
+                var l = label
+                l.withUTF8 { table.insert(parent: node, label: $0, child: next) }
+                lastEdge = l.withUTF8 { table.find(parent: node, $0) }
                 node = next
+            }
+        }
+        defer {
+            if let lastEdge {
+                let n = nodes[Int(node)]
+                table.setAnchors(at: lastEdge, exact: n.exact, oneLabel: n.oneLabel, anyDepth: n.anyDepth)
             }
         }
         let n = Int(node)
@@ -194,25 +208,32 @@ public struct Goodlist: Sendable {
     private func walk(_ buf: UnsafeBufferPointer<UInt8>) -> Int? {
         var best: Int32 = -1
         var node: Int32 = 0
+        var here = GoodlistEdgeTable.Slot()  // the edge into `node`, with its anchors
         var end = buf.count
         while true {
             var start = end
             while start > 0, buf[start - 1] != UInt8(ascii: ".") { start -= 1 }
             // Before consuming this label: `node` is anchored on the labels consumed so far.
             if node != 0 {
-                let n = nodes[Int(node)]
-                if n.anyDepth >= 0 { best = n.anyDepth }
-                if start == 0, n.oneLabel >= 0 { best = n.oneLabel }  // exactly one label left
+                if here.anyDepth >= 0 { best = here.anyDepth }
+                if start == 0, here.oneLabel >= 0 { best = here.oneLabel }  // exactly one label left
             }
-            let label = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<end]), as: UTF8.self)
-            guard let next = edges[Edge(parent: node, label: label)] else { return best >= 0 ? Int(best) : nil }
-            node = next
+            guard let i = table.find(parent: node, UnsafeBufferPointer(rebasing: buf[start..<end])) else {
+                return best >= 0 ? Int(best) : nil
+            }
+            here = table.slot(i)
+            node = here.child
             if start == 0 { break }
             end = start - 1
         }
         // All labels consumed: the node is anchored on the host itself.
-        let n = nodes[Int(node)]
-        if n.exact >= 0 { best = n.exact } else if n.oneLabel >= 0 { best = n.oneLabel } else if n.anyDepth >= 0 { best = n.anyDepth }
+        if here.exact >= 0 {
+            best = here.exact
+        } else if here.oneLabel >= 0 {
+            best = here.oneLabel
+        } else if here.anyDepth >= 0 {
+            best = here.anyDepth
+        }
         return best >= 0 ? Int(best) : nil
     }
 

@@ -230,10 +230,10 @@ public struct NavigationPolicyEngine: Sendable {
     }
 
     private func decideIntent(_ navigation: Navigation) -> Decision {
-        let raw = NavigationPolicyEngine.trimmed(navigation.url)
         guard policy.platform == .android else {
             return Decision(.block, rule: .intentIOS, reason: "intent: URLs exist only on Android")
         }
+        let raw = NavigationPolicyEngine.trimmed(navigation.url)
         let intent: AndroidIntent
         do {
             intent = try AndroidIntent.parse(raw)

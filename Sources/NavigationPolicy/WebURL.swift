@@ -50,7 +50,21 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// The special schemes of the URL Standard and their default ports.
     static let specialSchemes: [String: Int?] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "file": nil]
 
-    public var isSpecial: Bool { WebURL.specialSchemes[scheme] != nil }
+    public var isSpecial: Bool { WebURL.specialDefaultPort(scheme) != nil }
+
+    /// `specialSchemes[scheme]` without hashing: nil when not special, `.some(nil)` for file.
+    @inline(__always)
+    static func specialDefaultPort(_ scheme: String) -> Int?? {
+        switch scheme {
+        case "https": return .some(443)
+        case "http": return .some(80)
+        case "ws": return .some(80)
+        case "wss": return .some(443)
+        case "ftp": return .some(21)
+        case "file": return .some(nil)
+        default: return nil
+        }
+    }
 
     /// The serialised host (`hostname` in WHATWG terms), nil without an authority.
     public var hostname: String? { host?.serialized }
@@ -133,7 +147,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         let scheme = lowerScheme(b[0..<i])
         var url = WebURL(scheme: scheme)
         var p = i + 1
-        let special = specialSchemes[scheme] != nil
+        let special = specialDefaultPort(scheme) != nil
 
         if special {
             if scheme == "file" {
@@ -237,7 +251,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
                     value = value * 10 + Int(d - 48)
                     if value > 65535 { return false }
                 }
-                if let defaultPort = specialSchemes[url.scheme], defaultPort == value {
+                if let defaultPort = specialDefaultPort(url.scheme), defaultPort == value {
                     url.port = nil
                 } else {
                     url.port = value
@@ -557,7 +571,36 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
 
     enum EncodeSet { case c0Control, fragment, query, specialQuery, path, userinfo }
 
+    /// Per set, the bytes 0x20...0x7E to encode, as two bit masks (bit n of `lo`: byte 0x20 + n; of `hi`:
+    /// byte 0x60 + n). Equal to `shouldEncodeSlow`; the decision is one shift and one test per byte.
+    @inline(__always)
+    private static func masks(_ set: EncodeSet) -> (lo: UInt64, hi: UInt64) {
+        switch set {
+        case .c0Control: return (0, 0)
+        // space " < > `
+        case .fragment: return (1 << 0 | 1 << 2 | 1 << 0x1C | 1 << 0x1E, 1 << 0)
+        // space " # < >
+        case .query: return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E, 0)
+        // space " # < > '
+        case .specialQuery: return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 7, 0)
+        // space " # < > ? ` { }
+        case .path: return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 0x1F, 1 << 0 | 1 << 0x1B | 1 << 0x1D)
+        // path + / : ; = @ [ \ ] ^ |
+        case .userinfo:
+            return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 0x1F | 1 << 0x0F | 1 << 0x1A | 1 << 0x1B
+                        | 1 << 0x1D | 1 << 0x20 | 1 << 0x3B | 1 << 0x3C | 1 << 0x3D | 1 << 0x3E,
+                    1 << 0 | 1 << 0x1B | 1 << 0x1D | 1 << 0x1C)
+        }
+    }
+
+    @inline(__always)
     private static func shouldEncode(_ c: UInt8, _ set: EncodeSet) -> Bool {
+        if c < 0x20 || c >= 0x7F { return true }
+        let m = masks(set)
+        return c < 0x60 ? (m.lo >> UInt64(c - 0x20)) & 1 != 0 : (m.hi >> UInt64(c - 0x60)) & 1 != 0
+    }
+
+    static func shouldEncodeSlow(_ c: UInt8, _ set: EncodeSet) -> Bool {
         if c < 0x20 || c >= 0x7F { return true }
         switch set {
         case .c0Control: return false
@@ -566,7 +609,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         case .specialQuery: return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E || c == 0x27
         case .path: return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E || c == 0x3F || c == 0x60 || c == 0x7B || c == 0x7D
         case .userinfo:
-            return shouldEncode(c, .path) || c == 0x2F || c == 0x3A || c == 0x3B || c == 0x3D || c == 0x40
+            return shouldEncodeSlow(c, .path) || c == 0x2F || c == 0x3A || c == 0x3B || c == 0x3D || c == 0x40
                 || (c >= 0x5B && c <= 0x5E) || c == 0x7C
         }
     }
@@ -642,7 +685,7 @@ extension WebURL {
     public func replacingScheme(_ newScheme: String) -> WebURL {
         var copy = self
         copy.scheme = newScheme.lowercased()
-        if let p = port, let def = WebURL.specialSchemes[copy.scheme] ?? nil, def == p { copy.port = nil }
+        if let p = port, let def = WebURL.specialDefaultPort(copy.scheme) ?? nil, def == p { copy.port = nil }
         return copy
     }
 
