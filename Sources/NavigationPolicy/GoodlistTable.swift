@@ -1,121 +1,134 @@
-// The goodlist trie's edges as one compact open-addressing table: a slot holds the edge (parent node, label)
-// and the anchors of the node it leads to, so a lookup step touches one slot and hashes the label's bytes
-// straight from the host (no String per label). Labels of up to 16 bytes are stored in the slot itself;
-// longer ones in a shared byte pool. Every hit is verified byte for byte: a hash never decides a match.
+// The goodlist's lookup table: every anchor (the normalised base of one or more patterns: `payex.com` for
+// `**.payex.com`) in one compact open-addressing table keyed by a hash of the base's labels.
+//
+// A lookup hashes each suffix of the host that starts at a label boundary (right to left, one pass, no String
+// per label) and probes the table once per suffix. Unlike a trie walk, the probes do not depend on each other,
+// so the CPU overlaps their cache misses: a lookup in a 100k-entry list costs little more than in a 12-entry one.
+// A slot holds the 64-bit hash, the anchored entry indices and the base's place in a byte pool; every hash hit
+// is verified byte for byte against the pool, so a hash never decides a match.
 
-struct GoodlistEdgeTable: Sendable {
+struct GoodlistAnchorTable: Sendable {
     struct Slot: Sendable {
-        /// The parent node; -1 marks an empty slot.
-        var parent: Int32 = -1
-        var child: Int32 = -1
-        var length: Int32 = 0
-        /// The child's anchored entries (mirrors `Goodlist.Node`), -1 when none.
+        /// Hash of the base; 0 marks an empty slot (a real hash of 0 is stored as 1).
+        var hash: UInt64 = 0
         var exact: Int32 = -1
         var oneLabel: Int32 = -1
         var anyDepth: Int32 = -1
-        /// Label bytes 0..<8 and 8..<16, little-endian, zero-padded; for longer labels w0 is the pool offset.
-        var w0: UInt64 = 0
-        var w1: UInt64 = 0
+        /// The base's bytes: `pool[offset..<offset+length]`.
+        var length: UInt32 = 0
+        var offset: UInt64 = 0
     }
 
     private(set) var slots: [Slot] = Array(repeating: Slot(), count: 16)
     private var pool: [UInt8] = []
     private(set) var count = 0
 
+    /// The hash of one label, folded into the hash of the labels to its right.
     @inline(__always)
-    private static func hash(parent: Int32, w0: UInt64, w1: UInt64, length: Int, tail: UInt64) -> UInt64 {
-        var h = (UInt64(UInt32(bitPattern: parent)) << 32 | UInt64(length)) &* 0x9E37_79B9_7F4A_7C15
-        h = (h ^ w0) &* 0xBF58_476D_1CE4_E5B9
-        h = (h ^ w1 ^ tail) &* 0x94D0_49BB_1331_11EB
-        return h ^ (h >> 29)
-    }
-
-    /// The two inline words of a label and a digest of the bytes past 16 (0 for short labels).
-    @inline(__always)
-    private static func words(_ label: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64) {
-        var w0: UInt64 = 0, w1: UInt64 = 0, tail: UInt64 = 0
-        let n = label.count
+    static func combine(_ h: UInt64, _ label: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var x = h ^ (UInt64(label.count) &* 0x9E37_79B9_7F4A_7C15)
         var i = 0
-        while i < n, i < 8 { w0 |= UInt64(label[i]) << (8 * UInt64(i)); i += 1 }
-        while i < n, i < 16 { w1 |= UInt64(label[i]) << (8 * UInt64(i - 8)); i += 1 }
-        while i < n { tail = (tail ^ UInt64(label[i])) &* 0x100_0000_01B3; i += 1 }
-        return (w0, w1, tail)
+        let n = label.count
+        while i + 8 <= n {
+            var w: UInt64 = 0
+            for j in 0..<8 { w |= UInt64(label[i + j]) << (8 * UInt64(j)) }
+            x = (x ^ w) &* 0xBF58_476D_1CE4_E5B9
+            x ^= x >> 31
+            i += 8
+        }
+        var w: UInt64 = 0
+        var j: UInt64 = 0
+        while i < n { w |= UInt64(label[i]) << (8 * j); i += 1; j += 1 }
+        x = (x ^ w) &* 0x94D0_49BB_1331_11EB
+        x ^= x >> 29
+        return x == 0 ? 1 : x
     }
 
-    @inline(__always)
-    private func labelEquals(_ s: Slot, _ label: UnsafeBufferPointer<UInt8>, _ w0: UInt64, _ w1: UInt64) -> Bool {
-        guard Int(s.length) == label.count else { return false }
-        if label.count <= 16 { return s.w0 == w0 && s.w1 == w1 }
-        let off = Int(s.w0)
-        guard off >= 0, off + label.count <= pool.count else { return false }
-        for i in 0..<label.count where pool[off + i] != label[i] { return false }
-        return true
+    /// The hash of a whole base (labels right to left, as a lookup computes it).
+    static func hash(_ base: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h = seed
+        var end = base.count
+        while true {
+            var start = end
+            while start > 0, base[start - 1] != UInt8(ascii: ".") { start -= 1 }
+            h = combine(h, UnsafeBufferPointer(rebasing: base[start..<end]))
+            if start == 0 { return h }
+            end = start - 1
+        }
     }
 
-    /// The slot index of the edge from `parent` by `label`, if present.
+    static let seed: UInt64 = 0x5054_4149_4E56_4945
+
     @inline(__always)
-    func find(parent: Int32, _ label: UnsafeBufferPointer<UInt8>) -> Int? {
-        let (w0, w1, tail) = GoodlistEdgeTable.words(label)
+    private func equals(_ s: Slot, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard Int(s.length) == bytes.count else { return false }
+        let off = Int(s.offset)
+        guard off >= 0, off + bytes.count <= pool.count else { return false }
+        return pool.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < bytes.count {
+                if p[off + i] != bytes[i] { return false }
+                i += 1
+            }
+            return true
+        }
+    }
+
+    /// The slot of the base with this hash and these bytes, if present.
+    @inline(__always)
+    func find(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Slot? {
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: GoodlistEdgeTable.hash(parent: parent, w0: w0, w1: w1, length: label.count, tail: tail)) & mask
+        var i = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & mask
         return slots.withUnsafeBufferPointer { s in
             while true {
                 let slot = s[i]
-                if slot.parent < 0 { return nil }
-                if slot.parent == parent, labelEquals(slot, label, w0, w1) { return i }
+                if slot.hash == 0 { return nil }
+                if slot.hash == hash, equals(slot, bytes) { return slot }
                 i = (i + 1) & mask
             }
         }
     }
 
-    func slot(_ i: Int) -> Slot { slots[i] }
-
-    /// Inserts the edge (it must not be present yet).
-    mutating func insert(parent: Int32, label: UnsafeBufferPointer<UInt8>, child: Int32) {
-        if (count + 1) * 4 > slots.count * 3 { grow() }
-        var slot = Slot(parent: parent, child: child, length: Int32(label.count))
-        let (w0, w1, tail) = GoodlistEdgeTable.words(label)
-        if label.count <= 16 {
-            slot.w0 = w0
-            slot.w1 = w1
-        } else {
-            slot.w0 = UInt64(pool.count)
-            pool.append(contentsOf: label)
-        }
-        place(slot, hash: GoodlistEdgeTable.hash(parent: parent, w0: w0, w1: w1, length: label.count, tail: tail))
-        count += 1
-    }
-
-    /// Updates the anchors stored with the edge into `child`.
-    mutating func setAnchors(at index: Int, exact: Int32, oneLabel: Int32, anyDepth: Int32) {
-        slots[index].exact = exact
-        slots[index].oneLabel = oneLabel
-        slots[index].anyDepth = anyDepth
-    }
-
-    private mutating func place(_ slot: Slot, hash: UInt64) {
+    private func index(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
-        while slots[i].parent >= 0 { i = (i + 1) & mask }
+        var i = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & mask
+        while slots[i].hash != 0 {
+            if slots[i].hash == hash, equals(slots[i], bytes) { return i }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Sets the anchors of `base` (inserting it when new).
+    mutating func set(base: String, exact: Int32, oneLabel: Int32, anyDepth: Int32) {
+        var b = base
+        b.withUTF8 { bytes in
+            let h = GoodlistAnchorTable.hash(bytes)
+            if let i = index(hash: h, bytes) {
+                slots[i].exact = exact
+                slots[i].oneLabel = oneLabel
+                slots[i].anyDepth = anyDepth
+                return
+            }
+            if (count + 1) * 10 > slots.count * 7 { grow() }
+            let slot = Slot(hash: h, exact: exact, oneLabel: oneLabel, anyDepth: anyDepth,
+                            length: UInt32(bytes.count), offset: UInt64(pool.count))
+            pool.append(contentsOf: bytes)
+            place(slot)
+            count += 1
+        }
+    }
+
+    private mutating func place(_ slot: Slot) {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: slot.hash ^ (slot.hash >> 32)) & mask
+        while slots[i].hash != 0 { i = (i + 1) & mask }
         slots[i] = slot
     }
 
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: Slot(), count: old.count * 2)
-        for s in old where s.parent >= 0 {
-            let n = Int(s.length)
-            let h: UInt64
-            if n <= 16 {
-                h = GoodlistEdgeTable.hash(parent: s.parent, w0: s.w0, w1: s.w1, length: n, tail: 0)
-            } else {
-                let off = Int(s.w0)
-                h = pool[off..<(off + n)].withUnsafeBufferPointer { buf in
-                    let (w0, w1, tail) = GoodlistEdgeTable.words(buf)
-                    return GoodlistEdgeTable.hash(parent: s.parent, w0: w0, w1: w1, length: n, tail: tail)
-                }
-            }
-            place(s, hash: h)
-        }
+        for s in old where s.hash != 0 { place(s) }
     }
 }

@@ -594,7 +594,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     @inline(__always)
-    private static func shouldEncode(_ c: UInt8, _ set: EncodeSet) -> Bool {
+    static func shouldEncode(_ c: UInt8, _ set: EncodeSet) -> Bool {
         if c < 0x20 || c >= 0x7F { return true }
         let m = masks(set)
         return c < 0x60 ? (m.lo >> UInt64(c - 0x20)) & 1 != 0 : (m.hi >> UInt64(c - 0x60)) & 1 != 0
