@@ -3,7 +3,8 @@
 //
 // A lookup hashes each suffix of the host that starts at a label boundary (right to left, one pass, no String
 // per label) and probes the table once per suffix. Unlike a trie walk, the probes do not depend on each other,
-// so the CPU overlaps their cache misses: a lookup in a 100k-entry list costs little more than in a 12-entry one.
+// so the CPU overlaps their cache misses; a small bit filter answers most absent suffixes without touching the
+// slots: a lookup in a 100k-entry list costs little more than in a 12-entry one.
 // A slot holds the 64-bit hash, the anchored entry indices and the base's place in a byte pool; every hash hit
 // is verified byte for byte against the pool, so a hash never decides a match.
 
@@ -22,6 +23,15 @@ struct GoodlistAnchorTable: Sendable {
     private(set) var slots: [Slot] = Array(repeating: Slot(), count: 16)
     private var pool: [UInt8] = []
     private(set) var count = 0
+    /// One bit per hash (4 bits per slot): a clear bit proves a suffix is no anchor without touching the
+    /// (much larger) slot array, so absent suffixes cost one access to a small, cache-resident bit set.
+    private var filter: [UInt64] = [0]
+
+    @inline(__always)
+    private static func filterBit(_ hash: UInt64, words: Int) -> (word: Int, mask: UInt64) {
+        let bit = Int(truncatingIfNeeded: hash >> 35) & (words * 64 - 1)
+        return (bit >> 6, 1 << UInt64(bit & 63))
+    }
 
     /// The hash of one label, folded into the hash of the labels to its right.
     @inline(__always)
@@ -77,6 +87,8 @@ struct GoodlistAnchorTable: Sendable {
     /// The slot of the base with this hash and these bytes, if present.
     @inline(__always)
     func find(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Slot? {
+        let (word, bit) = GoodlistAnchorTable.filterBit(hash, words: filter.count)
+        if filter[word] & bit == 0 { return nil }
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & mask
         return slots.withUnsafeBufferPointer { s in
@@ -116,6 +128,8 @@ struct GoodlistAnchorTable: Sendable {
             pool.append(contentsOf: bytes)
             place(slot)
             count += 1
+            let (word, bit) = GoodlistAnchorTable.filterBit(h, words: filter.count)
+            filter[word] |= bit
         }
     }
 
@@ -129,6 +143,11 @@ struct GoodlistAnchorTable: Sendable {
     private mutating func grow() {
         let old = slots
         slots = Array(repeating: Slot(), count: old.count * 2)
-        for s in old where s.hash != 0 { place(s) }
+        filter = Array(repeating: 0, count: slots.count / 16)  // 4 bits per slot
+        for s in old where s.hash != 0 {
+            place(s)
+            let (word, bit) = GoodlistAnchorTable.filterBit(s.hash, words: filter.count)
+            filter[word] |= bit
+        }
     }
 }

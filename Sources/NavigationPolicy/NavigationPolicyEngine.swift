@@ -40,6 +40,8 @@ public struct NavigationPolicyEngine: Sendable {
     private let callbackScheme: String?
     /// Normalised `host` or `host:port` entries always allowed.
     private let ownOrigins: Set<String>
+    /// `ownOrigins` as a list when it has at most 8 members (nil otherwise).
+    private let ownOriginList: [String]?
 
     public init(policy: Policy, system: any SystemServices = NoApps()) {
         self.policy = policy
@@ -59,6 +61,7 @@ public struct NavigationPolicyEngine: Sendable {
             if let o = Policy.normalizeAllowedHost(entry) { origins.insert(o) }
         }
         ownOrigins = origins
+        ownOriginList = origins.count <= 8 ? Array(origins) : nil
     }
 
     public func decide(_ navigation: Navigation) -> Decision {
@@ -174,6 +177,8 @@ public struct NavigationPolicyEngine: Sendable {
     private func isOwn(_ url: WebURL, host: String?) -> Bool {
         guard let host else { return false }
         let key = url.port.map { "\(host):\($0)" } ?? host
+        // A handful of origins (the usual case): comparing is cheaper than hashing the key.
+        if let few = ownOriginList { return few.contains(key) }
         return ownOrigins.contains(key)
     }
 

@@ -297,12 +297,14 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// path decides IPv4). `.some(nil)`: invalid host; nil: not for this path.
     private static func asciiDomainFast(_ input: ArraySlice<UInt8>) -> Host?? {
         guard !input.isEmpty else { return nil }
-        var hasUpper = false
+        var hasUpper = false, forbidden = false
         for c in input {
+            // Non-ASCII or `%` anywhere: the general path (NFC may turn `<` + U+0338 into a valid `≮`).
             if c >= 0x80 || c == UInt8(ascii: "%") { return nil }
-            if IDNA.isForbiddenDomainByte(c) { return .some(nil) }
+            if IDNA.isForbiddenDomainByte(c) { forbidden = true }
             if c >= 65 && c <= 90 { hasUpper = true }
         }
+        if forbidden { return .some(nil) }
         // The last label (one trailing dot ignored) must start with a non-digit to rule out an IPv4 form.
         var end = input.endIndex
         if input[end - 1] == UInt8(ascii: "."), end - 1 > input.startIndex { end -= 1 }
