@@ -4,34 +4,31 @@
 // A lookup hashes each suffix of the host that starts at a label boundary (right to left, one pass, no String
 // per label) and probes the table once per suffix. Unlike a trie walk, the probes do not depend on each other,
 // so the CPU overlaps their cache misses; a small bit filter answers most absent suffixes without touching the
-// slots: a lookup in a 100k-entry list costs little more than in a 12-entry one.
-// A slot holds the 64-bit hash, the anchored entry indices and the base's place in a byte pool; every hash hit
-// is verified byte for byte against the pool, so a hash never decides a match.
+// slots, and a slot is one cache line holding the hash, the anchored entries and (up to 32 bytes) the base
+// itself: a lookup in a 100k-entry list costs little more than in a 12-entry one.
+// Every hash hit is verified byte for byte against the stored base: a hash never decides a match.
 
 struct GoodlistAnchorTable: Sendable {
+    /// One slot as read from the table.
     struct Slot: Sendable {
-        /// Hash of the base; 0 marks an empty slot (a real hash of 0 is stored as 1).
-        var hash: UInt64 = 0
         var exact: Int32 = -1
         var oneLabel: Int32 = -1
         var anyDepth: Int32 = -1
-        /// The base's bytes: `pool[offset..<offset+length]`.
-        var length: UInt32 = 0
-        var offset: UInt64 = 0
     }
 
-    private(set) var slots: [Slot] = Array(repeating: Slot(), count: 16)
+    /// Words per slot: hash (0 = empty), exact|oneLabel, anyDepth|length, pool offset, 4 words of inline bytes.
+    private static let stride = 8
+    private static let inlineBytes = 32
+    /// The slots, 64 bytes each, starting at the first 64-byte boundary of the storage (see `pad`).
+    private var words: [UInt64] = Array(repeating: 0, count: 16 * 8 + 8)
+    private var slotCount = 16
+    /// Bases longer than `inlineBytes`.
     private var pool: [UInt8] = []
     private(set) var count = 0
-    /// One bit per hash (4 bits per slot): a clear bit proves a suffix is no anchor without touching the
-    /// (much larger) slot array, so absent suffixes cost one access to a small, cache-resident bit set.
+    /// One bit per hash (4 bits per slot): a clear bit proves a suffix is no anchor without touching the slots.
     private var filter: [UInt64] = [0]
 
-    @inline(__always)
-    private static func filterBit(_ hash: UInt64, words: Int) -> (word: Int, mask: UInt64) {
-        let bit = Int(truncatingIfNeeded: hash >> 35) & (words * 64 - 1)
-        return (bit >> 6, 1 << UInt64(bit & 63))
-    }
+    static let seed: UInt64 = 0x5054_4149_4E56_4945
 
     /// The hash of one label, folded into the hash of the labels to its right.
     @inline(__always)
@@ -67,87 +64,134 @@ struct GoodlistAnchorTable: Sendable {
         }
     }
 
-    static let seed: UInt64 = 0x5054_4149_4E56_4945
+    @inline(__always)
+    private static func filterBit(_ hash: UInt64, words: Int) -> (word: Int, mask: UInt64) {
+        let bit = Int(truncatingIfNeeded: hash >> 35) & (words * 64 - 1)
+        return (bit >> 6, 1 << UInt64(bit & 63))
+    }
 
     @inline(__always)
-    private func equals(_ s: Slot, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard Int(s.length) == bytes.count else { return false }
-        let off = Int(s.offset)
-        guard off >= 0, off + bytes.count <= pool.count else { return false }
-        return pool.withUnsafeBufferPointer { p in
+    private static func home(_ hash: UInt64, _ slotCount: Int) -> Int {
+        Int(truncatingIfNeeded: hash ^ (hash >> 32)) & (slotCount - 1)
+    }
+
+    /// Words to skip so that slot 0 starts on a 64-byte boundary (the storage moves when copied).
+    @inline(__always)
+    private static func pad(_ p: UnsafeBufferPointer<UInt64>) -> Int {
+        guard let base = p.baseAddress else { return 0 }
+        return (8 - (Int(bitPattern: base) >> 3) & 7) & 7
+    }
+
+    /// True when slot `at` (word index) holds exactly `bytes`.
+    @inline(__always)
+    private func equals(_ p: UnsafeBufferPointer<UInt64>, _ at: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = Int(p[at + 2] >> 32)
+        guard length == bytes.count else { return false }
+        if length <= GoodlistAnchorTable.inlineBytes {
             var i = 0
-            while i < bytes.count {
-                if p[off + i] != bytes[i] { return false }
+            while i < length {
+                let byte = UInt8(truncatingIfNeeded: p[at + 4 + i >> 3] >> (8 * UInt64(i & 7)))
+                if byte != bytes[i] { return false }
+                i += 1
+            }
+            return true
+        }
+        let off = Int(p[at + 3])
+        guard off >= 0, off + length <= pool.count else { return false }
+        return pool.withUnsafeBufferPointer { q in
+            var i = 0
+            while i < length {
+                if q[off + i] != bytes[i] { return false }
                 i += 1
             }
             return true
         }
     }
 
-    /// The slot of the base with this hash and these bytes, if present.
+    /// The word index of the slot holding `bytes` (hash `hash`), if present.
+    @inline(__always)
+    private func locate(_ p: UnsafeBufferPointer<UInt64>, hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        let pad = GoodlistAnchorTable.pad(p)
+        var i = GoodlistAnchorTable.home(hash, slotCount)
+        while true {
+            let at = pad + i * GoodlistAnchorTable.stride
+            let h = p[at]
+            if h == 0 { return nil }
+            if h == hash, equals(p, at, bytes) { return at }
+            i = (i + 1) & (slotCount - 1)
+        }
+    }
+
+    /// The anchors of the base with this hash and these bytes, if it is one.
     @inline(__always)
     func find(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Slot? {
         let (word, bit) = GoodlistAnchorTable.filterBit(hash, words: filter.count)
         if filter[word] & bit == 0 { return nil }
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & mask
-        return slots.withUnsafeBufferPointer { s in
-            while true {
-                let slot = s[i]
-                if slot.hash == 0 { return nil }
-                if slot.hash == hash, equals(slot, bytes) { return slot }
-                i = (i + 1) & mask
-            }
+        return words.withUnsafeBufferPointer { p in
+            guard let at = locate(p, hash: hash, bytes) else { return nil }
+            return Slot(exact: Int32(truncatingIfNeeded: p[at + 1]), oneLabel: Int32(truncatingIfNeeded: p[at + 1] >> 32),
+                        anyDepth: Int32(truncatingIfNeeded: p[at + 2]))
         }
     }
 
-    private func index(hash: UInt64, _ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash ^ (hash >> 32)) & mask
-        while slots[i].hash != 0 {
-            if slots[i].hash == hash, equals(slots[i], bytes) { return i }
-            i = (i + 1) & mask
-        }
-        return nil
+    private static func packAnchors(_ a: Int32, _ b: Int32) -> UInt64 {
+        UInt64(UInt32(bitPattern: a)) | UInt64(UInt32(bitPattern: b)) << 32
     }
 
     /// Sets the anchors of `base` (inserting it when new).
     mutating func set(base: String, exact: Int32, oneLabel: Int32, anyDepth: Int32) {
+        makeUnique()
         var b = base
         b.withUTF8 { bytes in
             let h = GoodlistAnchorTable.hash(bytes)
-            if let i = index(hash: h, bytes) {
-                slots[i].exact = exact
-                slots[i].oneLabel = oneLabel
-                slots[i].anyDepth = anyDepth
+            let existing = words.withUnsafeBufferPointer { locate($0, hash: h, bytes) }
+            if let at = existing {
+                words[at + 1] = GoodlistAnchorTable.packAnchors(exact, oneLabel)
+                words[at + 2] = UInt64(UInt32(bitPattern: anyDepth)) | (words[at + 2] & 0xFFFF_FFFF_0000_0000)
                 return
             }
-            if (count + 1) * 10 > slots.count * 7 { grow() }
-            let slot = Slot(hash: h, exact: exact, oneLabel: oneLabel, anyDepth: anyDepth,
-                            length: UInt32(bytes.count), offset: UInt64(pool.count))
-            pool.append(contentsOf: bytes)
+            if (count + 1) * 10 > slotCount * 7 { grow() }
+            var slot = [UInt64](repeating: 0, count: GoodlistAnchorTable.stride)
+            slot[0] = h
+            slot[1] = GoodlistAnchorTable.packAnchors(exact, oneLabel)
+            slot[2] = UInt64(UInt32(bitPattern: anyDepth)) | UInt64(bytes.count) << 32
+            if bytes.count <= GoodlistAnchorTable.inlineBytes {
+                for i in 0..<bytes.count { slot[4 + i >> 3] |= UInt64(bytes[i]) << (8 * UInt64(i & 7)) }
+            } else {
+                slot[3] = UInt64(pool.count)
+                pool.append(contentsOf: bytes)
+            }
             place(slot)
             count += 1
-            let (word, bit) = GoodlistAnchorTable.filterBit(h, words: filter.count)
-            filter[word] |= bit
         }
     }
 
-    private mutating func place(_ slot: Slot) {
-        let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: slot.hash ^ (slot.hash >> 32)) & mask
-        while slots[i].hash != 0 { i = (i + 1) & mask }
-        slots[i] = slot
+    /// Copies shared storage now, so the alignment `pad` computed next stays valid for the writes that follow.
+    private mutating func makeUnique() {
+        words.withUnsafeMutableBufferPointer { _ in }
+    }
+
+    private mutating func place(_ slot: [UInt64]) {
+        makeUnique()
+        let pad = words.withUnsafeBufferPointer { GoodlistAnchorTable.pad($0) }
+        var i = GoodlistAnchorTable.home(slot[0], slotCount)
+        while words[pad + i * GoodlistAnchorTable.stride] != 0 { i = (i + 1) & (slotCount - 1) }
+        let at = pad + i * GoodlistAnchorTable.stride
+        for k in 0..<GoodlistAnchorTable.stride { words[at + k] = slot[k] }
+        let (word, bit) = GoodlistAnchorTable.filterBit(slot[0], words: filter.count)
+        filter[word] |= bit
     }
 
     private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: Slot(), count: old.count * 2)
-        filter = Array(repeating: 0, count: slots.count / 16)  // 4 bits per slot
-        for s in old where s.hash != 0 {
-            place(s)
-            let (word, bit) = GoodlistAnchorTable.filterBit(s.hash, words: filter.count)
-            filter[word] |= bit
+        let old = words
+        let oldCount = slotCount
+        let oldPad = old.withUnsafeBufferPointer { GoodlistAnchorTable.pad($0) }
+        slotCount *= 2
+        words = Array(repeating: 0, count: slotCount * GoodlistAnchorTable.stride + 8)
+        filter = Array(repeating: 0, count: slotCount / 16)  // 4 bits per slot
+        for i in 0..<oldCount {
+            let at = oldPad + i * GoodlistAnchorTable.stride
+            if old[at] != 0 { place(Array(old[at..<(at + GoodlistAnchorTable.stride)])) }
         }
     }
 }
