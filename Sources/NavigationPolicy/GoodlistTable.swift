@@ -166,9 +166,17 @@ struct GoodlistAnchorTable: Sendable {
         }
     }
 
-    /// Copies shared storage now, so the alignment `pad` computed next stays valid for the writes that follow.
+    /// Copies shared storage now (so the alignment `pad` computed next stays valid for the writes that follow),
+    /// and moves the slots to the copy's own 64-byte boundary (a copy keeps word indices, not addresses).
     private mutating func makeUnique() {
-        words.withUnsafeMutableBufferPointer { _ in }
+        let oldPad = words.withUnsafeBufferPointer { GoodlistAnchorTable.pad($0) }
+        let n = slotCount * GoodlistAnchorTable.stride
+        words.withUnsafeMutableBufferPointer { p in
+            let newPad = GoodlistAnchorTable.pad(UnsafeBufferPointer(p))
+            guard newPad != oldPad else { return }
+            let slots = Array(p[oldPad..<(oldPad + n)])
+            for k in 0..<n { p[newPad + k] = slots[k] }
+        }
     }
 
     private mutating func place(_ slot: [UInt64]) {

@@ -136,6 +136,8 @@ public struct NavigationPolicyEngine: Sendable {
 
     private func isPayment(_ url: WebURL, host: String? = nil, hostKnown: Bool = false) -> Bool {
         guard let payment, let paymentKey else { return false }
+        // Same path is required below (a scheme swap never changes it): the cheap early exit for most URLs.
+        guard url.path == payment.path else { return false }
         var candidate = url
         if candidate.scheme != payment.scheme {
             // Only the app's own callback scheme may stand in for paymentUrl's scheme; no other scheme.

@@ -48,3 +48,17 @@ import Testing
         }
     }
 }
+
+@Suite struct GoodlistTableCopyTests {
+    /// The table's storage is shared between copies; appending to one copy must not disturb the other.
+    @Test func copiesStayIndependent() throws {
+        let original = Goodlist(entries: (0..<40).map { GoodlistEntry(pattern: "*.host\($0).example") })
+        var copy = original
+        for i in 40..<80 { try copy.append(GoodlistEntry(pattern: "**.host\(i).example")) }
+        for i in 0..<80 {
+            #expect((original.match(host: "a.host\(i).example") != nil) == (i < 40), "\(i)")
+            #expect(copy.match(host: "a.b.host\(i).example")?.pattern == (i < 40 ? nil : "**.host\(i).example"), "\(i)")
+            #expect(copy.match(host: "a.host\(i).example") != nil, "\(i)")
+        }
+    }
+}
