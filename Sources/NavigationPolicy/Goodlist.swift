@@ -1,5 +1,6 @@
-// The known-good 3-D Secure host list and its matcher: a trie over reversed labels, so a lookup costs
-// one dictionary step per label of the host, whatever the length of the list.
+// The known-good 3-D Secure host list and its matcher: a trie over reversed labels (for lint: overlaps,
+// shadowing) plus a flat table of anchored bases for lookups, so a lookup costs one independent hash probe per
+// label of the host, whatever the length of the list.
 
 /// One entry of a goodlist: the pattern and where it came from.
 public struct GoodlistEntry: Sendable, Hashable {
@@ -63,6 +64,8 @@ public struct Goodlist: Sendable {
     }
     private var nodes: [Node] = [Node()]
     private var edges: [Edge: Int32] = [:]
+    /// Every anchored base with its entries, for lookups (GoodlistTable.swift): one independent probe per suffix.
+    private var table = GoodlistAnchorTable()
 
     /// An empty list: admits nothing.
     public init() {}
@@ -132,6 +135,10 @@ public struct Goodlist: Sendable {
                 node = next
             }
         }
+        defer {
+            let anchored = nodes[Int(node)]
+            table.set(base: pattern.base, exact: anchored.exact, oneLabel: anchored.oneLabel, anyDepth: anchored.anyDepth)
+        }
         let n = Int(node)
         let index = Int32(entries.count)
         entries.append(entry)
@@ -192,27 +199,40 @@ public struct Goodlist: Sendable {
 
     /// Walks the labels right to left; returns the most specific entry. One hash probe per label.
     private func walk(_ buf: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Each suffix of the host that starts at a label boundary (shortest first) is a possible anchor; the
+        // deepest one that admits the host wins, as in a walk down the trie (an anchor implies every shorter
+        // suffix is a trie node, so probing all suffixes finds exactly what the walk would).
         var best: Int32 = -1
-        var node: Int32 = 0
+        var h = GoodlistAnchorTable.seed
         var end = buf.count
+        var start = end
+        while start > 0, buf[start - 1] != UInt8(ascii: ".") { start -= 1 }
         while true {
-            var start = end
-            while start > 0, buf[start - 1] != UInt8(ascii: ".") { start -= 1 }
-            // Before consuming this label: `node` is anchored on the labels consumed so far.
-            if node != 0 {
-                let n = nodes[Int(node)]
-                if n.anyDepth >= 0 { best = n.anyDepth }
-                if start == 0, n.oneLabel >= 0 { best = n.oneLabel }  // exactly one label left
+            h = GoodlistAnchorTable.combine(h, UnsafeBufferPointer(rebasing: buf[start..<end]))
+            var nextStart = 0
+            if start > 0 {
+                nextStart = start - 1
+                while nextStart > 0, buf[nextStart - 1] != UInt8(ascii: ".") { nextStart -= 1 }
             }
-            let label = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<end]), as: UTF8.self)
-            guard let next = edges[Edge(parent: node, label: label)] else { return best >= 0 ? Int(best) : nil }
-            node = next
+            if let s = table.find(hash: h, UnsafeBufferPointer(rebasing: buf[start...])) {
+                if start == 0 {
+                    // The anchor is the host itself.
+                    if s.exact >= 0 {
+                        best = s.exact
+                    } else if s.oneLabel >= 0 {
+                        best = s.oneLabel
+                    } else if s.anyDepth >= 0 {
+                        best = s.anyDepth
+                    }
+                    break
+                }
+                if s.anyDepth >= 0 { best = s.anyDepth }
+                if nextStart == 0, s.oneLabel >= 0 { best = s.oneLabel }  // exactly one label left
+            }
             if start == 0 { break }
             end = start - 1
+            start = nextStart
         }
-        // All labels consumed: the node is anchored on the host itself.
-        let n = nodes[Int(node)]
-        if n.exact >= 0 { best = n.exact } else if n.oneLabel >= 0 { best = n.oneLabel } else if n.anyDepth >= 0 { best = n.anyDepth }
         return best >= 0 ? Int(best) : nil
     }
 

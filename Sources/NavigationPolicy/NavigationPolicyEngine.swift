@@ -18,9 +18,30 @@ public struct NavigationPolicyEngine: Sendable {
     private let complete: WebURL?
     private let cancel: WebURL?
     private let terms: WebURL?
+    /// The four URLs' comparable hosts and queries, computed once (not on every decision).
+    private let paymentKey: ResourceKey?
+    private let completeKey: ResourceKey?
+    private let cancelKey: ResourceKey?
+    private let termsKey: ResourceKey?
+    private let paymentQueryItems: [WebURL.QueryItem]
+
+    /// What `sameResource`/`sameURL` compare, precomputed for a policy URL.
+    private struct ResourceKey: Sendable {
+        var url: WebURL
+        var host: String?
+        var query: String
+        init?(_ url: WebURL?) {
+            guard let url else { return nil }
+            self.url = url
+            host = url.comparableHost
+            query = url.query ?? ""
+        }
+    }
     private let callbackScheme: String?
     /// Normalised `host` or `host:port` entries always allowed.
     private let ownOrigins: Set<String>
+    /// `ownOrigins` as a list when it has at most 8 members (nil otherwise).
+    private let ownOriginList: [String]?
 
     public init(policy: Policy, system: any SystemServices = NoApps()) {
         self.policy = policy
@@ -29,12 +50,18 @@ public struct NavigationPolicyEngine: Sendable {
         complete = WebURL(policy.completeURL)?.withoutFragment
         cancel = WebURL(policy.cancelURL)?.withoutFragment
         terms = policy.termsOfServiceURL.flatMap { WebURL($0)?.withoutFragment }
+        paymentKey = ResourceKey(payment)
+        completeKey = ResourceKey(complete)
+        cancelKey = ResourceKey(cancel)
+        termsKey = ResourceKey(terms)
+        paymentQueryItems = payment?.queryItems ?? []
         callbackScheme = policy.callbackScheme.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
         var origins = Set<String>()
         for entry in policy.allowedHosts {
             if let o = Policy.normalizeAllowedHost(entry) { origins.insert(o) }
         }
         ownOrigins = origins
+        ownOriginList = origins.count <= 8 ? Array(origins) : nil
     }
 
     public func decide(_ navigation: Navigation) -> Decision {
@@ -42,7 +69,8 @@ public struct NavigationPolicyEngine: Sendable {
             return Decision(.block, rule: .urlMalformed,
                             reason: "not an absolute URL a browser would load; blocked")
         }
-        if let d = intercept(url) { return d }
+        let comparableHost = url.comparableHost
+        if let d = intercept(url, host: comparableHost) { return d }
 
         let kind = SchemeKind(scheme: url.scheme)
         let frame = navigation.frame
@@ -82,20 +110,22 @@ public struct NavigationPolicyEngine: Sendable {
             if frame == .sub {
                 return Decision(.allow, rule: .subframeWeb, reason: "sub-frames load http(s) freely")
             }
-            return decideWeb(url, navigation)
+            return decideWeb(url, host: comparableHost, navigation)
         }
     }
 
     // MARK: - Interception
 
-    private func sameResource(_ a: WebURL, _ b: WebURL) -> Bool {
-        a.scheme == b.scheme && a.comparableHost == b.comparableHost && a.port == b.port
-            && a.username == b.username && a.password == b.password && a.path == b.path
+    /// Same scheme, comparable host, port, credentials and path (`host` is `a.comparableHost`). The cheap,
+    /// most discriminating comparisons come first; the result is the conjunction of all.
+    private func sameResource(_ a: WebURL, host: String?, _ b: ResourceKey) -> Bool {
+        a.port == b.url.port && a.path == b.url.path && a.scheme == b.url.scheme && host == b.host
+            && a.username == b.url.username && a.password == b.url.password
     }
 
-    private func sameURL(_ url: WebURL, _ target: WebURL?) -> Bool {
+    private func sameURL(_ url: WebURL, host: String?, _ target: ResourceKey?) -> Bool {
         guard let target else { return false }
-        return sameResource(url, target) && (url.query ?? "") == (target.query ?? "")
+        return sameResource(url, host: host, target) && (url.query ?? "") == target.query
     }
 
     /// paymentUrl, or a variant: extra query items in any order; `callbackScheme` instead of http(s).
@@ -104,36 +134,39 @@ public struct NavigationPolicyEngine: Sendable {
         return isPayment(url)
     }
 
-    private func isPayment(_ url: WebURL) -> Bool {
-        guard let payment else { return false }
-        var candidate = url.withoutFragment
+    private func isPayment(_ url: WebURL, host: String? = nil, hostKnown: Bool = false) -> Bool {
+        guard let payment, let paymentKey else { return false }
+        // Same path is required below (a scheme swap never changes it): the cheap early exit for most URLs.
+        guard url.path == payment.path else { return false }
+        var candidate = url
         if candidate.scheme != payment.scheme {
             // Only the app's own callback scheme may stand in for paymentUrl's scheme; no other scheme.
             guard let callbackScheme, candidate.scheme == callbackScheme else { return false }
             candidate = candidate.replacingScheme(payment.scheme)
         }
-        guard sameResource(candidate, payment) else { return false }
+        // The fragment plays no part: sameResource and queryItems never look at it.
+        guard sameResource(candidate, host: hostKnown ? host : candidate.comparableHost, paymentKey) else { return false }
         // Every query item of paymentUrl must be there (as a multiset); extra items are allowed.
         var remaining = candidate.queryItems.sorted()
-        for item in payment.queryItems {
+        for item in paymentQueryItems {
             guard let idx = remaining.firstIndex(of: item) else { return false }
             remaining.remove(at: idx)
         }
         return true
     }
 
-    private func intercept(_ url: WebURL) -> Decision? {
-        let bare = url.withoutFragment
-        if sameURL(bare, complete) {
+    private func intercept(_ url: WebURL, host: String?) -> Decision? {
+        // The fragment plays no part in sameURL (it compares scheme, host, port, credentials, path, query).
+        if sameURL(url, host: host, completeKey) {
             return Decision(.complete, rule: .interceptComplete, reason: "completeUrl reached: the payment is finished")
         }
-        if sameURL(bare, cancel) {
+        if sameURL(url, host: host, cancelKey) {
             return Decision(.canceled, rule: .interceptCancel, reason: "cancelUrl reached: the payment was canceled")
         }
-        if sameURL(bare, terms) {
+        if sameURL(url, host: host, termsKey) {
             return Decision(.terms, rule: .interceptTerms, reason: "termsOfServiceUrl reached: the app shows the terms")
         }
-        if isPayment(url) {
+        if isPayment(url, host: host, hostKnown: true) {
             let how = url.scheme == payment?.scheme ? "paymentUrl" : "paymentUrl via callback scheme \(url.scheme):"
             return Decision(.reload(target: policy.paymentURL), rule: .interceptPayment,
                             reason: "\(how) came back: reload the payment page")
@@ -143,13 +176,15 @@ public struct NavigationPolicyEngine: Sendable {
 
     // MARK: - http(s)
 
-    private func isOwn(_ url: WebURL) -> Bool {
-        guard let host = url.comparableHost else { return false }
+    private func isOwn(_ url: WebURL, host: String?) -> Bool {
+        guard let host else { return false }
         let key = url.port.map { "\(host):\($0)" } ?? host
+        // A handful of origins (the usual case): comparing is cheaper than hashing the key.
+        if let few = ownOriginList { return few.contains(key) }
         return ownOrigins.contains(key)
     }
 
-    private func decideWeb(_ url: WebURL, _ navigation: Navigation) -> Decision {
+    private func decideWeb(_ url: WebURL, host comparableHost: String?, _ navigation: Navigation) -> Decision {
         let target = url.href
         switch policy.platform {
         case .ios:
@@ -163,8 +198,8 @@ public struct NavigationPolicyEngine: Sendable {
                                 reason: "\(app) has a verified app link for this URL")
             }
         }
-        let host = url.comparableHost ?? ""
-        if isOwn(url) {
+        let host = comparableHost ?? ""
+        if isOwn(url, host: comparableHost) {
             return Decision(.allow, rule: .webOwnHost, reason: "\(host) is the merchant's own host")
         }
         switch policy.redirectPolicy {
@@ -202,10 +237,10 @@ public struct NavigationPolicyEngine: Sendable {
     }
 
     private func decideIntent(_ navigation: Navigation) -> Decision {
-        let raw = NavigationPolicyEngine.trimmed(navigation.url)
         guard policy.platform == .android else {
             return Decision(.block, rule: .intentIOS, reason: "intent: URLs exist only on Android")
         }
+        let raw = NavigationPolicyEngine.trimmed(navigation.url)
         let intent: AndroidIntent
         do {
             intent = try AndroidIntent.parse(raw)

@@ -23,6 +23,11 @@ public enum SchemeKind: Sendable, Hashable {
     ]
 
     public init(scheme: String) {
+        // The common schemes as the URL parser returns them (lower case), without lower-casing again.
+        if scheme == "https" || scheme == "http" {
+            self = .web
+            return
+        }
         let s = scheme.lowercased()
         if s == "http" || s == "https" {
             self = .web

@@ -50,7 +50,21 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// The special schemes of the URL Standard and their default ports.
     static let specialSchemes: [String: Int?] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "file": nil]
 
-    public var isSpecial: Bool { WebURL.specialSchemes[scheme] != nil }
+    public var isSpecial: Bool { WebURL.specialDefaultPort(scheme) != nil }
+
+    /// `specialSchemes[scheme]` without hashing: nil when not special, `.some(nil)` for file.
+    @inline(__always)
+    static func specialDefaultPort(_ scheme: String) -> Int?? {
+        switch scheme {
+        case "https": return .some(443)
+        case "http": return .some(80)
+        case "ws": return .some(80)
+        case "wss": return .some(443)
+        case "ftp": return .some(21)
+        case "file": return .some(nil)
+        default: return nil
+        }
+    }
 
     /// The serialised host (`hostname` in WHATWG terms), nil without an authority.
     public var hostname: String? { host?.serialized }
@@ -58,8 +72,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// The host for comparisons: serialised, without a trailing dot (`shop.example.com.` ≡ `shop.example.com`).
     public var comparableHost: String? {
         guard let host else { return nil }
-        var h = host.serialized
-        if case .domain = host, h.hasSuffix("."), h.count > 1 { h.removeLast() }
+        guard case .domain(var h) = host else { return host.serialized }
+        // Domains are ASCII (punycode), so bytes are characters here.
+        if h.utf8.count > 1, h.utf8.last == UInt8(ascii: ".") { h.removeLast() }
         return h
     }
 
@@ -67,22 +82,26 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The normalised URL (WHATWG href).
     public var href: String {
-        var s = scheme + ":"
+        var s = String()
+        s.reserveCapacity(scheme.utf8.count + 3 + username.utf8.count + password.utf8.count + 2 + 64
+                          + path.utf8.count + (query?.utf8.count ?? 0) + (fragment?.utf8.count ?? 0) + 2)
+        s += scheme
+        s += ":"
         if let host {
             s += "//"
             if hasCredentials {
                 s += username
-                if !password.isEmpty { s += ":" + password }
+                if !password.isEmpty { s += ":"; s += password }
                 s += "@"
             }
             s += host.serialized
-            if let port { s += ":\(port)" }
+            if let port { s += ":"; s += String(port) }
         } else if !hasOpaquePath, path.hasPrefix("//") {
             s += "/."
         }
         s += path
-        if let query { s += "?" + query }
-        if let fragment { s += "#" + fragment }
+        if let query { s += "?"; s += query }
+        if let fragment { s += "#"; s += fragment }
         return s
     }
 
@@ -108,9 +127,15 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         var lo = 0, hi = raw.count
         while lo < hi, raw[lo] <= 0x20 { lo += 1 }
         while hi > lo, raw[hi - 1] <= 0x20 { hi -= 1 }
-        var b: [UInt8] = []
-        b.reserveCapacity(hi - lo)
-        for c in raw[lo..<hi] where c != 0x09 && c != 0x0A && c != 0x0D { b.append(c) }
+        let b: [UInt8]
+        if lo == 0, hi == raw.count, !raw.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            b = raw  // the common case: nothing to strip, no copy
+        } else {
+            var copy: [UInt8] = []
+            copy.reserveCapacity(hi - lo)
+            for c in raw[lo..<hi] where c != 0x09 && c != 0x0A && c != 0x0D { copy.append(c) }
+            b = copy
+        }
 
         // Scheme.
         guard let first = b.first, isASCIIAlpha(first) else { return nil }
@@ -119,10 +144,10 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             i += 1
         }
         guard i < b.count, b[i] == colon else { return nil }
-        let scheme = String(decoding: b[0..<i].map { isASCIIAlpha($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let scheme = lowerScheme(b[0..<i])
         var url = WebURL(scheme: scheme)
         var p = i + 1
-        let special = specialSchemes[scheme] != nil
+        let special = specialDefaultPort(scheme) != nil
 
         if special {
             if scheme == "file" {
@@ -150,6 +175,18 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             parseQueryFragment(&url, b, end, special: false)
         }
         return url
+    }
+
+    /// The scheme, lower case; the common ones without building a new string.
+    private static func lowerScheme(_ s: ArraySlice<UInt8>) -> String {
+        var lower: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0)
+        if s.count == 5 || s.count == 4 {
+            let j = s.startIndex
+            lower = (s[j] | 0x20, s[j + 1] | 0x20, s[j + 2] | 0x20, s[j + 3] | 0x20, s.count == 5 ? s[j + 4] | 0x20 : 0, 0)
+            if lower == (104, 116, 116, 112, 115, 0) { return "https" }
+            if lower == (104, 116, 116, 112, 0, 0) { return "http" }
+        }
+        return String(decoding: s.map { isASCIIAlpha($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     private static func parseFileParts(_ url: inout WebURL, _ b: [UInt8], _ start: Int) -> Bool {
@@ -216,7 +253,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
                     value = value * 10 + Int(d - 48)
                     if value > 65535 { return false }
                 }
-                if let defaultPort = specialSchemes[url.scheme], defaultPort == value {
+                if let defaultPort = specialDefaultPort(url.scheme), defaultPort == value {
                     url.port = nil
                 } else {
                     url.port = value
@@ -246,6 +283,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             if input.contains(where: { $0 == 0 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0x20 }) { return nil }
             return .opaque(percentEncode(input, .c0Control))
         }
+        if let fast = asciiDomainFast(input) { return fast }
         let decoded = percentDecode(input)
         let domain = String(decoding: decoded, as: UTF8.self)
         guard let ascii = IDNA.toASCII(domain) else { return nil }
@@ -254,6 +292,29 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             return .ipv4(v4)
         }
         return .domain(ascii)
+    }
+
+    /// The host parser for ASCII input without `%` (the common case), on bytes: IDNA's ASCII path only
+    /// lower-cases, so this is `.domain(lowered)` unless the last label starts with a digit (then the general
+    /// path decides IPv4). `.some(nil)`: invalid host; nil: not for this path.
+    private static func asciiDomainFast(_ input: ArraySlice<UInt8>) -> Host?? {
+        guard !input.isEmpty else { return nil }
+        var hasUpper = false, forbidden = false
+        for c in input {
+            // Non-ASCII or `%` anywhere: the general path (NFC may turn `<` + U+0338 into a valid `≮`).
+            if c >= 0x80 || c == UInt8(ascii: "%") { return nil }
+            if IDNA.isForbiddenDomainByte(c) { forbidden = true }
+            if c >= 65 && c <= 90 { hasUpper = true }
+        }
+        if forbidden { return .some(nil) }
+        // The last label (one trailing dot ignored) must start with a non-digit to rule out an IPv4 form.
+        var end = input.endIndex
+        if input[end - 1] == UInt8(ascii: "."), end - 1 > input.startIndex { end -= 1 }
+        var start = end
+        while start > input.startIndex, input[start - 1] != UInt8(ascii: ".") { start -= 1 }
+        guard start < end, !isDigit(input[start]) else { return nil }
+        if !hasUpper { return .some(.domain(String(decoding: input, as: UTF8.self))) }
+        return .some(.domain(String(decoding: input.map { ($0 >= 65 && $0 <= 90) ? $0 + 32 : $0 }, as: UTF8.self)))
     }
 
     // MARK: IPv4
@@ -472,6 +533,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// Splits on `/` (and `\` for special schemes), resolves `.`/`..`, percent-encodes each segment.
     private static func normalizePath(_ raw: ArraySlice<UInt8>, special: Bool) -> String {
         if raw.isEmpty { return special ? "/" : "" }
+        if isPlainPath(raw, special: special) { return String(decoding: raw, as: UTF8.self) }
         var segments: [String] = []
         var segStart = raw.startIndex
         // raw starts with a separator: skip it.
@@ -497,9 +559,52 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         return "/" + segments.joined(separator: "/")
     }
 
+    /// True when `normalizePath` would return `raw` unchanged: it starts with `/`, holds no `\` (special
+    /// schemes), no segment that could be a dot segment (starting with `.` or `%`), nothing to percent-encode.
+    private static func isPlainPath(_ raw: ArraySlice<UInt8>, special: Bool) -> Bool {
+        guard raw.first == slash else { return false }
+        var previous = slash
+        for c in raw {
+            if previous == slash, c == UInt8(ascii: ".") || c == UInt8(ascii: "%") { return false }
+            if special, c == backslash { return false }
+            if shouldEncode(c, .path) { return false }
+            previous = c
+        }
+        return true
+    }
+
     enum EncodeSet { case c0Control, fragment, query, specialQuery, path, userinfo }
 
-    private static func shouldEncode(_ c: UInt8, _ set: EncodeSet) -> Bool {
+    /// Per set, the bytes 0x20...0x7E to encode, as two bit masks (bit n of `lo`: byte 0x20 + n; of `hi`:
+    /// byte 0x60 + n). Equal to `shouldEncodeSlow`; the decision is one shift and one test per byte.
+    @inline(__always)
+    private static func masks(_ set: EncodeSet) -> (lo: UInt64, hi: UInt64) {
+        switch set {
+        case .c0Control: return (0, 0)
+        // space " < > `
+        case .fragment: return (1 << 0 | 1 << 2 | 1 << 0x1C | 1 << 0x1E, 1 << 0)
+        // space " # < >
+        case .query: return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E, 0)
+        // space " # < > '
+        case .specialQuery: return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 7, 0)
+        // space " # < > ? ` { }
+        case .path: return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 0x1F, 1 << 0 | 1 << 0x1B | 1 << 0x1D)
+        // path + / : ; = @ [ \ ] ^ |
+        case .userinfo:
+            return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 0x1F | 1 << 0x0F | 1 << 0x1A | 1 << 0x1B
+                        | 1 << 0x1D | 1 << 0x20 | 1 << 0x3B | 1 << 0x3C | 1 << 0x3D | 1 << 0x3E,
+                    1 << 0 | 1 << 0x1B | 1 << 0x1D | 1 << 0x1C)
+        }
+    }
+
+    @inline(__always)
+    static func shouldEncode(_ c: UInt8, _ set: EncodeSet) -> Bool {
+        if c < 0x20 || c >= 0x7F { return true }
+        let m = masks(set)
+        return c < 0x60 ? (m.lo >> UInt64(c - 0x20)) & 1 != 0 : (m.hi >> UInt64(c - 0x60)) & 1 != 0
+    }
+
+    static func shouldEncodeSlow(_ c: UInt8, _ set: EncodeSet) -> Bool {
         if c < 0x20 || c >= 0x7F { return true }
         switch set {
         case .c0Control: return false
@@ -508,12 +613,14 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         case .specialQuery: return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E || c == 0x27
         case .path: return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E || c == 0x3F || c == 0x60 || c == 0x7B || c == 0x7D
         case .userinfo:
-            return shouldEncode(c, .path) || c == 0x2F || c == 0x3A || c == 0x3B || c == 0x3D || c == 0x40
+            return shouldEncodeSlow(c, .path) || c == 0x2F || c == 0x3A || c == 0x3B || c == 0x3D || c == 0x40
                 || (c >= 0x5B && c <= 0x5E) || c == 0x7C
         }
     }
 
     static func percentEncode(_ bytes: ArraySlice<UInt8>, _ set: EncodeSet) -> String {
+        // Fast path: nothing to encode (the common case) → the bytes as they are.
+        if !bytes.contains(where: { shouldEncode($0, set) }) { return String(decoding: bytes, as: UTF8.self) }
         let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
@@ -582,7 +689,7 @@ extension WebURL {
     public func replacingScheme(_ newScheme: String) -> WebURL {
         var copy = self
         copy.scheme = newScheme.lowercased()
-        if let p = port, let def = WebURL.specialSchemes[copy.scheme] ?? nil, def == p { copy.port = nil }
+        if let p = port, let def = WebURL.specialDefaultPort(copy.scheme) ?? nil, def == p { copy.port = nil }
         return copy
     }
 
