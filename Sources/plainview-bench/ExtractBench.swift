@@ -25,7 +25,7 @@ enum ExtractBench {
         let mb = Double(totalBytes) / 1_000_000
         var out: [Metric] = []
 
-        let scanRate = Measure.rate(seconds: seconds) {
+        let scanRate = Measure.cpuRate(seconds: seconds) {
             var acc = 0
             for p in pages {
                 if let r = try? PageScanner.scan(p.bytes, contentType: "text/html; charset=utf-8", documentURL: CorpusFiles.documentURL) {
@@ -36,7 +36,7 @@ enum ExtractBench {
             return 1
         } * mb
         if extraction {
-            let parseRate = Measure.rate(seconds: seconds) {
+            let parseRate = Measure.cpuRate(seconds: seconds) {
                 for p in pages { PageScanner.parseOnly(p.bytes) }
                 return 1
             } * mb
@@ -45,7 +45,7 @@ enum ExtractBench {
                               baseline: parseRate, ratio: ratio, target: ">= 0.77", pass: ratio >= 0.77,
                               note: "corpus: \(pages.count) generated checkout/3DS pages, 2 kB to 5 MB, \(totalBytes) bytes"))
             for p in pages {
-                let r = Measure.rate(seconds: seconds / 2, rounds: 2) {
+                let r = Measure.cpuRate(seconds: seconds / 2, rounds: 2) {
                     consume((try? PageScanner.scan(p.bytes, contentType: nil, documentURL: CorpusFiles.documentURL))?.links.count ?? 0)
                     return 1
                 } * Double(p.bytes.count) / 1_000_000

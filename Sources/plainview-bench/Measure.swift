@@ -20,34 +20,20 @@ nonisolated(unsafe) var benchSink: Int = 0
 @inline(never) func consume(_ x: Int) { benchSink &+= x }
 
 enum Measure {
-    /// Runs `batch` (which does `n` operations and returns n) until `seconds` have passed, `rounds` times;
-    /// returns the best rate in operations per second.
-    static func rate(seconds: Double, rounds: Int = 3, _ batch: () -> Int) -> Double {
-        let clock = ContinuousClock()
-        var best = 0.0
-        for _ in 0..<rounds {
-            var ops = 0
-            let start = clock.now
-            var elapsed = Duration.zero
-            repeat {
-                ops += batch()
-                elapsed = clock.now - start
-            } while elapsed < .milliseconds(Int(seconds * 1000))
-            let secs = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            best = max(best, Double(ops) / secs)
-        }
-        return best
+    /// This thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
+    static func threadCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
-    /// Like `rate`, but timed on this thread's CPU clock (CLOCK_THREAD_CPUTIME_ID): the "on one core" figure.
+    /// Runs `batch` (which does n operations and returns n) until `seconds` of this thread's CPU time have
+    /// passed, `rounds` times; returns the best rate in operations per second: the "on one core" figure.
     /// On a shared machine the wall clock also counts the time other processes hold the core, which says
-    /// nothing about the code measured; ratios are unaffected as both sides use the same clock.
+    /// nothing about the code measured; ratios are unaffected as both sides use the same clock (the Python
+    /// peer uses `time.thread_time()`).
     static func cpuRate(seconds: Double, rounds: Int = 3, _ batch: () -> Int) -> Double {
-        func now() -> Double {
-            var ts = timespec()
-            clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-            return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-        }
+        let now = threadCPUSeconds
         var best = 0.0
         for _ in 0..<rounds {
             var ops = 0

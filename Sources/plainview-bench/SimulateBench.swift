@@ -1,4 +1,33 @@
-// Simulated navigations per second. Filled in when the simulator lands.
+// Simulated navigations per second over the shipped Pages, and the time to explore every branch of them.
+import FlowSimulator
+import Foundation
+
 enum SimulateBench {
-    static func run(seconds: Double) -> [Metric] { [] }
+    static func run(seconds: Double) -> [Metric] {
+        let pages = Paths.repoRoot.appendingPathComponent("Pages").path
+        let flows: [Flow]
+        do { flows = try FlowLoader.load([pages]) } catch {
+            return [Metric(name: "simulate.navigations_per_s", value: .nan, unit: "1/s", note: "cannot load \(pages): \(error)")]
+        }
+        let rate = Measure.cpuRate(seconds: seconds) {
+            var navigations = 0
+            for flow in flows { navigations += Simulator.runBranch(flow).navigationCount }
+            return navigations
+        }
+        // Every branch of every shipped flow, once, as `plainview simulate --explore` does (thread CPU time).
+        var times: [Double] = []
+        var branches = 0
+        for _ in 0..<3 {
+            let start = Measure.threadCPUSeconds()
+            branches = flows.reduce(0) { $0 + Simulator.explore($1).branches.count }
+            times.append((Measure.threadCPUSeconds() - start) * 1000)
+        }
+        let exploreMS = times.min() ?? .nan
+        return [
+            Metric(name: "simulate.navigations_per_s", value: rate, unit: "1/s", target: ">= 5000", pass: rate >= 5000,
+                   note: "default branch of the \(flows.count) shipped flows, in process, one thread"),
+            Metric(name: "simulate.explore_all_pages_ms", value: exploreMS, unit: "ms", target: "< 2000", pass: exploreMS < 2000,
+                   note: "\(flows.count) flows, \(branches) branches; best of 3"),
+        ]
+    }
 }
