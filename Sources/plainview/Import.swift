@@ -77,8 +77,11 @@ struct Import: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let redactConfig: RedactionConfig?
+        var redactConfig: RedactionConfig?
         do { redactConfig = try redaction.config() } catch { throw inputError(error.description) }
+        // As in `simulate FILE.har`: the policy's own URLs must still match the flow, so their query values are
+        // never redacted (import → simulate then gives the same run as replaying the HAR).
+        if let policy, let text = try? String(contentsOfFile: policy, encoding: .utf8) { redactConfig?.keepQueryValues(ofURLsIn: text) }
         for (flag, path) in [("--policy", policy), ("--env", environment)] {
             if let path, !FileManager.default.fileExists(atPath: path) {
                 throw inputError("\(flag) \(path): no such file")

@@ -1,3 +1,6 @@
+import FlowSimulator
+import Foundation
+
 
 extension HARReplay {
     /// For a replayed HAR whose run ended without complete or canceled, adds a `note` event just before the
