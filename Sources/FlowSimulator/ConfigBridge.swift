@@ -60,9 +60,20 @@ enum ConfigBridge {
 
     /// The `behaviour` mapping, decoded strictly into `AppBehaviour`.
     static func behaviour(_ node: YNode) throws(ConfigError) -> AppBehaviour {
-        let f = try node.fields(["host", "then", "returnTo", "cancelReturnTo"])
+        let f = try node.fields(["host", "then", "returnTo", "cancelReturnTo", "model", "failure"])
         var b = AppBehaviour(host: try f["host"]?.bool() ?? false)
         b.then = b.host ? .wait : .complete
+        if let m = f["model"] {
+            guard let app = AppBehaviour.knownApp(try m.string()) else { throw m.error("expected swish, bankid or roampay-x") }
+            b.model = app
+            b.returnTo = .appSwitchProtocol   // a built-in model returns through its protocol unless told otherwise
+        }
+        if let fl = f["failure"] {
+            guard let o = AppBehaviour.roampayFailure(try fl.string()) else {
+                throw fl.error("expected \(AppBehaviour.roampayFailures.map(\.rawValue).joined(separator: ", ")) or a response code (6010, 4995, 4999, 4993)")
+            }
+            b.failure = o
+        }
         if let t = f["then"] {
             guard let o = AppBehaviour.Outcome(rawValue: try t.string()) else { throw t.error("expected complete, cancel, fail or wait") }
             b.then = o

@@ -10,6 +10,9 @@
 //     # returnTo: protocol                  # as the launch URL's app-switch protocol says (Swish, BankID, ROAMpay X)
 //     cancelReturnTo: previous            # optional: where a cancel returns (default: returnTo)
 //     host: true                          # this is the app that embeds the web view (the merchant app)
+//     model: roampay-x                    # a built-in app (swish | bankid | roampay-x): fills in its schemes,
+//                                         # universal links and package, and returns through its protocol
+//     failure: reader-battery-low         # ROAMpay X: the documented failure `then: fail` reports (default unknown-error)
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -61,22 +64,83 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
     public var then: Outcome
     public var returnTo: Return
     public var cancelReturnTo: Return?
+    /// A built-in model of an app-switch app (Swish, BankID, ROAMpay X): it returns through its protocol's own
+    /// callback (Swish `callbackurl`, BankID `redirect`, ROAMpay X `hostURL?transactionResponse=…`), and the
+    /// environment fills in its schemes, universal links and package (`Environment.App.withModelDefaults()`).
+    public var model: KnownApp?
+    /// ROAMpay X: the documented failure `fail` reports through `hostURL` (default `unknown-error`, 4999).
+    public var failure: ROAMpayOutcome?
 
     public init(host: Bool = false, then: Outcome = .complete, returnTo: Return = .previousApp,
-                cancelReturnTo: Return? = nil) {
+                cancelReturnTo: Return? = nil, model: KnownApp? = nil, failure: ROAMpayOutcome? = nil) {
         self.host = host
         self.then = then
         self.returnTo = returnTo
         self.cancelReturnTo = cancelReturnTo
+        self.model = model
+        self.failure = failure
+    }
+
+    /// A built-in app model: returns through its protocol (`returnTo: protocol`), completing by default.
+    public static func builtIn(_ model: KnownApp, then: Outcome = .complete, failure: ROAMpayOutcome? = nil) -> AppBehaviour {
+        AppBehaviour(then: then, returnTo: .appSwitchProtocol, model: model, failure: failure)
+    }
+
+    /// The ROAMpay X outcome an app outcome reports: complete → approved, cancel → 4945 cancelled by user,
+    /// fail → `failure` (default 4999 unknown error); nil for `wait`.
+    public func roampayOutcome(for outcome: Outcome) -> ROAMpayOutcome? {
+        switch outcome {
+        case .complete: .approved
+        case .cancel: .cancelledByUser
+        case .fail: failure ?? .unknownError
+        case .wait: nil
+        }
+    }
+
+    /// The failures `failure:` accepts (the documented non-approved ROAMpay X codes, other than the user cancelling).
+    public static let roampayFailures: [ROAMpayOutcome] = [.readerBatteryLow, .invalidSession, .unknownError, .invalidTenderType]
+
+    /// Reads a `failure:` value: an outcome name (`reader-battery-low`) or its response code (`6010`).
+    public static func roampayFailure(_ text: String) -> ROAMpayOutcome? {
+        let all = roampayFailures + [.cancelledByUser]
+        return all.first { $0.rawValue == text || $0.responseCode == text }
+    }
+
+    /// Reads a `model:` value: `swish`, `bankid`, `roampay-x` (or `roampay`), any case.
+    public static func knownApp(_ text: String) -> KnownApp? {
+        let t = text.lowercased()
+        return t == "roampay" ? .roampayX : KnownApp(rawValue: t)
     }
 
     /// What the app does after the user's `outcome`, for an app launched with `launchURL`.
     public func resolve(_ outcome: Outcome, launchURL: String) -> Resolution {
+        // ROAMpay X reports every outcome, failures included, through hostURL (seed 004 response codes).
+        if outcome != .wait, let r = roampayReturn(outcome, launchURL: launchURL) { return r }
         switch outcome {
         case .fail: return .stays(reason: "the app failed")
         case .wait: return .stays(reason: "the app waits for the user")
         case .complete: return Self.resolve(returnTo, launchURL: launchURL)
         case .cancel: return Self.resolve(cancelReturnTo ?? returnTo, launchURL: launchURL)
+        }
+    }
+
+    /// For a ROAMpay X app returning through its protocol: `hostURL?transactionResponse=<base64 JSON>` made by
+    /// `ROAMpayResponse.make` for the outcome. nil when this app does not return the ROAMpay X way.
+    private func roampayReturn(_ outcome: Outcome, launchURL: String) -> Resolution? {
+        let route = outcome == .cancel ? (cancelReturnTo ?? returnTo) : returnTo
+        guard route == .appSwitchProtocol, let rpx = roampayOutcome(for: outcome) else { return nil }
+        let request: ROAMpayRequest
+        do {
+            request = try ROAMpayRequest.parse(launchURL)
+        } catch {
+            // Only the ROAMpay X model insists on its own launch URL; a generic `returnTo: protocol` app falls
+            // back to the other protocols.
+            return model == .roampayX ? .stuck(reason: "the launch URL is not a valid ROAMpay X request: \(error)") : nil
+        }
+        do {
+            return .open(url: try ROAMpayResponse.make(hostURL: request.hostURL, outcome: rpx))
+        } catch {
+            return .stuck(reason: "cannot return to hostURL '\(request.hostURL)': \(error)")
         }
     }
 
@@ -148,7 +212,7 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
 
     // MARK: Codable (the environment file's shape)
 
-    enum CodingKeys: String, CodingKey { case host, then, returnTo, cancelReturnTo }
+    enum CodingKeys: String, CodingKey { case host, then, returnTo, cancelReturnTo, model, failure }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -156,11 +220,28 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
         for k in all.allKeys where CodingKeys(stringValue: k.stringValue) == nil {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath + [k],
-                debugDescription: "unknown key '\(k.stringValue)'; expected host, then, returnTo, cancelReturnTo"))
+                debugDescription: "unknown key '\(k.stringValue)'; expected host, then, returnTo, cancelReturnTo, model, failure"))
         }
         host = try c.decodeIfPresent(Bool.self, forKey: .host) ?? false
         then = try c.decodeIfPresent(Outcome.self, forKey: .then) ?? (host ? .wait : .complete)
-        returnTo = try c.decodeIfPresent(Return.self, forKey: .returnTo) ?? .previousApp
+        model = nil
+        if let m = try c.decodeIfPresent(String.self, forKey: .model) {
+            guard let app = Self.knownApp(m) else {
+                throw DecodingError.dataCorruptedError(forKey: .model, in: c,
+                    debugDescription: "expected swish, bankid or roampay-x, got '\(m)'")
+            }
+            model = app
+        }
+        failure = nil
+        if let f = try c.decodeIfPresent(String.self, forKey: .failure) {
+            guard let o = Self.roampayFailure(f) else {
+                throw DecodingError.dataCorruptedError(forKey: .failure, in: c,
+                    debugDescription: "expected \(Self.roampayFailures.map(\.rawValue).joined(separator: ", ")) or a response code, got '\(f)'")
+            }
+            failure = o
+        }
+        // A built-in model returns through its protocol unless told otherwise.
+        returnTo = try c.decodeIfPresent(Return.self, forKey: .returnTo) ?? (model == nil ? .previousApp : .appSwitchProtocol)
         cancelReturnTo = try c.decodeIfPresent(Return.self, forKey: .cancelReturnTo)
     }
 
@@ -170,6 +251,8 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
         try c.encode(then, forKey: .then)
         try c.encode(returnTo, forKey: .returnTo)
         try c.encodeIfPresent(cancelReturnTo, forKey: .cancelReturnTo)
+        try c.encodeIfPresent(model?.rawValue, forKey: .model)
+        try c.encodeIfPresent(failure?.rawValue, forKey: .failure)
     }
 }
 

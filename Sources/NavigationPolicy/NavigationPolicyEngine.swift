@@ -105,7 +105,7 @@ public struct NavigationPolicyEngine: Sendable {
                 return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
                                 reason: "\(app) handles \(url.scheme):")
             }
-            return Decision(.block, rule: .customSchemeNoApp, reason: "no app handles \(url.scheme):")
+            return Decision(.block, rule: .customSchemeNoApp, reason: AppSwitchProtocol.noAppReason(url: url.href, scheme: url.scheme))
         case .web:
             if frame == .sub {
                 return Decision(.allow, rule: .subframeWeb, reason: "sub-frames load http(s) freely")
@@ -270,7 +270,7 @@ public struct NavigationPolicyEngine: Sendable {
                             reason: "no app takes the intent and its browser_fallback_url is not http(s)")
         }
         let what = intent.package.map { "package \($0)" } ?? "the intent"
-        return Decision(.block, rule: .intentNoApp, reason: "no app installed for \(what) and no browser_fallback_url")
+        return Decision(.block, rule: .intentNoApp, reason: AppSwitchProtocol.notInstalledMessage(url: raw).map { "\($0) (no app installed for \(what) and no browser_fallback_url)" } ?? "no app installed for \(what) and no browser_fallback_url")
     }
 
     /// Without leading/trailing C0 controls and spaces, and without tab/newline (what a browser ignores).

@@ -100,7 +100,7 @@ public enum EnvironmentFile {
                 }
             }
             apps.append(Environment.App(name: name, schemes: schemes, universalLinks: uls, package: package,
-                                        appLinks: appLinks, behaviour: behaviour))
+                                        appLinks: appLinks, behaviour: behaviour).withModelDefaults())
         }
         return Environment(apps: apps)
     }

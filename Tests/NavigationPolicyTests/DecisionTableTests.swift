@@ -131,10 +131,22 @@ struct Row: Sendable, CustomTestStringConvertible {
         #expect(!d.reason.isEmpty)
     }
 
-    @Test func customSchemeWithoutAppNamesTheScheme() {
+    @Test func customSchemeWithoutAppNamesTheKnownApp() {
         let d = Fixture.engine(.ios, apps: false).decide(Navigation(url: "swish://paymentrequest?token=abc"))
         #expect(d.action == .block)
-        #expect(d.reason == "no app handles swish:")
+        #expect(d.rule == .customSchemeNoApp)
+        #expect(d.reason == "Swish is not installed (no app handles swish:)")
+    }
+
+    @Test(arguments: [
+        ("swish://paymentrequest?token=abc", "Swish is not installed (no app handles swish:)"),
+        ("BANKID:///?autostarttoken=x&redirect=null", "BankID is not installed (no app handles bankid:)"),
+        ("unknownapp://pay?x=1", "no app handles unknownapp:"),
+    ])
+    func customSchemeNoAppReason(_ url: String, _ reason: String) {
+        let d = Fixture.engine(.ios, apps: false).decide(Navigation(url: url))
+        #expect(d.rule == .customSchemeNoApp)
+        #expect(d.reason == reason)
     }
 
     @Test func redirectPolicyWebViewAllowsUnknownHosts() {
@@ -232,6 +244,14 @@ struct Row: Sendable, CustomTestStringConvertible {
         let d = Fixture.engine(.android).decide(Navigation(url: row.url, currentURL: row.current, frame: row.frame))
         #expect(d.action == row.action, "\(d.reason)")
         #expect(d.rule.rawValue == row.rule)
+    }
+
+    @Test func intentWithoutAppNamesTheKnownApp() {
+        let d = Fixture.engine(.android, apps: false).decide(Navigation(url: "intent://paymentrequest?token=x#Intent;scheme=swish;package=se.bankgirot.swish;end"))
+        #expect(d.rule == .intentNoApp)
+        #expect(d.reason == "Swish is not installed (no app installed for package se.bankgirot.swish and no browser_fallback_url)")
+        let other = Fixture.engine(.android, apps: false).decide(Navigation(url: "intent://pay#Intent;scheme=vipps;package=no.dnb.vipps;end"))
+        #expect(other.reason == "no app installed for package no.dnb.vipps and no browser_fallback_url")
     }
 
     @Test func androidWithGoodlistPolicyUsesThePickyPageRule() {
