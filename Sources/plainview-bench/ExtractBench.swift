@@ -114,8 +114,12 @@ enum Paths {
     /// The repository root, from this source file's location.
     static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// An executable built beside this one (`.build/release/NAME`).
+    /// An executable built beside this one (`.build/release/NAME`); `PLAINVIEW_BIN` overrides it for `plainview`.
     static func sibling(_ name: String) -> String? {
+        if name == "plainview", let override = ProcessInfo.processInfo.environment["PLAINVIEW_BIN"],
+           FileManager.default.isExecutableFile(atPath: override) {
+            return override
+        }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         let path = exe.deletingLastPathComponent().appendingPathComponent(name).path
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
