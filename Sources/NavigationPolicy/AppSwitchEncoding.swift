@@ -61,19 +61,7 @@ public enum AppSwitchEncoding {
     }
 
     private static func encode(_ value: String, keep: (UInt8) -> Bool) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(value.utf8.count)
-        for b in value.utf8 {
-            if keep(b) {
-                out.append(b)
-            } else {
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(b >> 4)])
-                out.append(hex[Int(b & 0x0F)])
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        PercentEncoding.encode(value, keeping: keep)
     }
 }
 

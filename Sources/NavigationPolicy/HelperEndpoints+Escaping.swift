@@ -43,10 +43,15 @@ public enum PercentEncoding {
     /// Percent-encodes every byte of the UTF-8 form that is not `unreserved` (like `encodeURIComponent`, but
     /// stricter: `!'()*` are encoded too). The result is safe inside any URI component, header or attribute.
     public static func encodeComponent(_ s: String) -> String {
+        encode(s, keeping: isUnreserved)
+    }
+
+    /// Percent-encodes (upper-case hex) every UTF-8 byte of `s` for which `keep` is false.
+    public static func encode(_ s: String, keeping keep: (UInt8) -> Bool) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         for b in s.utf8 {
-            if isUnreserved(b) {
+            if keep(b) {
                 out.append(b)
             } else {
                 out.append(UInt8(ascii: "%"))
