@@ -1,6 +1,7 @@
 // The trace of a run: one event per line, readable as text and as JSON Lines (`--trace FILE`).
 // The JSON Lines shape is a stable contract (`goodlist learn` reads it); see Pages/README.md.
 import Foundation
+import NavigationPolicy
 
 /// How a run ended.
 public struct Outcome: Sendable, Hashable, CustomStringConvertible {
@@ -165,19 +166,5 @@ public struct TraceEvent: Sendable, Hashable, Codable {
 
 /// Minimal JSON text helpers (stable key order, no Foundation formatting surprises).
 public enum JSONText {
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
-    }
+    public static func quote(_ s: String) -> String { JSONEscaping.quote(s) }
 }

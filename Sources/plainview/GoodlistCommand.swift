@@ -41,26 +41,7 @@ func orInputError<T>(_ body: () throws(ConfigError) -> T) throws -> T {
 }
 
 /// A JSON string literal.
-func jsonString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 {
-                let h = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
+func jsonString(_ s: String) -> String { JSONEscaping.quote(s) }
 
 /// A one-line JSON object from ordered key/value pairs (values already JSON).
 func jsonObject(_ pairs: [(String, String)]) -> String {
