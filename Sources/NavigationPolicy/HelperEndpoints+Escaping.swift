@@ -118,30 +118,48 @@ public enum JSONEscaping {
     /// A JSON string literal (with quotes). `<`, `>`, `&`, U+2028 and U+2029 are escaped as well, so the
     /// output is also safe if a browser sniffs it as HTML or a script embeds it.
     public static func quote(_ s: String) -> String {
-        var out = "\""
-        for ch in s.unicodeScalars {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}":
-                out += unicodeEscape(ch.value)
-            default:
-                if ch.value < 0x20 || ch.value == 0x7F {
-                    out += unicodeEscape(ch.value)
-                } else {
-                    out.unicodeScalars.append(ch)
-                }
-            }
-        }
-        return out + "\""
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 2)
+        append(s, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func unicodeEscape(_ v: UInt32) -> String {
-        let hex = String(v, radix: 16)
-        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    /// Appends `s` as a JSON string literal (with quotes) to `out`. `htmlSafe` also escapes `<`, `>`, `&`,
+    /// U+2028 and U+2029 (as `quote` does); without it only what JSON requires is escaped (`"`, `\`, control
+    /// characters), which keeps URLs readable in output meant for files and terminals.
+    public static func append(_ s: String, to out: inout [UInt8], htmlSafe: Bool = true) {
+        out.append(UInt8(ascii: "\""))
+        var copy = s
+        copy.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                switch b {
+                case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(b)
+                case UInt8(ascii: "\\"): out.append(b); out.append(b)
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
+                case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"):
+                    if htmlSafe { appendUnicodeEscape(UInt32(b), to: &out) } else { out.append(b) }
+                case 0xE2 where htmlSafe && i + 2 < bytes.count && bytes[i + 1] == 0x80
+                    && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                    appendUnicodeEscape(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, to: &out)
+                    i += 2
+                default:
+                    if b < 0x20 || b == 0x7F { appendUnicodeEscape(UInt32(b), to: &out) } else { out.append(b) }
+                }
+                i += 1
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendUnicodeEscape(_ v: UInt32, to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\\"))
+        out.append(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((v >> UInt32(shift)) & 0xF)]) }
     }
 
     /// A JSON array of strings.

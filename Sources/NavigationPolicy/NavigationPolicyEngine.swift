@@ -105,7 +105,7 @@ public struct NavigationPolicyEngine: Sendable {
                 return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
                                 reason: "\(app) handles \(url.scheme):")
             }
-            return Decision(.block, rule: .customSchemeNoApp, reason: AppSwitchProtocol.noAppReason(url: url.href, scheme: url.scheme))
+            return Decision(.block, rule: .customSchemeNoApp, reason: AppSwitchProtocol.noAppReason(scheme: url.scheme))
         case .web:
             if frame == .sub {
                 return Decision(.allow, rule: .subframeWeb, reason: "sub-frames load http(s) freely")
@@ -146,7 +146,9 @@ public struct NavigationPolicyEngine: Sendable {
         }
         // The fragment plays no part: sameResource and queryItems never look at it.
         guard sameResource(candidate, host: hostKnown ? host : candidate.comparableHost, paymentKey) else { return false }
-        // Every query item of paymentUrl must be there (as a multiset); extra items are allowed.
+        // Every query item of paymentUrl must be there (as a multiset); extra items are allowed. The same query
+        // string (paymentUrl itself came back) or a paymentUrl without query items needs no decoding.
+        if paymentQueryItems.isEmpty || (candidate.query ?? "") == paymentKey.query { return true }
         var remaining = candidate.queryItems.sorted()
         for item in paymentQueryItems {
             guard let idx = remaining.firstIndex(of: item) else { return false }
@@ -185,16 +187,15 @@ public struct NavigationPolicyEngine: Sendable {
     }
 
     private func decideWeb(_ url: WebURL, host comparableHost: String?, _ navigation: Navigation) -> Decision {
-        let target = url.href
         switch policy.platform {
         case .ios:
-            if let app = system.universalLinkApp(for: target) {
-                return Decision(.openApp(target: target, via: .universalLink), rule: .iosUniversalLink,
+            if let app = system.universalLinkApp(for: url) {
+                return Decision(.openApp(target: url.href, via: .universalLink), rule: .iosUniversalLink,
                                 reason: "\(app) claims this URL as a universal link")
             }
         case .android:
-            if let app = system.appLinkApp(for: target) {
-                return Decision(.openApp(target: target, via: .appLink), rule: .androidAppLink,
+            if let app = system.appLinkApp(for: url) {
+                return Decision(.openApp(target: url.href, via: .appLink), rule: .androidAppLink,
                                 reason: "\(app) has a verified app link for this URL")
             }
         }
@@ -206,7 +207,7 @@ public struct NavigationPolicyEngine: Sendable {
         case .webview:
             return Decision(.allow, rule: .webRedirectWebView, reason: "redirectPolicy webview: \(host) loads in the web view")
         case .browser:
-            return Decision(.openBrowser(target: target), rule: .webRedirectBrowser,
+            return Decision(.openBrowser(target: url.href), rule: .webRedirectBrowser,
                             reason: "redirectPolicy browser: \(host) is not the merchant's own; it opens in the browser")
         case .goodlist:
             // The goodlist admits hosts on their scheme's default port only: a port must not widen it.
@@ -217,13 +218,14 @@ public struct NavigationPolicyEngine: Sendable {
             }
             // Picky-page rule (seed 002, SwedbankPay iOS SDK): re-open the CURRENT page in the browser; when the
             // current page is the payment page itself (or there is none), the SDK opens the new URL instead.
-            if let currentString = navigation.currentURL, let current = WebURL(currentString),
-               current.scheme == "http" || current.scheme == "https", !isPayment(current) {
+            let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap { $0.scheme == "http" || $0.scheme == "https" ? $0 : nil }
+            if let current, !isPayment(current) {
                 return Decision(.openBrowser(target: current.href), rule: .webPickyPage,
                                 reason: "\(host) is not on the goodlist: the current page continues in the browser")
             }
-            return Decision(.openBrowser(target: target), rule: .webPickyPageFromPayment,
-                            reason: "\(host) is not on the goodlist and the current page is the payment page: the new URL opens in the browser")
+            let why = current == nil ? "there is no current web page" : "the current page is the payment page"
+            return Decision(.openBrowser(target: url.href), rule: .webPickyPageFromPayment,
+                            reason: "\(host) is not on the goodlist and \(why): the new URL opens in the browser")
         }
     }
 

@@ -12,6 +12,16 @@ public protocol SystemServices: Sendable {
     func customSchemeApp(for scheme: String) -> String?
     /// Android: the non-browser app an explicit or implicit intent resolves to.
     func intentApp(for intent: AndroidIntent) -> String?
+
+    /// The same questions for a parsed URL. The defaults ask with its `href`; a device that knows no app can
+    /// claim a web URL answers without serialising it (the engine asks for every http(s) navigation).
+    func universalLinkApp(for url: WebURL) -> String?
+    func appLinkApp(for url: WebURL) -> String?
+}
+
+extension SystemServices {
+    public func universalLinkApp(for url: WebURL) -> String? { universalLinkApp(for: url.href) }
+    public func appLinkApp(for url: WebURL) -> String? { appLinkApp(for: url.href) }
 }
 
 /// A device with no apps installed: nothing but the web view and the browser.
@@ -21,4 +31,6 @@ public struct NoApps: SystemServices {
     public func appLinkApp(for url: String) -> String? { nil }
     public func customSchemeApp(for scheme: String) -> String? { nil }
     public func intentApp(for intent: AndroidIntent) -> String? { nil }
+    public func universalLinkApp(for url: WebURL) -> String? { nil }
+    public func appLinkApp(for url: WebURL) -> String? { nil }
 }

@@ -320,13 +320,15 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     // MARK: IPv4
 
     private static func endsInANumber(_ s: String) -> Bool {
-        var parts = s.split(separator: ".", omittingEmptySubsequences: false)
-        if parts.last?.isEmpty == true {
-            if parts.count == 1 { return false }
-            parts.removeLast()
+        // The last label, ignoring one trailing dot (WHATWG "ends in a number").
+        var u = s.utf8[...]
+        if u.last == UInt8(ascii: ".") {
+            if u.count == 1 { return false }
+            u = u.dropLast()
         }
-        guard let last = parts.last, !last.isEmpty else { return false }
-        if last.utf8.allSatisfy(isDigit) { return true }
+        let last = u.lastIndex(of: UInt8(ascii: ".")).map { u[u.index(after: $0)...] } ?? u
+        guard !last.isEmpty else { return false }
+        if last.allSatisfy(isDigit) { return true }
         return parseIPv4Number(Substring(last)) != nil
     }
 

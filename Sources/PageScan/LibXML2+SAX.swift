@@ -1,6 +1,6 @@
-// The only file that calls libxml2. A SAX run over libxml2's HTML parser: no tree is built, so memory stays
-// bounded by the input (libxml2 copies it once) plus the few strings the collector keeps, and deep nesting
-// cannot overflow any stack of ours. Errors go to a structured handler that drops them: libraries never print.
+// The only file that calls libxml2. A SAX run over libxml2's HTML parser, pulling its input from a ByteSource:
+// no tree is built and consumed input is dropped, so the parser's memory stays at a few kB whatever the page's
+// size (the collector keeps only what it reports), and deep nesting cannot overflow any stack of ours. Errors go to a structured handler that drops them: libraries never print.
 internal import CLibXML2
 
 /// Receives parser events. Names and attribute names are lower case (libxml2's HTML parser folds them).
@@ -35,21 +35,15 @@ enum LibXML2 {
               | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
     }
 
-    enum Failure: Error { case tooLarge, outOfMemory }
+    enum Failure: Error { case outOfMemory, unreadable }
 
-    /// Runs the HTML SAX parser over `bytes`, delivering events to `sink`. `encoding` (a charset label such as
+    /// Runs the HTML SAX parser over the bytes `source` delivers, delivering events to `sink`. libxml2 pulls
+    /// the input a few kB at a time and drops what it has consumed, so a page is never held whole by the
+    /// parser (the caller decides whether it is held at all). `encoding` (a charset label such as
     /// `windows-1252`) overrides sniffing when libxml2 knows it; unknown labels are ignored (sniffing decides).
-    static func parse(_ bytes: [UInt8], encoding: String?, into sink: HTMLEventSink) throws(Failure) {
+    static func parse(_ source: ByteSource, encoding: String?, into sink: HTMLEventSink) throws(Failure) {
         _ = initialised
-        guard bytes.count < Int(Int32.max) else { throw .tooLarge }
-        let created: htmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
-            buf.baseAddress.map { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buf.count) {
-                    htmlCreateMemoryParserCtxt($0, Int32(buf.count))
-                }
-            } ?? htmlCreateMemoryParserCtxt("", 0)
-        }
-        guard let ctxt = created else { throw .outOfMemory }
+        guard let ctxt = htmlNewParserCtxt() else { throw .outOfMemory }
         defer { htmlFreeParserCtxt(ctxt) }
         guard let sax = ctxt.pointee.sax else { throw .outOfMemory }
 
@@ -78,13 +72,35 @@ enum LibXML2 {
         defer { unmanaged.release() }
         ctxt.pointee.userData = unmanaged.toOpaque()
 
+        // The input: libxml2 calls `read` whenever it needs more bytes. The source stays retained by the
+        // caller for the whole parse; the buffer only borrows it.
+        let reader: xmlInputReadCallback = { context, buffer, length in
+            guard let context, let buffer, length > 0 else { return 0 }
+            let source = Unmanaged<ByteSource>.fromOpaque(context).takeUnretainedValue()
+            return Int32(source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
+        }
+        let sourcePointer = Unmanaged.passUnretained(source).toOpaque()
+        guard let input = xmlParserInputBufferCreateIO(reader, nil, sourcePointer, XML_CHAR_ENCODING_NONE) else {
+            throw .outOfMemory
+        }
+        guard let stream = xmlNewIOInputStream(ctxt, input, XML_CHAR_ENCODING_NONE) else {
+            xmlFreeParserInputBuffer(input)
+            throw .outOfMemory
+        }
+        guard inputPush(ctxt, stream) >= 0 else { throw .outOfMemory }   // the context frees the stream
+
         // A charset from the header wins over `<meta charset>` (as in browsers): once libxml2 has a converter it
         // ignores the document's own declaration.
         if let encoding, let handler = xmlFindCharEncodingHandler(encoding) {
             xmlSwitchToEncoding(ctxt, handler)
         }
         _ = htmlCtxtUseOptions(ctxt, options)
+        // Input-conversion errors (a byte the declared charset cannot hold) are raised by the input buffer,
+        // outside the context's handler, to a per-thread global one that prints: silence it for this parse.
+        xmlSetStructuredErrorFunc(nil, { _, _ in })
+        defer { xmlSetStructuredErrorFunc(nil, nil) }
         _ = htmlParseDocument(ctxt)
+        if source.failure != nil { throw .unreadable }
     }
 
     /// The bare parse: libxml2 builds its tree and frees it (the benchmark's baseline).

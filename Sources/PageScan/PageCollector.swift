@@ -3,7 +3,6 @@
 // nothing inside them counts; comments never reach us; URLs resolve once `<base href>` is known.
 
 final class PageCollector: HTMLEventSink {
-    private struct PendingLink { var href: String; var text: [UInt8]; var target: String?; var isArea: Bool }
     private struct PendingForm {
         var action: String?; var method: String; var target: String?; var name: String?; var id: String?
     }
@@ -16,14 +15,17 @@ final class PageCollector: HTMLEventSink {
     private var baseHref: String?
     private var baseTarget: String?
     private var refreshes: [RefreshContent] = []
-    private var links: [PendingLink] = []
-    private var openLinks: [Int] = []
+    /// Links as found: `url` is the raw href until `result` resolves it in place; `text` is final once the
+    /// link's element closes.
+    private var links: [PageScanResult.Link] = []
+    /// The open `<a>` elements, innermost last: the link's index (-1 without href) and its text so far.
+    private var openLinks: [(index: Int, text: [UInt8])] = []
     private var forms: [PendingForm] = []
     private var openForm: Int?
     private var ignoredNestedForms = 0
     private var fields: [PendingField] = []
     private var frames: [(src: String, name: String?)] = []
-    private var units: [ScriptUnit] = []
+    private var scripts: ScriptAnalysis
 
     private var skipDepth = 0
     private var fieldsets: [Bool] = []
@@ -33,6 +35,10 @@ final class PageCollector: HTMLEventSink {
     private var textarea: (owner: Int?, ownerID: String?, name: String, text: [UInt8])?
     private var select: PendingSelect?
     private var inOption = false
+
+    init(androidInterfaces: Set<String>) {
+        scripts = ScriptAnalysis(ScriptScanner(androidInterfaces: androidInterfaces))
+    }
 
     /// Link text kept per link (enough for any label; a 100 MB `<a>` must not be copied whole).
     private static let maxLinkText = 4096
@@ -51,7 +57,7 @@ final class PageCollector: HTMLEventSink {
         attributes.forEach { n, v in
             guard n[0] == UInt8(ascii: "o"), n[1] == UInt8(ascii: "n"), n[2] != 0, let v else { return }
             let onLoad = cEqual(n, "onload") || cEqual(n, "onpageshow") || cEqual(n, "onerror")
-            units.append(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count))
+            scripts.add(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count))
         }
 
         switch tag {
@@ -62,9 +68,9 @@ final class PageCollector: HTMLEventSink {
                 else if cEqual(n, "target") { target = string(v) }
                 else if tag == .area && cEqual(n, "alt") { alt = string(v) }
             }
-            if tag == .a { openLinks.append(href == nil ? -1 : links.count) }
+            if tag == .a { openLinks.append((href == nil ? -1 : links.count, [])) }
             guard let href else { return }
-            links.append(PendingLink(href: href, text: Array((alt ?? "").utf8), target: target, isArea: tag == .area))
+            links.append(.init(url: href, text: collapseWhitespace(Array((alt ?? "").utf8)), target: target))
             addJavaScriptURL(href)
         case .base:
             // The first <base> with href sets the base URL; the first with target sets the default target.
@@ -178,7 +184,7 @@ final class PageCollector: HTMLEventSink {
         }
         switch tag {
         case .a:
-            if !openLinks.isEmpty { openLinks.removeLast() }
+            if let open = openLinks.popLast() { closeLink(open) }
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
         case .textarea:
@@ -209,7 +215,7 @@ final class PageCollector: HTMLEventSink {
             if let d = fieldsets.popLast(), d { disabledFieldsets -= 1 }
         case .script:
             if let source = script, !source.isEmpty {
-                units.append(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count))
+                scripts.add(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count))
             }
             script = nil
             inRawText = false
@@ -227,8 +233,8 @@ final class PageCollector: HTMLEventSink {
         }
         if skipDepth > 0 { return }
         // Text goes to the innermost open link only: browsers never nest links (a new <a> closes the open one).
-        if let i = openLinks.last, i >= 0, links[i].text.count < Self.maxLinkText {
-            links[i].text.append(contentsOf: text.prefix(Self.maxLinkText - links[i].text.count))
+        if let last = openLinks.indices.last, openLinks[last].index >= 0, openLinks[last].text.count < Self.maxLinkText {
+            openLinks[last].text.append(contentsOf: text.prefix(Self.maxLinkText - openLinks[last].text.count))
         }
         textarea?.text.append(contentsOf: text)
         if inOption, let last = select?.options.indices.last {
@@ -238,7 +244,28 @@ final class PageCollector: HTMLEventSink {
 
     // MARK: result
 
-    func result(document: URLResolver.Parts, androidInterfaces: Set<String>) -> PageScanResult {
+    /// A link's element closed: its text is final.
+    private func closeLink(_ open: (index: Int, text: [UInt8])) {
+        if open.index >= 0 { links[open.index].text = collapseWhitespace(open.text) }
+    }
+
+    /// Resolves each item's URL in place, dropping those that do not resolve: every raw URL is released as its
+    /// resolved form replaces it, so a page's URLs are never held twice.
+    private static func resolveInPlace<T>(_ items: inout [T], _ url: WritableKeyPath<T, String>,
+                                          _ resolve: (String) -> String?, _ finish: (inout T) -> Void = { _ in }) {
+        var kept = 0
+        for i in items.indices {
+            guard let resolved = resolve(items[i][keyPath: url]) else { continue }
+            if kept != i { items.swapAt(kept, i) }
+            items[kept][keyPath: url] = resolved
+            finish(&items[kept])
+            kept += 1
+        }
+        items.removeLast(items.count - kept)
+    }
+
+    /// The page's findings, every URL resolved. Call once, after the parse: it hands over what it collected.
+    func result(document: URLResolver.Parts) -> PageScanResult {
         var base = document
         if let baseHref, let resolved = URLResolver.resolve(baseHref, against: document),
            let parts = URLResolver.parseAbsolute(resolved), !parts.isOpaque {
@@ -256,21 +283,21 @@ final class PageCollector: HTMLEventSink {
             }
             break
         }
-        for l in links {
-            guard let url = URLResolver.resolve(l.href, against: base) else { continue }
-            let text = collapseWhitespace(l.text)
-            out.links.append(.init(url: url, text: text, target: l.target ?? baseTarget))
-        }
+        while let open = openLinks.popLast() { closeLink(open) }
+        let resolve = { (raw: String) in URLResolver.resolve(raw, against: base) }
+        let defaultTarget = baseTarget
+        out.links = links
+        links = []
+        Self.resolveInPlace(&out.links, \.url, resolve) { if $0.target == nil { $0.target = defaultTarget } }
         for f in frames {
             guard let url = URLResolver.resolve(f.src, against: base) else { continue }
             out.frames.append(.init(url: url, name: f.name))
         }
 
-        let findings = ScriptScanner(androidInterfaces: androidInterfaces).scan(units)
-        for n in findings.navigations {
-            guard let url = URLResolver.resolve(n.url, against: base) else { continue }
-            out.scriptNavigations.append(.init(url: url, kind: n.kind, onLoad: n.onLoad))
-        }
+        var findings = scripts.finish()
+        out.scriptNavigations = findings.navigations
+        findings.navigations = []
+        Self.resolveInPlace(&out.scriptNavigations, \.url, resolve)
         out.hooks = findings.hooks
 
         // Forms: owners, fields, auto-submission.
@@ -328,7 +355,7 @@ final class PageCollector: HTMLEventSink {
         let trimmed = URLResolver.clean(href)
         guard trimmed.utf8.count > 11, trimmed.prefix(11).lowercased() == "javascript:" else { return }
         let code = percentDecode(String(trimmed.dropFirst(11)))
-        units.append(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
+        scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
     }
 
     private static func isJavaScriptType(_ type: String) -> Bool {

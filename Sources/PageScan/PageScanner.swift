@@ -6,8 +6,8 @@ public struct PageScanError: Error, Sendable, CustomStringConvertible, Equatable
     public enum Code: String, Sendable, Equatable {
         /// The document URL is not an absolute URL (it is the base every link resolves against).
         case invalidDocumentURL = "invalid-document-url"
-        /// The page is larger than libxml2 can take in one buffer (2 GiB).
-        case tooLarge = "too-large"
+        /// Reading the page failed part-way (an I/O error on the file or pipe).
+        case unreadable
         /// libxml2 could not allocate its parser.
         case outOfMemory = "out-of-memory"
         case other
@@ -32,48 +32,45 @@ public enum PageScanner {
     /// Scans HTML bytes, reporting calls on the named Android JavaScript-interface objects as hooks.
     public static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String,
                             androidInterfaces: Set<String>) throws(PageScanError) -> PageScanResult {
+        let encoding = charset(fromContentType: contentType)
+        return try scan(MemoryByteSource(bytes, declaredEncoding: encoding), encoding: encoding, documentURL: documentURL,
+                        androidInterfaces: androidInterfaces)
+    }
+
+    /// Scans the page read from an open file descriptor (a file or standard input) until its end, a few kB at a
+    /// time: the page is never held in memory whole. `name` names the input in errors. The caller owns `fd`.
+    public static func scan(fileDescriptor fd: Int32, name: String, contentType: String? = nil, documentURL: String,
+                            androidInterfaces: Set<String> = defaultAndroidInterfaces) throws(PageScanError) -> PageScanResult {
+        let encoding = charset(fromContentType: contentType)
+        return try scan(FileByteSource(fd: fd, name: name, declaredEncoding: encoding), encoding: encoding,
+                        documentURL: documentURL, androidInterfaces: androidInterfaces)
+    }
+
+    private static func scan(_ source: ByteSource, encoding: String?, documentURL: String,
+                             androidInterfaces: Set<String>) throws(PageScanError) -> PageScanResult {
         guard let document = URLResolver.parseAbsolute(documentURL),
               !(document.isSpecial && document.scheme != "file" && (document.authority ?? "").isEmpty) else {
             throw PageScanError(.invalidDocumentURL,
                                 "document URL '\(documentURL)' is not an absolute URL (expected e.g. https://shop.example/checkout)")
         }
-        let collector = PageCollector()
-        guard !bytes.isEmpty else { return collector.result(document: document, androidInterfaces: androidInterfaces) }
-        let encoding = charset(fromContentType: contentType)
+        let collector = PageCollector(androidInterfaces: androidInterfaces)
         do {
-            try LibXML2.parse(withoutNULs(bytes, encoding: encoding), encoding: encoding, into: collector)
+            try LibXML2.parse(source, encoding: encoding, into: collector)
         } catch {
             switch error {
-            case .tooLarge:
-                throw PageScanError(.tooLarge, "page of \(bytes.count) bytes is too large to scan (limit 2 GiB)")
+            case .unreadable:
+                throw PageScanError(.unreadable, source.failure ?? "reading the page failed")
             case .outOfMemory:
-                throw PageScanError(.outOfMemory, "libxml2 could not allocate a parser for a page of \(bytes.count) bytes")
+                throw PageScanError(.outOfMemory, "libxml2 could not allocate a parser")
             }
         }
-        return collector.result(document: document, androidInterfaces: androidInterfaces)
+        return collector.result(document: document)
     }
 
     /// Parses `bytes` with libxml2's HTML parser into its tree and frees it, doing nothing else: the baseline
     /// a scan's cost is measured against.
     public static func parseOnly(_ bytes: [UInt8]) {
         LibXML2.parseAndFree(bytes)
-    }
-
-    /// libxml2 2.9 stops parsing at a NUL byte; browsers go on (the tokenizer turns NUL into U+FFFD or drops
-    /// it). For byte-oriented encodings, replace each NUL with U+FFFD so the rest of the page is still seen.
-    /// UTF-16/32 input (BOM, declared, or `<` next to a zero byte at the start) is left alone.
-    static func withoutNULs(_ bytes: [UInt8], encoding: String?) -> [UInt8] {
-        guard bytes.contains(0) else { return bytes }
-        if let e = encoding?.lowercased(), e.hasPrefix("utf-16") || e.hasPrefix("utf-32") || e.hasPrefix("ucs") { return bytes }
-        let head = Array(bytes.prefix(4))
-        if head.count >= 2, (head[0] == 0xFE && head[1] == 0xFF) || (head[0] == 0xFF && head[1] == 0xFE)
-            || (head[0] == 0 && head[1] == 0x3C) || (head[0] == 0x3C && head[1] == 0) { return bytes }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 64)
-        for b in bytes {
-            if b == 0 { out.append(0xEF); out.append(0xBF); out.append(0xBD) } else { out.append(b) }
-        }
-        return out
     }
 
     /// The `charset` parameter of a Content-Type value (`text/html; charset="windows-1252"`), if any.

@@ -28,7 +28,7 @@ enum FormReference: Equatable {
 }
 
 struct ScriptFindings {
-    struct Navigation { var url: String; var kind: PageScanResult.ScriptNavigation.Kind; var onLoad: Bool }
+    typealias Navigation = PageScanResult.ScriptNavigation
     struct Submit { var form: FormReference; var onLoad: Bool }
     var navigations: [Navigation] = []
     var hooks: [PageScanResult.Hook] = []
@@ -57,79 +57,66 @@ struct ScriptScanner {
             ? Self.defaultNeedles : Self.baseNeedles + androidInterfaces.map { Array($0.utf8) }
     }
 
-    private struct Analysed {
+    fileprivate struct Analysed {
         var unit: ScriptUnit
         var tokens: [Token]
         /// Deferred bodies: token ranges, with the function's name when it is a named declaration.
         var deferred: [(range: Range<Int>, name: String?)]
         /// Token indexes that declare a function name (not references).
         var declarationNames: Set<Int>
+        /// Per token, the innermost deferred body holding it (-1: top level); empty when there are none.
         var owner: [Int32]
     }
 
     /// Byte-level prefilter: scripts with none of these words cannot contain anything we report.
-    private func mightMatter(_ s: [UInt8]) -> Bool {
+    fileprivate func mightMatter(_ s: [UInt8]) -> Bool {
         needles.contains { contains(s, $0) }
     }
 
+    /// All units of a page at once (see `ScriptAnalysis` for the incremental form the collector uses).
     func scan(_ units: [ScriptUnit]) -> ScriptFindings {
-        // Most pages have nothing to report: skip tokenizing entirely then.
-        guard units.contains(where: { mightMatter($0.source) }) else { return ScriptFindings() }
-        var analysed: [Analysed] = []
-        var functionNames: Set<String> = []
-        for unit in units {
-            let tokens = Tokenizer(unit.source).tokens()
-            let (deferred, declNames) = findDeferred(tokens, unit.source)
-            for d in deferred { if let n = d.name { functionNames.insert(n) } }
-            // owner[i]: the innermost deferred body holding token i (-1: top level). One sweep with a stack of
-            // open bodies (bodies nest or are disjoint), so deeply nested functions stay linear.
-            var owner = [Int32](repeating: -1, count: tokens.count)
-            let byStart = deferred.indices.sorted {
-                deferred[$0].range.lowerBound != deferred[$1].range.lowerBound
-                    ? deferred[$0].range.lowerBound < deferred[$1].range.lowerBound
-                    : deferred[$0].range.count > deferred[$1].range.count
-            }
-            var next = 0
-            var open: [Int] = []
-            for k in 0..<tokens.count {
-                while let top = open.last, deferred[top].range.upperBound <= k { open.removeLast() }
-                while next < byStart.count, deferred[byStart[next]].range.lowerBound <= k {
-                    if deferred[byStart[next]].range.upperBound > k { open.append(byStart[next]) }
-                    next += 1
-                }
-                if let top = open.last { owner[k] = Int32(top) }
-            }
-            analysed.append(Analysed(unit: unit, tokens: tokens, deferred: deferred, declarationNames: declNames, owner: owner))
+        var analysis = ScriptAnalysis(self)
+        for unit in units { analysis.add(unit) }
+        return analysis.finish()
+    }
+
+    /// Tokens, deferred bodies and, when there are deferred bodies, the owner of each token.
+    fileprivate func analyse(_ unit: ScriptUnit) -> Analysed {
+        let tokens = Tokenizer(unit.source).tokens()
+        let (deferred, declNames) = findDeferred(tokens, unit.source)
+        // owner[i]: the innermost deferred body holding token i (-1: top level; empty when there are no deferred
+        // bodies). One sweep with a stack of open bodies (bodies nest or are disjoint), so deeply nested
+        // functions stay linear.
+        guard !deferred.isEmpty else {
+            return Analysed(unit: unit, tokens: tokens, deferred: [], declarationNames: declNames, owner: [])
         }
-        // Which named functions run on load: reachable from references in code that runs on load.
-        var onLoadFunctions: Set<String> = []
-        if !functionNames.isEmpty {
-            var roots: [String] = []
-            var calls: [String: Set<String>] = [:]
-            for a in analysed {
-                let s = a.unit.source
-                for (i, t) in a.tokens.enumerated() where t.kind == .ident && !a.declarationNames.contains(i) {
-                    if i > 1, isPunct(a.tokens[i - 1], s, "."), text(a.tokens[i - 2], s) != "window" { continue }
-                    let name = text(t, s)
-                    guard functionNames.contains(name) else { continue }
-                    let o = a.owner[i]
-                    if o < 0 {
-                        if a.unit.onLoad { roots.append(name) }
-                    } else if let caller = a.deferred[Int(o)].name {
-                        calls[caller, default: []].insert(name)
-                    }
-                }
-            }
-            while let f = roots.popLast() {
-                guard onLoadFunctions.insert(f).inserted else { continue }
-                roots.append(contentsOf: calls[f] ?? [])
-            }
+        var owner = [Int32](repeating: -1, count: tokens.count)
+        let byStart = deferred.indices.sorted {
+            deferred[$0].range.lowerBound != deferred[$1].range.lowerBound
+                ? deferred[$0].range.lowerBound < deferred[$1].range.lowerBound
+                : deferred[$0].range.count > deferred[$1].range.count
         }
-        var findings = ScriptFindings()
-        for a in analysed where mightMatter(a.unit.source) {
-            match(a, onLoadFunctions, into: &findings)
+        var next = 0
+        var open: [Int] = []
+        for k in 0..<tokens.count {
+            while let top = open.last, deferred[top].range.upperBound <= k { open.removeLast() }
+            while next < byStart.count, deferred[byStart[next]].range.lowerBound <= k {
+                if deferred[byStart[next]].range.upperBound > k { open.append(byStart[next]) }
+                next += 1
+            }
+            if let top = open.last { owner[k] = Int32(top) }
         }
-        return findings
+        return Analysed(unit: unit, tokens: tokens, deferred: deferred, declarationNames: declNames, owner: owner)
+    }
+
+    /// Calls `body(name, owner)` for each identifier that may refer to a global function: not a declaration,
+    /// not a member other than `window.x`; `owner` is the deferred body holding it (-1: top level).
+    fileprivate func forEachGlobalReference(_ a: Analysed, _ body: (String, Int32) -> Void) {
+        let s = a.unit.source
+        for (i, t) in a.tokens.enumerated() where t.kind == .ident && !a.declarationNames.contains(i) {
+            if i > 1, isPunct(a.tokens[i - 1], s, "."), text(a.tokens[i - 2], s) != "window" { continue }
+            body(text(t, s), i < a.owner.count ? a.owner[i] : -1)
+        }
     }
 
     private func runsOnLoad(_ index: Int, _ a: Analysed, _ onLoadFunctions: Set<String>) -> Bool {
@@ -216,7 +203,7 @@ struct ScriptScanner {
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
 
-    private func match(_ a: Analysed, _ onLoadFunctions: Set<String>, into f: inout ScriptFindings) {
+    fileprivate func match(_ a: Analysed, _ onLoadFunctions: Set<String>, into f: inout ScriptFindings) {
         let t = a.tokens, s = a.unit.source
         func word(_ k: Int) -> String? { k >= 0 && k < t.count && t[k].kind == .ident ? text(t[k], s) : nil }
         func punct(_ k: Int, _ p: String) -> Bool { k >= 0 && k < t.count && isPunct(t[k], s, p) }
@@ -663,6 +650,84 @@ struct Tokenizer {
                 out[k].partner = Int32(o)
             }
         }
+        return out
+    }
+}
+
+/// Script units analysed as they arrive, so a page's scripts are never all held at once (a page with 200,000
+/// `onclick` handlers). Until some unit might matter (holds a word we report on) units wait unread, and are
+/// dropped unread if none ever does. After that, a unit without function bodies is matched at once and dropped:
+/// whether its code runs on load depends on nothing else. A unit with function bodies waits for the end,
+/// when every unit has been seen and it is known which functions run on load. Findings keep document order.
+struct ScriptAnalysis {
+    private let scanner: ScriptScanner
+    private var waiting: [ScriptUnit] = []
+    private var anyMatters = false
+    private var findings = ScriptFindings()
+    /// Units matched at the end, with the finding counts at the point they were added (where their findings go).
+    private var kept: [(analysed: ScriptScanner.Analysed, navigations: Int, hooks: Int, submits: Int)] = []
+    private var functionNames: Set<String> = []
+    /// Names referenced by top-level code that runs on load, and from each named function's body.
+    private var roots: Set<String> = []
+    private var calls: [String: Set<String>] = [:]
+
+    init(_ scanner: ScriptScanner) { self.scanner = scanner }
+
+    mutating func add(_ unit: ScriptUnit) {
+        if !anyMatters {
+            guard scanner.mightMatter(unit.source) else { waiting.append(unit); return }
+            anyMatters = true
+            let earlier = waiting
+            waiting = []
+            for u in earlier { analyse(u) }
+        }
+        analyse(unit)
+    }
+
+    private mutating func analyse(_ unit: ScriptUnit) {
+        let a = scanner.analyse(unit)
+        for d in a.deferred { if let n = d.name { functionNames.insert(n) } }
+        if unit.onLoad || !a.deferred.isEmpty {
+            scanner.forEachGlobalReference(a) { name, owner in
+                if owner < 0 {
+                    if unit.onLoad { roots.insert(name) }
+                } else if let caller = a.deferred[Int(owner)].name {
+                    calls[caller, default: []].insert(name)
+                }
+            }
+        }
+        guard scanner.mightMatter(unit.source) else { return }
+        if a.deferred.isEmpty {
+            scanner.match(a, [], into: &findings)
+        } else {
+            kept.append((a, findings.navigations.count, findings.hooks.count, findings.submits.count))
+        }
+    }
+
+    /// The findings of every unit added, in document order.
+    mutating func finish() -> ScriptFindings {
+        guard !kept.isEmpty else { return findings }
+        // Which named functions run on load: reachable from references in code that runs on load.
+        var onLoadFunctions: Set<String> = []
+        var stack = Array(roots.filter { functionNames.contains($0) })
+        while let f = stack.popLast() {
+            guard onLoadFunctions.insert(f).inserted else { continue }
+            stack.append(contentsOf: (calls[f] ?? []).filter { functionNames.contains($0) })
+        }
+        var out = ScriptFindings()
+        var n = 0, h = 0, s = 0
+        for k in kept {
+            out.navigations += findings.navigations[n..<k.navigations]
+            out.hooks += findings.hooks[h..<k.hooks]
+            out.submits += findings.submits[s..<k.submits]
+            (n, h, s) = (k.navigations, k.hooks, k.submits)
+            scanner.match(k.analysed, onLoadFunctions, into: &out)
+        }
+        out.navigations += findings.navigations[n...]
+        out.hooks += findings.hooks[h...]
+        out.submits += findings.submits[s...]
+        kept = []
+        findings = ScriptFindings()
         return out
     }
 }

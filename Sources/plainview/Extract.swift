@@ -26,82 +26,69 @@ struct Extract: AsyncParsableCommand {
     var androidInterfaces: [String] = []
 
     func run() async throws {
-        // Read straight into bytes so the page is not held twice (a 100 MB page is a supported input).
-        let bytes: [UInt8]
+        // The page is read a few kB at a time as the parser needs it, never held whole (a 100 MB page is a
+        // supported input).
+        let fd: Int32
         if file == "-" {
-            bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+            fd = 0
         } else {
-            do {
-                bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
-            } catch {
-                throw inputError("cannot read '\(file)': \(Self.reason(error))")
+            fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw inputError("cannot read '\(file)': \(String(cString: strerror(errno)).lowercased())") }
+            var info = stat()
+            if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(fd)
+                throw inputError("cannot read '\(file)': it is a directory, not an HTML file")
             }
         }
+        defer { if fd != 0 { close(fd) } }
         let interfaces = androidInterfaces.isEmpty ? PageScanner.defaultAndroidInterfaces : Set(androidInterfaces)
         let result: PageScanResult
         do {
-            result = try PageScanner.scan(bytes, contentType: contentType, documentURL: base,
-                                          androidInterfaces: interfaces)
+            result = try PageScanner.scan(fileDescriptor: fd, name: file == "-" ? "standard input" : "'\(file)'",
+                                          contentType: contentType, documentURL: base, androidInterfaces: interfaces)
         } catch {
             if error.code == .invalidDocumentURL { throw inputError("--base: \(error.message)") }
+            if error.code == .unreadable { throw inputError(error.message) }
             throw inputError("'\(file)': \(error.message)")
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(ExtractOutput(result))
-        FileHandle.standardOutput.write(Data((Self.tidyEmptyArrays(String(decoding: json, as: UTF8.self)) + "\n").utf8))
+        var out = PrettyJSONWriter()
+        Self.write(result, to: &out)
+        out.flush()
+        if let code = out.writeError { throw inputError("cannot write the output: \(String(cString: strerror(code)).lowercased())") }
     }
 
-    /// Foundation's pretty printer writes `[]` as `[` newline newline `]`; print `[]`. (JSON strings cannot hold a raw
-    /// newline, so this only ever touches structure.)
-    static func tidyEmptyArrays(_ json: String) -> String {
-        var out = ""
-        out.reserveCapacity(json.utf8.count)
-        var rest = Substring(json)
-        while let open = rest.range(of: "[\n\n") {
-            out += rest[..<open.lowerBound]
-            var after = rest[open.upperBound...]
-            while after.first == " " { after = after.dropFirst() }
-            if after.first == "]" {
-                out += "[]"
-                rest = after.dropFirst()
-            } else {
-                out += rest[open]
-                rest = rest[open.upperBound...]
-            }
+    /// The JSON object, written as it goes: every key present (`refresh` is null when the page has none), keys
+    /// sorted, each link, form, … turned into JSON only when it is written.
+    static func write(_ result: PageScanResult, to out: inout PrettyJSONWriter) {
+        out.raw("{\n  ")
+        out.key("forms")
+        out.array(result.forms, indent: 2) { f in
+            .object([("action", .string(f.action)), ("method", .string(f.method)), ("autoSubmit", .bool(f.autoSubmit)),
+                     ("target", f.target.map(JSONValue.string)),
+                     ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) }))])
         }
-        return out + rest
-    }
-
-    private static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
+        out.raw(",\n  ")
+        out.key("frames")
+        out.array(result.frames, indent: 2) { .object([("url", .string($0.url)), ("name", $0.name.map(JSONValue.string))]) }
+        out.raw(",\n  ")
+        out.key("hooks")
+        out.array(result.hooks, indent: 2) { h in
+            .object([("kind", .string(h.kind.rawValue)), ("name", .string(h.name)),
+                     ("argument", h.argument.map(JSONValue.string)), ("onLoad", .bool(h.onLoad))])
         }
-        if ns.domain == NSCocoaErrorDomain {
-            switch ns.code {
-            case NSFileReadNoSuchFileError: return "no such file"
-            case NSFileReadNoPermissionError: return "permission denied"
-            default: break
-            }
+        out.raw(",\n  ")
+        out.key("links")
+        out.array(result.links, indent: 2) { l in
+            .object([("url", .string(l.url)), ("text", .string(l.text)), ("target", l.target.map(JSONValue.string))])
         }
-        return ns.localizedDescription
-    }
-}
-
-/// The JSON shape: every key present (`refresh` is null when the page has none).
-private struct ExtractOutput: Encodable {
-    var result: PageScanResult
-    init(_ result: PageScanResult) { self.result = result }
-    enum CodingKeys: String, CodingKey { case refresh, links, forms, frames, scriptNavigations, hooks }
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(result.refresh, forKey: .refresh)   // explicit null rather than a missing key
-        try c.encode(result.links, forKey: .links)
-        try c.encode(result.forms, forKey: .forms)
-        try c.encode(result.frames, forKey: .frames)
-        try c.encode(result.scriptNavigations, forKey: .scriptNavigations)
-        try c.encode(result.hooks, forKey: .hooks)
+        out.raw(",\n  ")
+        out.key("refresh")
+        out.value(result.refresh.map { .object([("delay", .int($0.delay)), ("url", .string($0.url))]) } ?? .null, indent: 2)
+        out.raw(",\n  ")
+        out.key("scriptNavigations")
+        out.array(result.scriptNavigations, indent: 2) { n in
+            .object([("url", .string(n.url)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad))])
+        }
+        out.raw("\n}\n")
     }
 }

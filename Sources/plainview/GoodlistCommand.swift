@@ -13,8 +13,7 @@ struct GoodlistCommand: AsyncParsableCommand {
         good_redirects files. The default list is the Goodlist/ folder of the current directory or its nearest \
         ancestor that has one.
         """,
-        subcommands: [GoodlistLintCommand.self, GoodlistCheckCommand.self, GoodlistDiffCommand.self, GoodlistLearnCommand.self,
-                      GoodlistBenchCommand.self]
+        subcommands: [GoodlistLintCommand.self, GoodlistCheckCommand.self, GoodlistDiffCommand.self, GoodlistLearnCommand.self]
     )
 }
 

@@ -149,6 +149,18 @@ struct Row: Sendable, CustomTestStringConvertible {
         #expect(d.reason == reason)
     }
 
+    /// The picky-page reason says why the target (not the current page) goes to the browser.
+    @Test(arguments: [
+        (Fixture.payment as String?, "unknown-acs.example is not on the goodlist and the current page is the payment page: the new URL opens in the browser"),
+        (nil, "unknown-acs.example is not on the goodlist and there is no current web page: the new URL opens in the browser"),
+        ("about:blank", "unknown-acs.example is not on the goodlist and there is no current web page: the new URL opens in the browser"),
+        (Fixture.acs, "unknown-acs.example is not on the goodlist: the current page continues in the browser"),
+    ])
+    func pickyPageReason(_ current: String?, _ reason: String) {
+        let d = Fixture.engine(.ios).decide(Navigation(url: "https://unknown-acs.example/challenge", currentURL: current))
+        #expect(d.reason == reason)
+    }
+
     @Test func redirectPolicyWebViewAllowsUnknownHosts() {
         let d = Fixture.engine(.ios, redirect: .webview).decide(Navigation(url: "https://unknown.example/", currentURL: Fixture.acs))
         #expect(d.action == .allow)

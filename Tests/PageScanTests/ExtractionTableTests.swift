@@ -284,6 +284,18 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
               [N(url: "https://shop.example/later", kind: .replace, onLoad: true)]),
         .init("regex literal does not confuse the tokenizer", #"<script>var r = /["']/g; location = '/after-regex'</script>"#,
               [N(url: "https://shop.example/after-regex", kind: .assign, onLoad: true)]),
+        // Scripts with functions are matched after the whole page is seen; findings still come in document order.
+        .init("document order across scripts with and without functions",
+              "<script>location.href='/1'</script><script>function f(){ location.href='/2' } f()</script>"
+                + "<button onclick=\"location.href='/3'\">b</button><script>function g(){ location.replace('/4') }</script>"
+                + "<script>location.assign('/5')</script><a onclick='g()'>x</a>",
+              [N(url: "https://shop.example/1", kind: .assign, onLoad: true), N(url: "https://shop.example/2", kind: .assign, onLoad: true),
+               N(url: "https://shop.example/3", kind: .assign, onLoad: false), N(url: "https://shop.example/4", kind: .replace, onLoad: false),
+               N(url: "https://shop.example/5", kind: .assign, onLoad: true)]),
+        .init("a function called on load by a later script", "<script>function late(){ location = '/late' }</script><script>late()</script>",
+              [N(url: "https://shop.example/late", kind: .assign, onLoad: true)]),
+        .init("an onload handler before any script that matters", "<body onload='init()'><p>x</p><script>function init(){ location.replace('/i') }</script>",
+              [N(url: "https://shop.example/i", kind: .replace, onLoad: true)]),
         .init("inside noscript nothing runs", "<noscript><script>location='/x'</script></noscript>", []),
         .init("script entities are not decoded (raw text)", "<script>location = '/a?x=1&amp;y=2'</script>",
               [N(url: "https://shop.example/a?x=1&amp;y=2", kind: .assign, onLoad: true)]),

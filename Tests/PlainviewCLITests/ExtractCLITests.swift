@@ -1,4 +1,5 @@
 import Foundation
+import PageScan
 import Testing
 import TestSupport
 
@@ -43,6 +44,28 @@ import TestSupport
         #expect(frames.first?["url"] as? String == "https://shop.example/frame")
         let hooks = try #require(o["hooks"] as? [[String: Any]])
         #expect(hooks.first?["name"] as? String == "completed")
+    }
+
+    /// The streamed output is the scan result, every field of every item (decoded back, it is equal), in
+    /// Foundation's pretty layout with sorted keys.
+    @Test func outputIsTheWholeScanResult() throws {
+        let html = Self.page + """
+            <iframe src="/f2" name="pay"></iframe><a href='/q?a=1&amp;b="2"' target=w>tab\there \u{1}"q"\\</a>
+            <form action="/p" target="win" method=get><input name=n value="v&amp;w"></form>
+            <a href="javascript:void(0)" onclick="location.replace('/r')">x</a>
+            <script>Android.pay("1"); window.open("/w")</script>
+            """
+        let base = "https://shop.example/pay"
+        let r = try withPage(html) { try CLI.run(["extract", $0.path, "--base", base]) }
+        #expect(r.status == 0, "\(r)")
+        let expected = try PageScanner.scan(Array(html.utf8), documentURL: base)
+        #expect(!expected.links.isEmpty && !expected.frames.isEmpty && !expected.hooks.isEmpty)
+        #expect(expected.frames.contains { $0.name != nil } && expected.forms.contains { $0.target != nil })
+        let decoded = try JSONDecoder().decode(PageScanResult.self, from: Data(r.stdout.utf8))
+        #expect(decoded == expected)
+        #expect(r.stdout.hasPrefix("{\n  \"forms\" : [\n    {\n      \"action\" : "), "\(r.stdout.prefix(80))")
+        #expect(r.stdout.contains("\"frames\" : [\n"))
+        #expect(r.stdout.hasSuffix("\n}\n"))
     }
 
     @Test func readsStandardInput() throws {

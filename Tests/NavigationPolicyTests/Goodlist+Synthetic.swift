@@ -1,9 +1,11 @@
-// Generated lists for benchmarks and scale tests: realistic shapes (exact hosts, `*.x`, `**.x` at 2–4 labels).
+import NavigationPolicy
+
+// Generated lists for scale tests: realistic shapes (exact hosts, `*.x`, `**.x` at 2–4 labels).
 
 extension Goodlist {
     /// A list of `count` distinct generated entries (deterministic): 70% exact hosts, 20% `*.x`, 10% `**.x`,
     /// spread over many registrable domains so the trie has realistic fan-out.
-    public static func synthetic(count: Int) -> Goodlist {
+    static func synthetic(count: Int) -> Goodlist {
         var pairs: [(HostPattern, GoodlistEntry)] = []
         pairs.reserveCapacity(count)
         for i in 0..<max(0, count) {
@@ -16,7 +18,7 @@ extension Goodlist {
     }
 
     /// The i-th generated pattern (`acs7.bank42.example`, `*.idp3.bank9.example`, `**.bank5.test`).
-    public static func syntheticPattern(_ i: Int) -> String {
+    static func syntheticPattern(_ i: Int) -> String {
         let tld = ["example", "test", "invalid", "bank"][i % 4]
         switch i % 10 {
         case 0...6: return "acs\(i).bank\(i / 7).\(tld)"
@@ -27,7 +29,7 @@ extension Goodlist {
 
     /// Hosts to look up against `synthetic(count:)`: a quarter admitted (at various depths), the rest not
     /// (look-alikes that share suffixes, so lookups walk deep before failing).
-    public static func syntheticHosts(count: Int, listSize: Int) -> [String] {
+    static func syntheticHosts(count: Int, listSize: Int) -> [String] {
         let n = max(1, listSize)
         return (0..<max(0, count)).map { k in
             let i = (k &* 7919) % n
