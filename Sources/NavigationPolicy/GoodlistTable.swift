@@ -59,9 +59,9 @@ struct GoodlistAnchorTable: Sendable {
         var x = h ^ (UInt64(label.count) &* 0x9E37_79B9_7F4A_7C15)
         var i = 0
         let n = label.count
-        while i + 8 <= n {
-            var w: UInt64 = 0
-            for j in 0..<8 { w |= UInt64(label[i + j]) << (8 * UInt64(j)) }
+        let raw = UnsafeRawPointer(label.baseAddress)
+        while i + 8 <= n, let raw {
+            let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             x = (x ^ w) &* 0xBF58_476D_1CE4_E5B9
             x ^= x >> 31
             i += 8
@@ -111,7 +111,14 @@ struct GoodlistAnchorTable: Sendable {
         let length = Int(p[at + 2] >> 32)
         guard length == bytes.count else { return false }
         if length <= GoodlistAnchorTable.inlineBytes {
+            // Whole words first (the inline bytes are packed little-endian, 8 to a word), then the tail.
             var i = 0
+            if let raw = UnsafeRawPointer(bytes.baseAddress) {
+                while i + 8 <= length {
+                    if UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != p[at + 4 + i >> 3] { return false }
+                    i += 8
+                }
+            }
             while i < length {
                 let byte = UInt8(truncatingIfNeeded: p[at + 4 + i >> 3] >> (8 * UInt64(i & 7)))
                 if byte != bytes[i] { return false }

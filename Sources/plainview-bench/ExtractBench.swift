@@ -100,7 +100,7 @@ enum ExtractBench {
         defer { try? FileManager.default.removeItem(at: file) }
         let page = Corpus.checkoutPage(bytes: 50_000_000, variant: 9)
         guard (try? Data(page).write(to: file)) != nil,
-              let r = Child.run(exe, ["extract", file.path, "--base", CorpusFiles.documentURL]) else {
+              let r = Child.peak(exe, ["extract", file.path, "--base", CorpusFiles.documentURL]) else {
             return Metric(name: name, value: .nan, unit: "x", note: "could not run \(exe)")
         }
         let ratio = Double(r.maxRSSBytes) / Double(page.count)

@@ -59,7 +59,7 @@ enum Measure {
     }
 }
 
-/// A child process run for its wall time and peak memory (ru_maxrss), with stdout/stderr discarded.
+/// A child process run for its wall time, with stdout/stderr discarded (for its peak memory see `peak`).
 enum Child {
     struct Result { var status: Int32; var seconds: Double; var maxRSSBytes: Int }
 
@@ -81,6 +81,32 @@ enum Child {
         let elapsed = Measure.seconds(clock.now - start)
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Result(status: exitStatus, seconds: elapsed, maxRSSBytes: usage.ru_maxrss * 1024)
+    }
+}
+
+extension Child {
+    /// Peak resident memory of `executable` alone. ru_maxrss of a child cannot be taken from this process:
+    /// posix_spawn starts the child in this process's address space (vfork), and at exec Linux records that
+    /// address space's high-water mark as the child's own, so a 50 MB page held here would count against the
+    /// CLI. A fresh copy of this executable, still small, spawns the measured program and reports its figure.
+    static func peak(_ executable: String, _ arguments: [String]) -> Result? {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-bench-peak-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let this = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        guard let helper = run(this, ["--peak-rss", out.path, executable] + arguments), helper.status == 0,
+              let text = try? String(contentsOf: out, encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count == 3, let status = Int32(fields[0]), let rss = Int(fields[1]), let seconds = Double(fields[2]) else {
+            return nil
+        }
+        return Result(status: status, seconds: seconds, maxRSSBytes: rss)
+    }
+
+    /// The helper's side of `peak`: runs the program and writes "status maxRSSBytes seconds" to `output`.
+    static func reportPeak(output: String, _ executable: String, _ arguments: [String]) -> Int32 {
+        guard let r = run(executable, arguments) else { return 1 }
+        let line = "\(r.status) \(r.maxRSSBytes) \(r.seconds)"
+        return (try? line.write(toFile: output, atomically: true, encoding: .utf8)) == nil ? 1 : 0
     }
 }
 

@@ -3,6 +3,7 @@
 //   --quick              shorter rounds (for a smoke run; figures are noisier)
 //   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, simulate, process
 //   --write-corpus DIR   write the generated page corpus to DIR and exit
+//   --peak-rss OUT EXE ARG…  (internal) run EXE, write "status maxRSSBytes seconds" to OUT (see Child.peak)
 import Foundation
 import NavigationPolicy
 import PageScan
@@ -33,6 +34,10 @@ struct Options {
 
     func wants(_ group: String) -> Bool { only?.contains(group) ?? true }
     var seconds: Double { quick ? 0.2 : 1.0 }
+}
+
+if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "--peak-rss" {
+    exit(Child.reportPeak(output: CommandLine.arguments[2], CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4))))
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))

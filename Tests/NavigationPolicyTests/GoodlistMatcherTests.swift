@@ -122,6 +122,27 @@ let sdkPatterns = [
 }
 
 @Suite struct GoodlistFastPathTests {
+    /// Bases and labels around the table's word size (8 bytes), inline limit (32 bytes) and beyond (pool): a
+    /// host differing from a base in any one byte, or one byte longer or shorter, is not admitted.
+    @Test(arguments: [7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63])
+    func basesOfEveryLengthMatchExactly(_ length: Int) {
+        let label = String(repeating: "k", count: max(1, length - 4))
+        let base = "\(label).bnk"  // length bytes, one long label then a short one
+        let list = Goodlist(patterns: [base, "**.w\(label).bnk"])
+        #expect(list.match(host: base)?.pattern == base)
+        #expect(list.match(host: "a.w\(label).bnk")?.pattern == "**.w\(label).bnk")
+        var bytes = Array(base.utf8)
+        for i in bytes.indices where bytes[i] != UInt8(ascii: ".") {
+            let saved = bytes[i]
+            bytes[i] = UInt8(ascii: "q")
+            #expect(list.match(host: String(decoding: bytes, as: UTF8.self)) == nil, "byte \(i) changed")
+            bytes[i] = saved
+        }
+        #expect(list.match(host: "k" + base) == nil)
+        #expect(list.match(host: String(base.dropFirst())) == nil)
+        #expect(list.match(host: "x." + base) == nil)
+    }
+
     /// The canonical-host fast path must give exactly the answer of normalising first.
     @Test(arguments: [
         "ecom.payex.com", "ECOM.payex.com", "ecom.payex.com.", "xn--bcher-kva.payex.com", "a.xn--zz.payex.com",
