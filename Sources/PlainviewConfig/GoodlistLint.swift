@@ -186,7 +186,7 @@ public struct GoodlistLinter: Sendable {
         guard written != canonical else { return nil }
         var reasons: [String] = []
         if written.unicodeScalars.contains(where: { !$0.isASCII }) {
-            reasons.append("an internationalised name must be written in punycode")
+            reasons.append("an internationalised name not written in punycode")
         }
         if written.unicodeScalars.contains(where: { ("A"..."Z").contains($0) }) { reasons.append("upper-case letters") }
         if written.hasSuffix(".") { reasons.append("a trailing dot") }

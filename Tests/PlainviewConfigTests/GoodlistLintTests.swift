@@ -101,6 +101,15 @@ github.io
         #expect(problems.first?.message.contains("write 'xn--bcher-kva.example'") == true)
     }
 
+    @Test(arguments: [
+        ("BÜCHER.example", "'BÜCHER.example' has an internationalised name not written in punycode and upper-case letters; write 'xn--bcher-kva.example' (lint --fix does it)"),
+        ("acs.bank.example.", "'acs.bank.example.' has a trailing dot; write 'acs.bank.example' (lint --fix does it)"),
+    ])
+    func canonicalFormMessageReads(_ written: String, _ message: String) throws {
+        let problems = try lint("\(written) vendor=X added=2026-01-01 verified=2026-01-01 why=w source=s\n")
+        #expect(problems.filter { $0.code == .notCanonical }.map(\.message) == [message])
+    }
+
     @Test func duplicatesAndShadowingAcrossFiles() throws {
         let a = try GoodlistSource.parse(text: "**.payex.com \(Self.good)\n", file: "a.goodlist")
         let b = try GoodlistSource.parse(text: "# b\nPAYEX.com \(Self.good)\n**.payex.com \(Self.good)\n", file: "b.goodlist")
