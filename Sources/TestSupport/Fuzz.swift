@@ -79,6 +79,30 @@ public struct FuzzMutator: Sendable {
     }
 }
 
+/// One seeded fuzz loop's state: the generator, a mutator over the grammar's dictionary, and the findings.
+public struct FuzzRun {
+    public var rng: FuzzRNG
+    public let mutator: FuzzMutator
+    public var findings = FuzzFindings()
+
+    public init(seed: UInt64, dictionary: [String] = []) {
+        rng = FuzzRNG(seed: seed)
+        mutator = FuzzMutator(dictionary: dictionary)
+    }
+
+    /// A mutant of an entry picked from `corpus`, crossed over with a second pick (libFuzzer's way).
+    public mutating func mutant(of corpus: [String], maxSteps: Int = 4) -> String {
+        let input = rng.pick(corpus), other = rng.pick(corpus)
+        return mutator.mutate(input, other: other, rng: &rng, maxSteps: maxSteps)
+    }
+
+    /// `mutant(of:)` as bytes, undecoded (invalid UTF-8 stays invalid).
+    public mutating func mutantBytes(of corpus: [String], maxSteps: Int = 4) -> [UInt8] {
+        let input = Array(rng.pick(corpus).utf8), other = Array(rng.pick(corpus).utf8)
+        return mutator.mutate(input, other: other, rng: &rng, maxSteps: maxSteps)
+    }
+}
+
 /// Seed inputs gathered from the conformance vectors.
 public enum FuzzCorpus {
     /// Every string value (at any depth) of `../shared/conformance/NAME.json` for which `keep` is true,

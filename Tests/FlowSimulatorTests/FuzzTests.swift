@@ -24,25 +24,23 @@ struct HARFuzzTests {
     @Test(arguments: [UInt64(1), 2])
     func mutatedHARFilesAreReadOrRejectedWithAMessage(seed: UInt64) {
         guard !Self.seeds.isEmpty else { Issue.record("no HAR fixtures found"); return }
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var read = 0
         for _ in 0..<300 {
-            let bytes = mutator.mutate(rng.pick(Self.seeds), other: rng.pick(Self.seeds), rng: &rng, maxSteps: 3, maxLength: 300_000)
+            let bytes = fuzz.mutator.mutate(fuzz.rng.pick(Self.seeds), other: fuzz.rng.pick(Self.seeds), rng: &fuzz.rng, maxSteps: 3, maxLength: 300_000)
             do {
                 let log = try HARReader().read(data: Data(bytes))
                 read += 1
                 if let again = try? HARReader().read(data: Data(bytes)), again.entries.count != log.entries.count {
-                    findings.record("reading twice differs", input: String(decoding: bytes.prefix(300), as: UTF8.self))
+                    fuzz.findings.record("reading twice differs", input: String(decoding: bytes.prefix(300), as: UTF8.self))
                 }
             } catch {
                 if error.message.isEmpty || error.description.isEmpty {
-                    findings.record("HAR error without a message", input: String(decoding: bytes.prefix(300), as: UTF8.self))
+                    fuzz.findings.record("HAR error without a message", input: String(decoding: bytes.prefix(300), as: UTF8.self))
                 }
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(read > 10, "too few mutants are readable (\(read))")
     }
 }

@@ -83,29 +83,26 @@ struct EngineFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func mutatedNavigationsKeepTheSecurityRules(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         for _ in 0..<1000 {
-            let url = mutator.mutate(rng.pick(Self.corpus), other: rng.pick(Self.corpus), rng: &rng)
-            let n = Self.navigation(url, &rng)
-            Self.checkDecision(rng.pick(Self.engines).decide(n), for: n, &findings)
+            let url = fuzz.mutant(of: Self.corpus)
+            let n = Self.navigation(url, &fuzz.rng)
+            Self.checkDecision(fuzz.rng.pick(Self.engines).decide(n), for: n, &fuzz.findings)
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     @Test(arguments: [UInt64(11), 12])
     func disguisedScriptAndLocalSchemesNeverOpenAnAppOrLoadAtTopLevel(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed)
         for _ in 0..<250 {
-            let engines = (0..<4).map { _ in rng.pick(Self.engines) }
-            let scheme = IntentFuzzTests.disguise(rng.pick(Self.unsafeSchemes), &rng)
-            let rest = rng.pick(["alert(1)", "//shop.example.com/pay?o=1", "///etc/passwd", "text/html,<script>x</script>",
+            let engines = (0..<4).map { _ in fuzz.rng.pick(Self.engines) }
+            let scheme = IntentFuzzTests.disguise(fuzz.rng.pick(Self.unsafeSchemes), &fuzz.rng)
+            let rest = fuzz.rng.pick(["alert(1)", "//shop.example.com/pay?o=1", "///etc/passwd", "text/html,<script>x</script>",
                                  "//evil.example/%0Aalert(1)", ""])
-            var n = Self.navigation(scheme + ":" + rest, &rng)
+            var n = Self.navigation(scheme + ":" + rest, &fuzz.rng)
             n.frame = .main
-            for engine in engines { Self.checkDecision(engine.decide(n), for: n, &findings) }
+            for engine in engines { Self.checkDecision(engine.decide(n), for: n, &fuzz.findings) }
             // The same inside an intent (data and browser fallback) and as a custom-scheme callback target.
             let clean = scheme.unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }.map(String.init).joined()
             for wrapped in [
@@ -114,10 +111,10 @@ struct EngineFuzzTests {
                 "intent://x#Intent;SEL;scheme=\(clean);end",
             ] {
                 let w = Navigation(url: wrapped, frame: .main, trigger: .link)
-                for engine in engines { Self.checkDecision(engine.decide(w), for: w, &findings) }
+                for engine in engines { Self.checkDecision(engine.decide(w), for: w, &fuzz.findings) }
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     /// Variants whose real host (as a browser parses them, WHATWG) is the attacker's, however much of an

@@ -34,62 +34,57 @@ struct IntentFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func mutatedConformanceInputsNeverTrapAndKeepTheirInvariants(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var parsed = 0
         for _ in 0..<1500 {
-            let input = mutator.mutate(rng.pick(Self.corpus), other: rng.pick(Self.corpus), rng: &rng)
-            if Self.check(input, &findings) { parsed += 1 }
+            let input = fuzz.mutant(of: Self.corpus)
+            if Self.check(input, &fuzz.findings) { parsed += 1 }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(parsed > 300, "too few mutants parse for the invariants to be exercised")
     }
 
     @Test(arguments: [UInt64(11), 12, 13])
     func generatedIntentURIsNeverTrapAndKeepTheirInvariants(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed)
         var parsed = 0
         for _ in 0..<1500 {
-            if Self.check(Self.generateURI(&rng), &findings) { parsed += 1 }
+            if Self.check(Self.generateURI(&fuzz.rng), &fuzz.findings) { parsed += 1 }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(parsed > 300, "too few generated URIs parse for the invariants to be exercised")
     }
 
     @Test(arguments: [UInt64(21), 22])
     func generatedIntentsSurviveToURIAndParse(seed: UInt64) throws {
-        var rng = FuzzRNG(seed: seed)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed)
         for _ in 0..<1500 {
-            let intent = Self.generateIntent(&rng)
+            let intent = Self.generateIntent(&fuzz.rng)
             let uri = intent.toURI()
             do {
                 let back = try AndroidIntent.parse(uri)
                 if Self.comparable(back) != Self.comparable(intent) {
-                    findings.record("parse(toURI()) != intent", input: uri, detail: "\(intent) → \(back)")
+                    fuzz.findings.record("parse(toURI()) != intent", input: uri, detail: "\(intent) → \(back)")
                 }
             } catch {
-                findings.record("toURI() of a valid intent does not parse", input: uri, detail: error.description)
+                fuzz.findings.record("toURI() of a valid intent does not parse", input: uri, detail: error.description)
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     /// Unsafe schemes hidden by case, blanks and control characters are still unsafe, in the data and in the
     /// selector, and such a URI is never safe to hand to an app.
     @Test(arguments: [UInt64(31), 32])
     func unsafeDataIsAlwaysFlagged(seed: UInt64) throws {
-        var rng = FuzzRNG(seed: seed)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed)
         var checked = 0
         for _ in 0..<1000 {
-            let scheme = Self.disguise(rng.pick(["javascript", "file", "data", "content", "vbscript"]), &rng)
+            let scheme = Self.disguise(fuzz.rng.pick(["javascript", "file", "data", "content", "vbscript"]), &fuzz.rng)
             let uri: String
-            switch rng.below(4) {
-            case 0: uri = "intent:alert(1)#Intent;scheme=\(Self.percentEncodeSome(scheme, &rng));end"
-            case 1: uri = "intent://x/y#Intent;package=com.example;SEL;scheme=\(Self.percentEncodeSome(scheme, &rng));end"
+            switch fuzz.rng.below(4) {
+            case 0: uri = "intent:alert(1)#Intent;scheme=\(Self.percentEncodeSome(scheme, &fuzz.rng));end"
+            case 1: uri = "intent://x/y#Intent;package=com.example;SEL;scheme=\(Self.percentEncodeSome(scheme, &fuzz.rng));end"
             case 2: uri = "\(scheme):alert(1)#Intent;action=android.intent.action.VIEW;end"
             default: uri = "intent:#Intent;S.browser_fallback_url=\(scheme)%3Aalert(1);scheme=\(scheme);end"
             }
@@ -97,11 +92,11 @@ struct IntentFuzzTests {
             let dataScheme = (intent.data ?? intent.selector?.intent.data).flatMap(AndroidIntent.lenientScheme(of:))
             guard let dataScheme, AndroidIntent.unsafeDataSchemes.contains(dataScheme) else { continue }
             checked += 1
-            if !intent.isUnsafeData { findings.record("unsafe data not flagged", input: uri) }
-            if AndroidIntent.isSafeForExternalApp(uri) { findings.record("unsafe intent called safe", input: uri) }
-            if intent.safeBrowserFallbackURL != nil { findings.record("non-http fallback offered", input: uri) }
+            if !intent.isUnsafeData { fuzz.findings.record("unsafe data not flagged", input: uri) }
+            if AndroidIntent.isSafeForExternalApp(uri) { fuzz.findings.record("unsafe intent called safe", input: uri) }
+            if intent.safeBrowserFallbackURL != nil { fuzz.findings.record("non-http fallback offered", input: uri) }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(checked > 500)
     }
 
@@ -334,54 +329,51 @@ struct AASAFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func mutatedDocumentsAreReadOrRejectedWithAKeyPath(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.jsonDictionary)
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.jsonDictionary)
         let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
-        var findings = FuzzFindings()
         var accepted = 0, matched = 0
         for _ in 0..<1000 {
-            let row = rng.pick(Self.cases)
-            let bytes = mutator.mutate(Array(row[0].utf8), other: Array(rng.pick(Self.documents).utf8), rng: &rng, maxSteps: 2)
+            let row = fuzz.rng.pick(Self.cases)
+            let bytes = fuzz.mutator.mutate(Array(row[0].utf8), other: Array(fuzz.rng.pick(Self.documents).utf8), rng: &fuzz.rng, maxSteps: 2)
             let text = String(decoding: bytes, as: UTF8.self)
             let aasa: AppSiteAssociation
             do {
                 aasa = try AppSiteAssociation(json: bytes, domain: row[1])
                 accepted += 1
             } catch {
-                if error.message.isEmpty || error.keyPath.isEmpty { findings.record("error without message or key path", input: text) }
+                if error.message.isEmpty || error.keyPath.isEmpty { fuzz.findings.record("error without message or key path", input: text) }
                 continue
             }
             for _ in 0..<3 {
-                let url = rng.oneIn(3) ? row[2] : urlMutator.mutate(row[2], other: rng.pick(Self.urls), rng: &rng, maxSteps: 2)
-                if Self.check(aasa, url: url, domain: row[1], document: text, &findings) { matched += 1 }
+                let url = fuzz.rng.oneIn(3) ? row[2] : urlMutator.mutate(row[2], other: fuzz.rng.pick(Self.urls), rng: &fuzz.rng, maxSteps: 2)
+                if Self.check(aasa, url: url, domain: row[1], document: text, &fuzz.findings) { matched += 1 }
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(accepted > 100 && matched > 25, "accepted \(accepted), matched \(matched): too few to exercise matching")
     }
 
     @Test(arguments: [UInt64(11), 12, 13])
     func generatedDocumentsAreReadOrRejectedAndMatchingKeepsItsInvariants(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
+        var fuzz = FuzzRun(seed: seed)
         let urlMutator = FuzzMutator(dictionary: Self.urlDictionary)
-        var findings = FuzzFindings()
         var accepted = 0, matched = 0
         for _ in 0..<250 {
-            let text = Self.generateDocument(&rng)
+            let text = Self.generateDocument(&fuzz.rng)
             let aasa: AppSiteAssociation
             do {
                 aasa = try AppSiteAssociation(json: text, domain: Self.domain)
                 accepted += 1
             } catch {
-                if error.message.isEmpty || error.keyPath.isEmpty { findings.record("error without message or key path", input: text) }
+                if error.message.isEmpty || error.keyPath.isEmpty { fuzz.findings.record("error without message or key path", input: text) }
                 continue
             }
             for _ in 0..<4 {
-                let url = rng.oneIn(2) ? Self.generateURL(&rng) : urlMutator.mutate(rng.pick(Self.urls), other: Self.generateURL(&rng), rng: &rng)
-                if Self.check(aasa, url: url, domain: Self.domain, document: text, &findings) { matched += 1 }
+                let url = fuzz.rng.oneIn(2) ? Self.generateURL(&fuzz.rng) : urlMutator.mutate(fuzz.rng.pick(Self.urls), other: Self.generateURL(&fuzz.rng), rng: &fuzz.rng)
+                if Self.check(aasa, url: url, domain: Self.domain, document: text, &fuzz.findings) { matched += 1 }
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(accepted > 40 && matched > 30, "accepted \(accepted), matched \(matched): too few to exercise matching")
     }
 
@@ -510,77 +502,72 @@ struct AppSwitchFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func mutatedURLsAreReadOrRejectedWithAFieldAndRule(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         for _ in 0..<800 {
-            let url = mutator.mutate(rng.pick(Self.corpus), other: rng.pick(Self.corpus), rng: &rng)
-            Self.check(url, registered: rng.pick(["merchant://", "https://shop.example/swish?o=1", "shopapp://done?id=7"]), &findings)
+            let url = fuzz.mutant(of: Self.corpus)
+            Self.check(url, registered: fuzz.rng.pick(["merchant://", "https://shop.example/swish?o=1", "shopapp://done?id=7"]), &fuzz.findings)
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     @Test(arguments: [UInt64(11), 12])
     func generatedLaunchesRoundTripAndNeverReturnToAnUnsafeScheme(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed)
         for _ in 0..<500 {
-            let callback = Self.generateReturnURL(&rng)
+            let callback = Self.generateReturnURL(&fuzz.rng)
             // Swish
-            if let launch = try? SwishLaunch(token: rng.pick(["T1", "c28a4061470f4af48973bd2a4642b4fa", "a-b_c.d~e"]), callbackURL: callback) {
+            if let launch = try? SwishLaunch(token: fuzz.rng.pick(["T1", "c28a4061470f4af48973bd2a4642b4fa", "a-b_c.d~e"]), callbackURL: callback) {
                 do {
                     let back = try SwishLaunch.parse(launch.url)
                     if back.token != launch.token || back.callbackURL != launch.callbackURL {
-                        findings.record("Swish parse(url) != launch", input: launch.url)
+                        fuzz.findings.record("Swish parse(url) != launch", input: launch.url)
                     }
-                } catch { findings.record("Swish url does not parse", input: launch.url, detail: "\(error)") }
-                Self.check(launch.url, registered: callback, &findings)
+                } catch { fuzz.findings.record("Swish url does not parse", input: launch.url, detail: "\(error)") }
+                Self.check(launch.url, registered: callback, &fuzz.findings)
             }
             // BankID
-            let redirect: BankIDRedirect = rng.oneIn(4) ? .previousApp : rng.oneIn(4) ? .absent : .url(callback)
-            if let launch = try? BankIDLaunch(autoStartToken: Self.token, redirect: redirect, form: rng.oneIn(2) ? .scheme : .universalLink) {
+            let redirect: BankIDRedirect = fuzz.rng.oneIn(4) ? .previousApp : fuzz.rng.oneIn(4) ? .absent : .url(callback)
+            if let launch = try? BankIDLaunch(autoStartToken: Self.token, redirect: redirect, form: fuzz.rng.oneIn(2) ? .scheme : .universalLink) {
                 do {
                     let back = try BankIDLaunch.parse(launch.url)
-                    if back != launch { findings.record("BankID parse(url) != launch", input: launch.url, detail: "\(back)") }
-                } catch { findings.record("BankID url does not parse", input: launch.url, detail: "\(error)") }
-                Self.check(launch.url, registered: callback, &findings)
+                    if back != launch { fuzz.findings.record("BankID parse(url) != launch", input: launch.url, detail: "\(back)") }
+                } catch { fuzz.findings.record("BankID url does not parse", input: launch.url, detail: "\(error)") }
+                Self.check(launch.url, registered: callback, &fuzz.findings)
             }
             // ROAMpay X request and response
-            var request = ROAMpayRequest(amount: String(1 + rng.below(10_000_000)), authToken: rng.pick(["t", "a&b=c", "x%y", "é"]), hostURL: callback)
-            if rng.oneIn(2) { request.tax = rng.pick(["0", "8.25", "100", "100.000", "7.5"]) }
-            if rng.oneIn(2) { request.transactionNotes = rng.pick(["hi there", "a&b=c#d", "100%", "+ok"]) }
-            if rng.oneIn(3) { request.tenderType = rng.pick(ROAMpayTenderType.allCases) }
+            var request = ROAMpayRequest(amount: String(1 + fuzz.rng.below(10_000_000)), authToken: fuzz.rng.pick(["t", "a&b=c", "x%y", "é"]), hostURL: callback)
+            if fuzz.rng.oneIn(2) { request.tax = fuzz.rng.pick(["0", "8.25", "100", "100.000", "7.5"]) }
+            if fuzz.rng.oneIn(2) { request.transactionNotes = fuzz.rng.pick(["hi there", "a&b=c#d", "100%", "+ok"]) }
+            if fuzz.rng.oneIn(3) { request.tenderType = fuzz.rng.pick(ROAMpayTenderType.allCases) }
             if let url = try? request.url() {
                 do {
                     var back = try ROAMpayRequest.parse(url)
                     back.unrecognizedParameters = []
-                    if back != request { findings.record("ROAMpay parse(url()) != request", input: url, detail: "\(back)") }
-                } catch { findings.record("ROAMpay url() does not parse", input: url, detail: "\(error)") }
-                Self.check(url, registered: callback, &findings)
+                    if back != request { fuzz.findings.record("ROAMpay parse(url()) != request", input: url, detail: "\(back)") }
+                } catch { fuzz.findings.record("ROAMpay url() does not parse", input: url, detail: "\(error)") }
+                Self.check(url, registered: callback, &fuzz.findings)
             }
-            if let back = try? ROAMpayResponse.make(hostURL: callback, outcome: rng.pick(ROAMpayOutcome.allCases)) {
+            if let back = try? ROAMpayResponse.make(hostURL: callback, outcome: fuzz.rng.pick(ROAMpayOutcome.allCases)) {
                 do {
                     let response = try ROAMpayResponse.parse(url: back)
-                    if response.hostURL != callback { findings.record("ROAMpay response hostURL changed", input: back, detail: response.hostURL ?? "nil") }
-                } catch { findings.record("ROAMpay response does not parse", input: back, detail: "\(error)") }
+                    if response.hostURL != callback { fuzz.findings.record("ROAMpay response hostURL changed", input: back, detail: response.hostURL ?? "nil") }
+                } catch { fuzz.findings.record("ROAMpay response does not parse", input: back, detail: "\(error)") }
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     @Test(arguments: [UInt64(21), 22])
     func mutatedTransactionResponsesAreDecodedOrRejected(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: AASAFuzzTests.jsonDictionary + ["\"transactions\"", "\"responseCode\"", "\"emvData\""])
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: AASAFuzzTests.jsonDictionary + ["\"transactions\"", "\"responseCode\"", "\"emvData\""])
         for _ in 0..<1500 {
-            let bytes = mutator.mutate(Array(rng.pick(Self.jsonCorpus).utf8), other: Array(rng.pick(Self.jsonCorpus).utf8), rng: &rng)
-            Self.expectTypedError(String(decoding: bytes, as: UTF8.self), &findings) { _ = try ROAMpayResponse.decode(json: Data(bytes)) }
+            let bytes = fuzz.mutantBytes(of: Self.jsonCorpus)
+            Self.expectTypedError(String(decoding: bytes, as: UTF8.self), &fuzz.findings) { _ = try ROAMpayResponse.decode(json: Data(bytes)) }
             let base64 = Data(bytes).base64EncodedString()
-            let damaged = rng.oneIn(2) ? base64 : FuzzMutator(dictionary: ["%", "=", "-", "_", " ", "+", "/"]).mutate(base64, other: "", rng: &rng)
-            Self.expectTypedError(damaged, &findings) { _ = try ROAMpayResponse.decode(base64: damaged) }
+            let damaged = fuzz.rng.oneIn(2) ? base64 : FuzzMutator(dictionary: ["%", "=", "-", "_", " ", "+", "/"]).mutate(base64, other: "", rng: &fuzz.rng)
+            Self.expectTypedError(damaged, &fuzz.findings) { _ = try ROAMpayResponse.decode(base64: damaged) }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     // MARK: properties
@@ -638,65 +625,61 @@ struct GoodlistFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func mutatedFilesParseBackByteForByteOrFailWithALine(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var lists = 0
         for _ in 0..<600 {
-            let bytes = mutator.mutate(Array(rng.pick(Self.seeds).utf8), other: Array(rng.pick(Self.seeds).utf8), rng: &rng)
+            let bytes = fuzz.mutantBytes(of: Self.seeds)
             let text = String(decoding: bytes, as: UTF8.self)
             let source: GoodlistSource
             do {
                 source = try GoodlistSource.parse(bytes, file: "fuzz.goodlist")
             } catch {
-                if error.message.isEmpty || error.file != "fuzz.goodlist" || error.line == nil { findings.record("file error without line or message", input: text) }
+                if error.message.isEmpty || error.file != "fuzz.goodlist" || error.line == nil { fuzz.findings.record("file error without line or message", input: text) }
                 continue
             }
-            if source.rendered() != bytes { findings.record("rendered() is not the file's bytes", input: text) }
+            if source.rendered() != bytes { fuzz.findings.record("rendered() is not the file's bytes", input: text) }
             do {
                 let list = try Goodlist(source: source)
                 lists += 1
                 for _ in 0..<4 {
-                    Self.checkMatching(list, host: Self.host(from: list, &rng, mutator: mutator), &findings)
+                    Self.checkMatching(list, host: Self.host(from: list, &fuzz.rng, mutator: fuzz.mutator), &fuzz.findings)
                 }
             } catch {
                 if error.message.isEmpty || !(1...max(1, source.lines.count)).contains(error.line ?? -1) {
-                    findings.record("list error without a line of the file", input: text, detail: error.description)
+                    fuzz.findings.record("list error without a line of the file", input: text, detail: error.description)
                 }
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(lists > 50, "too few mutated files are usable lists (\(lists))")
     }
 
     @Test(arguments: [UInt64(11), 12])
     func mutatedPatternsAreCanonicalOrRefused(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         let patterns = ["**.payex.com", "*.3dsecure.no", "acs1.luottokunta.fi", "bücher.example", "*.xn--bcher-kva.example", "a.b"]
-        var findings = FuzzFindings()
         for _ in 0..<1500 {
-            let text = mutator.mutate(rng.pick(patterns), other: rng.pick(patterns), rng: &rng, maxSteps: 2)
+            let text = fuzz.mutant(of: patterns, maxSteps: 2)
             let pattern: HostPattern
             do {
                 pattern = try HostPattern(text)
             } catch {
-                if error.description.isEmpty || error.detail.isEmpty { findings.record("pattern error without detail", input: text) }
+                if error.description.isEmpty || error.detail.isEmpty { fuzz.findings.record("pattern error without detail", input: text) }
                 continue
             }
             guard let again = try? HostPattern(pattern.description), again == pattern else {
-                findings.record("description does not parse back to the pattern", input: text, detail: pattern.description)
+                fuzz.findings.record("description does not parse back to the pattern", input: text, detail: pattern.description)
                 continue
             }
-            if !pattern.matches(normalizedHost: pattern.base) { findings.record("a pattern does not admit its base", input: text) }
+            if !pattern.matches(normalizedHost: pattern.base) { fuzz.findings.record("a pattern does not admit its base", input: text) }
             let list = Goodlist([(pattern, GoodlistEntry(pattern: text))])
             for trick in Self.tricks(pattern.base) where list.allows(host: trick) {
-                findings.record("a look-alike host is admitted", input: trick, detail: pattern.description)
+                fuzz.findings.record("a look-alike host is admitted", input: trick, detail: pattern.description)
             }
-            Self.checkMatching(list, host: "a." + pattern.base, &findings)
-            Self.checkMatching(list, host: "a.b." + pattern.base, &findings)
+            Self.checkMatching(list, host: "a." + pattern.base, &fuzz.findings)
+            Self.checkMatching(list, host: "a.b." + pattern.base, &fuzz.findings)
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     // MARK: properties
@@ -762,74 +745,69 @@ struct URLFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func parsedURLsReserialiseStably(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var parsed = 0
         for _ in 0..<1500 {
-            let input = mutator.mutate(rng.pick(Self.urls), other: rng.pick(Self.urls), rng: &rng, maxSteps: 3)
+            let input = fuzz.mutant(of: Self.urls, maxSteps: 3)
             guard let url = WebURL(input) else { continue }
             parsed += 1
             // The URL Standard's idempotence: parsing the href gives the same href.
             guard let again = WebURL(url.href) else {
-                findings.record("href does not parse", input: input, detail: url.href)
+                fuzz.findings.record("href does not parse", input: input, detail: url.href)
                 continue
             }
-            if again.href != url.href { findings.record("href is not stable", input: input, detail: "\(url.href) → \(again.href)") }
+            if again.href != url.href { fuzz.findings.record("href is not stable", input: input, detail: "\(url.href) → \(again.href)") }
             if url.isSpecial, let host = url.comparableHost, !host.hasPrefix("[") {
                 if host.unicodeScalars.contains(where: { Self.forbiddenInHost.contains($0) || !$0.isASCII || ("A"..."Z").contains($0) }) {
-                    findings.record("a special URL's host is not canonical", input: input, detail: host)
+                    fuzz.findings.record("a special URL's host is not canonical", input: input, detail: host)
                 }
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(parsed > 500, "too few mutants parse (\(parsed))")
     }
 
     @Test(arguments: [UInt64(11), 12])
     func normalisedHostsAreCanonicalAndStable(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var valid = 0
         for _ in 0..<2000 {
-            let input = mutator.mutate(rng.pick(Self.hosts), other: rng.pick(Self.hosts), rng: &rng, maxSteps: 2)
+            let input = fuzz.mutant(of: Self.hosts, maxSteps: 2)
             guard let h = HostName.normalize(input) else { continue }
             valid += 1
-            if HostName.normalize(h) != h { findings.record("normalize is not idempotent", input: input, detail: h) }
-            if h.isEmpty || h.hasSuffix(".") { findings.record("empty host or trailing dot", input: input, detail: h) }
+            if HostName.normalize(h) != h { fuzz.findings.record("normalize is not idempotent", input: input, detail: h) }
+            if h.isEmpty || h.hasSuffix(".") { fuzz.findings.record("empty host or trailing dot", input: input, detail: h) }
             if !h.hasPrefix("["), h.unicodeScalars.contains(where: { Self.forbiddenInHost.contains($0) || !$0.isASCII || ("A"..."Z").contains($0) }) {
-                findings.record("a normalised host is not lower-case ASCII without delimiters", input: input, detail: h)
+                fuzz.findings.record("a normalised host is not lower-case ASCII without delimiters", input: input, detail: h)
             }
             // (An xn-- label need not be valid Punycode: WPT toascii keeps `xn--a` as it is.)
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(valid > 300, "too few mutants are hosts (\(valid))")
     }
 
     @Test(arguments: [UInt64(21), 22])
     func punycodeRoundTripsAnyScalars(seed: UInt64) {
-        var rng = FuzzRNG(seed: seed)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed)
         let ranges: [ClosedRange<UInt32>] = [0x61...0x7A, 0x30...0x39, 0xE0...0x17F, 0x400...0x4FF, 0x4E00...0x9FFF, 0x1F600...0x1F64F, 0x10000...0x10FFFF]
         for _ in 0..<1500 {
             var scalars: [Unicode.Scalar] = []
-            for _ in 0..<(1 + rng.below(20)) {
-                let r = rng.pick(ranges)
-                if let s = Unicode.Scalar(r.lowerBound + UInt32(rng.below(Int(r.upperBound - r.lowerBound) + 1))) { scalars.append(s) }
+            for _ in 0..<(1 + fuzz.rng.below(20)) {
+                let r = fuzz.rng.pick(ranges)
+                if let s = Unicode.Scalar(r.lowerBound + UInt32(fuzz.rng.below(Int(r.upperBound - r.lowerBound) + 1))) { scalars.append(s) }
             }
             let text = String(String.UnicodeScalarView(scalars))
             guard let encoded = Punycode.encode(scalars) else { continue }
-            if Punycode.decode(encoded) != scalars { findings.record("decode(encode(x)) != x", input: text, detail: encoded) }
+            if Punycode.decode(encoded) != scalars { fuzz.findings.record("decode(encode(x)) != x", input: text, detail: encoded) }
             _ = IDNA.toASCII(text + ".example")
         }
         // Garbage never traps the decoder.
         for _ in 0..<1500 {
-            let garbage = String((0..<rng.below(30)).map { _ in rng.pick(Array("abcxyz0189-_.é\u{0}~")) })
+            let garbage = String((0..<fuzz.rng.below(30)).map { _ in fuzz.rng.pick(Array("abcxyz0189-_.é\u{0}~")) })
             _ = Punycode.decode(garbage)
             _ = IDNA.toASCII("xn--" + garbage)
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 }
 
@@ -860,37 +838,35 @@ struct HelperEndpointsFuzzTests {
     @Test(arguments: [UInt64(1), 2, 3])
     func responsesEscapeWhatTheyEchoAndCarrySafeHeaders(seed: UInt64) throws {
         let endpoints = try #require(Self.endpoints)
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var ok = 0
         for _ in 0..<800 {
-            let target = mutator.mutate(rng.pick(Self.seeds), other: rng.pick(Self.seeds), rng: &rng, maxSteps: 3)
-            let r = endpoints.respond(to: HelperRequest(method: rng.pick(["GET", "GET", "HEAD", "POST"]), target: target))
+            let target = fuzz.mutant(of: Self.seeds, maxSteps: 3)
+            let r = endpoints.respond(to: HelperRequest(method: fuzz.rng.pick(["GET", "GET", "HEAD", "POST"]), target: target))
             if r.status == 200 || r.status == 302 { ok += 1 }
-            if !(200...599).contains(r.status) { findings.record("status \(r.status)", input: target) }
+            if !(200...599).contains(r.status) { fuzz.findings.record("status \(r.status)", input: target) }
             for h in r.headers where h.name.isEmpty || (h.name + h.value).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                findings.record("a header holds a control character (response splitting)", input: target, detail: "\(h.name): \(h.value)")
+                fuzz.findings.record("a header holds a control character (response splitting)", input: target, detail: "\(h.name): \(h.value)")
             }
             // Location: an absolute URL (https, or the app's own scheme for the iOS fallback), never a script
             // or local scheme, never with blanks.
             if let location = r.header("location") {
                 let scheme = AndroidIntent.scheme(of: location)
                 if scheme == nil || ["javascript", "data", "file", "vbscript"].contains(scheme ?? "") || location.contains(" ") {
-                    findings.record("Location is not a safe absolute URL", input: target, detail: location)
+                    fuzz.findings.record("Location is not a safe absolute URL", input: target, detail: location)
                 }
             }
             let type = r.header("content-type") ?? ""
             if type.hasPrefix("text/html") {
                 for marker in Self.markers where r.body.contains(marker) {
-                    findings.record("HTML echoes \(marker.debugDescription) unescaped", input: target)
+                    fuzz.findings.record("HTML echoes \(marker.debugDescription) unescaped", input: target)
                 }
             }
             if type.contains("json"), !r.body.isEmpty, (try? JSONSerialization.jsonObject(with: Data(r.body.utf8))) == nil {
-                findings.record("a JSON response is not JSON", input: target, detail: String(r.body.prefix(200)))
+                fuzz.findings.record("a JSON response is not JSON", input: target, detail: String(r.body.prefix(200)))
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(ok > 5, "too few mutated requests succeed to exercise the pages (\(ok))")
     }
 }

@@ -40,72 +40,67 @@ struct PageScanFuzzTests {
 
     @Test(arguments: [UInt64(1), 2, 3])
     func mutatedPagesScanDeterministicallyToResolvedURLs(seed: UInt64) throws {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var urls = 0
         for _ in 0..<400 {
-            let bytes = mutator.mutate(Array(rng.pick(Self.seeds).utf8), other: Array(rng.pick(Self.seeds).utf8), rng: &rng, maxSteps: 3)
-            let contentType = rng.pick([nil, "text/html", "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=utf-16", "text/html; charset=bogus"])
+            let bytes = fuzz.mutantBytes(of: Self.seeds, maxSteps: 3)
+            let contentType = fuzz.rng.pick([nil, "text/html", "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=utf-16", "text/html; charset=bogus"])
             let text = String(decoding: bytes, as: UTF8.self)
             let first: PageScanResult
             do {
                 first = try PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc)
             } catch {
-                findings.record("a valid document URL gave an error", input: text, detail: error.message)
+                fuzz.findings.record("a valid document URL gave an error", input: text, detail: error.message)
                 continue
             }
             if let again = try? PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc), again != first {
-                findings.record("scanning twice gave different results", input: text)
+                fuzz.findings.record("scanning twice gave different results", input: text)
             }
-            urls += Self.checkURLs(first, page: text, &findings)
+            urls += Self.checkURLs(first, page: text, &fuzz.findings)
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
         #expect(urls > 60, "too few URLs extracted to exercise resolution (\(urls))")
     }
 
     @Test(arguments: [UInt64(11), 12])
     func generatedPagesScanToResolvedURLs(seed: UInt64) throws {
-        var rng = FuzzRNG(seed: seed)
-        var findings = FuzzFindings()
+        var fuzz = FuzzRun(seed: seed)
         for _ in 0..<250 {
-            let page = Self.generatePage(&rng)
-            let base = rng.pick([Self.doc, "http://a.example", "file:///tmp/p.html", "https://x.example/a/b/c/d?q#f"])
+            let page = Self.generatePage(&fuzz.rng)
+            let base = fuzz.rng.pick([Self.doc, "http://a.example", "file:///tmp/p.html", "https://x.example/a/b/c/d?q#f"])
             do {
                 let r = try PageScanner.scan(Array(page.utf8), documentURL: base)
-                _ = Self.checkURLs(r, page: page, &findings)
+                _ = Self.checkURLs(r, page: page, &fuzz.findings)
             } catch {
-                findings.record("a valid document URL gave an error", input: page, detail: error.message)
+                fuzz.findings.record("a valid document URL gave an error", input: page, detail: error.message)
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     @Test(arguments: [UInt64(21), 22])
     func refreshValuesAndURLsResolveStably(seed: UInt64) throws {
-        var rng = FuzzRNG(seed: seed)
-        let mutator = FuzzMutator(dictionary: Self.dictionary)
+        var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         let contents = FuzzCorpus.strings(in: "meta_refresh_wpt.json") + ["0;url=/x", "5, URL = 'y'", "-1", "1e3;u", "0; url=\"javascript:x\""]
         let bases = ["https://shop.example/pay/page?o=1", "http://h.example", "https://h.example/a/./b/../c/", "file:///x/y",
                      "shopapp://cb/x", "javascript:void(0)", "mailto:a@b.example"]
-        var findings = FuzzFindings()
         for _ in 0..<1500 {
-            let content = mutator.mutate(rng.pick(contents), other: rng.pick(contents), rng: &rng, maxSteps: 3)
-            let base = rng.pick(bases)
+            let content = fuzz.mutant(of: contents, maxSteps: 3)
+            let base = fuzz.rng.pick(bases)
             if let r = PageScanner.parseRefresh(content, documentURL: base) {
-                if r.delay < 0 { findings.record("negative refresh delay", input: content) }
-                Self.checkResolved(r.url, input: content, &findings)
+                if r.delay < 0 { fuzz.findings.record("negative refresh delay", input: content) }
+                Self.checkResolved(r.url, input: content, &fuzz.findings)
             }
             guard let baseParts = URLResolver.parseAbsolute(base) else { continue }
-            let raw = mutator.mutate(rng.pick(["../a?b#c", "//h.example/p", "?q", "#f", "x/./y/../z", "https:x", "\\\\h\\p", "a b"]),
-                                     other: content, rng: &rng, maxSteps: 3)
+            let raw = fuzz.mutator.mutate(fuzz.rng.pick(["../a?b#c", "//h.example/p", "?q", "#f", "x/./y/../z", "https:x", "\\\\h\\p", "a b"]),
+                                     other: content, rng: &fuzz.rng, maxSteps: 3)
             guard let once = URLResolver.resolve(raw, against: baseParts) else { continue }
-            Self.checkResolved(once, input: raw, &findings)
+            Self.checkResolved(once, input: raw, &fuzz.findings)
             if let twice = URLResolver.resolve(once, against: baseParts), twice != once {
-                findings.record("resolving a resolved URL changes it", input: raw, detail: "\(once) → \(twice) (base \(base))")
+                fuzz.findings.record("resolving a resolved URL changes it", input: raw, detail: "\(once) → \(twice) (base \(base))")
             }
         }
-        #expect(findings.isEmpty, "\(findings)")
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
     @Test(arguments: ["", "page.html", "/abs/path", "//host/x", "http://", "https://", "https:///x", " ", "\u{0}"])
