@@ -166,5 +166,6 @@ public struct TraceEvent: Sendable, Hashable, Codable {
 
 /// Minimal JSON text helpers (stable key order, no Foundation formatting surprises).
 public enum JSONText {
-    public static func quote(_ s: String) -> String { JSONEscaping.quote(s) }
+    /// A JSON string literal for trace and report files (URLs keep their `&`).
+    public static func quote(_ s: String) -> String { JSONEscaping.quote(s, htmlSafe: false) }
 }

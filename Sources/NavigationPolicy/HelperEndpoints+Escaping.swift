@@ -115,12 +115,13 @@ public enum HTMLEscaping {
 }
 
 public enum JSONEscaping {
-    /// A JSON string literal (with quotes). `<`, `>`, `&`, U+2028 and U+2029 are escaped as well, so the
-    /// output is also safe if a browser sniffs it as HTML or a script embeds it.
-    public static func quote(_ s: String) -> String {
+    /// A JSON string literal (with quotes). By default `<`, `>`, `&`, U+2028 and U+2029 are escaped as well,
+    /// so the output is also safe if a browser sniffs it as HTML or a script embeds it (what the helper
+    /// endpoints serve); `htmlSafe: false` keeps them readable in files and terminal output.
+    public static func quote(_ s: String, htmlSafe: Bool = true) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 2)
-        append(s, to: &out)
+        append(s, to: &out, htmlSafe: htmlSafe)
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -164,6 +165,6 @@ public enum JSONEscaping {
 
     /// A JSON array of strings.
     public static func array(_ items: [String]) -> String {
-        "[" + items.map(quote).joined(separator: ", ") + "]"
+        "[" + items.map { quote($0) }.joined(separator: ", ") + "]"
     }
 }

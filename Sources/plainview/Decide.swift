@@ -82,8 +82,6 @@ enum DecisionJSON {
             ("url", url), ("action", d.action.name), ("target", d.action.target), ("via", d.action.via?.rawValue),
             ("rule", d.rule.rawValue), ("reason", d.reason),
         ]
-        return "{" + fields.map { "\"\($0.0)\":" + ($0.1.map(quote) ?? "null") }.joined(separator: ",") + "}"
+        return "{" + fields.map { "\"\($0.0)\":" + ($0.1.map(jsonString) ?? "null") }.joined(separator: ",") + "}"
     }
-
-    static func quote(_ s: String) -> String { JSONEscaping.quote(s) }
 }

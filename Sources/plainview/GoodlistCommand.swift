@@ -39,8 +39,8 @@ func orInputError<T>(_ body: () throws(ConfigError) -> T) throws -> T {
     }
 }
 
-/// A JSON string literal.
-func jsonString(_ s: String) -> String { JSONEscaping.quote(s) }
+/// A JSON string literal for terminal and file output (URLs keep their `&`).
+func jsonString(_ s: String) -> String { JSONEscaping.quote(s, htmlSafe: false) }
 
 /// A one-line JSON object from ordered key/value pairs (values already JSON).
 func jsonObject(_ pairs: [(String, String)]) -> String {

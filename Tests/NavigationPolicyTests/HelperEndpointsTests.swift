@@ -308,5 +308,7 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
     @Test func htmlAndJSONEscaping() {
         #expect(HTMLEscaping.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         #expect(JSONEscaping.quote("a\"\\\n</script>\u{2028}") == "\"a\\\"\\\\\\n\\u003c/script\\u003e\\u2028\"")
+        // For files and terminals: only what JSON requires (controls still escaped, DEL too).
+        #expect(JSONEscaping.quote("a?b=1&c=<d>\u{2028}\u{1}\u{7F}é", htmlSafe: false) == "\"a?b=1&c=<d>\u{2028}\\u0001\\u007fé\"")
     }
 }

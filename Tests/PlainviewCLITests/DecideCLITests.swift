@@ -57,6 +57,7 @@ import TestSupport
         #expect(r.status == 0, "\(r)")
         let objs = try objects(r)
         #expect(objs.count == 2)
+        #expect(r.stdout.hasPrefix(#"{"url":"https://shop.example.com/pay?fallback=true&order=42","#), "URLs keep their & in the output")
         for o in objs {
             #expect(o["action"] as? String == "reload")
             #expect(o["target"] as? String == "https://shop.example.com/pay?order=42")
