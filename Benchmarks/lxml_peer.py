@@ -133,6 +133,9 @@ def main():
     corpus = args[0]
     pages = []
     for name in sorted(os.listdir(corpus)):
+        # The pages only: --write-corpus also writes the generated flows (a flows/ folder) beside them.
+        if not name.endswith(".html") or not os.path.isfile(os.path.join(corpus, name)):
+            continue
         with open(os.path.join(corpus, name), "rb") as f:
             pages.append(f.read())
     total = sum(len(p) for p in pages)

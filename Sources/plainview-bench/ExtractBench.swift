@@ -10,10 +10,29 @@ enum CorpusFiles {
         Corpus.pageSizes.enumerated().map { i, size in ("page-\(size).html", Corpus.checkoutPage(bytes: size, variant: i)) }
     }
 
+    /// The whole corpus: the pages in `dir`, the generated flows in `dir/flows`.
     static func write(to dir: URL) throws {
+        try writePages(to: dir)
+        try writeFlows(to: dir.appendingPathComponent("flows"))
+    }
+
+    /// The extraction pages only (what the Python peer reads).
+    static func writePages(to dir: URL) throws {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         for page in pages {
             try Data(page.bytes).write(to: dir.appendingPathComponent(page.name), options: .atomic)
+        }
+    }
+
+    /// The generated flows, one folder each (a `Pages/`-style tree).
+    static func writeFlows(to dir: URL) throws {
+        for i in 0..<Corpus.generatedFlowCount {
+            let flow = Corpus.generatedFlow(i)
+            let folder = dir.appendingPathComponent(flow.name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for (name, text) in flow.files {
+                try Data(text.utf8).write(to: folder.appendingPathComponent(name), options: .atomic)
+            }
         }
     }
 }
@@ -64,7 +83,7 @@ enum ExtractBench {
         let name = "extract.throughput_over_python_lxml"
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-bench-corpus-\(getpid())")
         defer { try? FileManager.default.removeItem(at: dir) }
-        do { try CorpusFiles.write(to: dir) } catch {
+        do { try CorpusFiles.writePages(to: dir) } catch {
             return Metric(name: name, value: .nan, unit: "MB/s", note: "could not write the corpus: \(error)")
         }
         let script = Paths.repoRoot.appendingPathComponent("Benchmarks/lxml_peer.py").path

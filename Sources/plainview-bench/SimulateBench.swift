@@ -1,4 +1,5 @@
-// Simulated navigations per second over the shipped Pages, and the time to explore every branch of them.
+// Simulated navigations per second over the shipped Pages and over generated checkout chains, and the time to
+// explore every branch of the shipped Pages.
 import FlowSimulator
 import Foundation
 
@@ -9,10 +10,20 @@ enum SimulateBench {
         do { flows = try FlowLoader.load([pages]) } catch {
             return [Metric(name: "simulate.navigations_per_s", value: .nan, unit: "1/s", note: "cannot load \(pages): \(error)")]
         }
-        let rate = Measure.cpuRate(seconds: seconds) {
-            var navigations = 0
-            for flow in flows { navigations += Simulator.runBranch(flow).navigationCount }
-            return navigations
+        let rate = navigationsPerSecond(flows, seconds: seconds)
+        let generatedDir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-bench-flows-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: generatedDir) }
+        var generated: Metric
+        do {
+            try CorpusFiles.writeFlows(to: generatedDir)
+            let chains = try FlowLoader.load([generatedDir.path])
+            let failing = chains.filter { Simulator.runBranch($0).outcome.kind != .complete }.map(\.name)
+            let chainRate = navigationsPerSecond(chains, seconds: seconds)
+            generated = Metric(name: "simulate.navigations_per_s.generated", value: chainRate, unit: "1/s", target: ">= 5000",
+                               pass: chainRate >= 5000 && failing.isEmpty,
+                               note: "\(chains.count) generated checkout chains of 5–40 hops; not completing: \(failing.isEmpty ? "none" : failing.joined(separator: ", "))")
+        } catch {
+            generated = Metric(name: "simulate.navigations_per_s.generated", value: .nan, unit: "1/s", note: "cannot generate the flows: \(error)")
         }
         // Every branch of every shipped flow, once, as `plainview simulate --explore` does (thread CPU time).
         var times: [Double] = []
@@ -26,8 +37,18 @@ enum SimulateBench {
         return [
             Metric(name: "simulate.navigations_per_s", value: rate, unit: "1/s", target: ">= 5000", pass: rate >= 5000,
                    note: "default branch of the \(flows.count) shipped flows, in process, one thread"),
+            generated,
             Metric(name: "simulate.explore_all_pages_ms", value: exploreMS, unit: "ms", target: "< 2000", pass: exploreMS < 2000,
                    note: "\(flows.count) flows, \(branches) branches; best of 3"),
         ]
+    }
+
+    /// Navigations per second (thread CPU time) running the default branch of every flow.
+    static func navigationsPerSecond(_ flows: [Flow], seconds: Double) -> Double {
+        Measure.cpuRate(seconds: seconds) {
+            var navigations = 0
+            for flow in flows { navigations += Simulator.runBranch(flow).navigationCount }
+            return navigations
+        }
     }
 }

@@ -2,7 +2,7 @@
 // side by side in one run. Release mode only: `swift run -c release plainview-bench [options]`.
 //   --quick              shorter rounds (for a smoke run; figures are noisier)
 //   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, simulate, process
-//   --write-corpus DIR   write the generated page corpus to DIR and exit
+//   --write-corpus DIR   write the generated pages and flows to DIR and exit
 //   --peak-rss OUT EXE ARG…  (internal) run EXE, write "status maxRSSBytes seconds" to OUT (see Child.peak)
 import Foundation
 import NavigationPolicy
@@ -54,7 +54,7 @@ FileHandle.standardError.write(Data("plainview-bench: this is a debug build; fig
 if let dir = options.writeCorpus {
     do {
         try CorpusFiles.write(to: URL(fileURLWithPath: dir))
-        print("wrote \(Corpus.pageSizes.count) pages to \(dir)")
+        print("wrote \(Corpus.pageSizes.count) pages and \(Corpus.generatedFlowCount) flows (flows/) to \(dir)")
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("plainview-bench: cannot write the corpus to \(dir): \(error)\n".utf8))
