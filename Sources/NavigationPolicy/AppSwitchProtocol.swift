@@ -24,6 +24,11 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         }
     }
 
+    /// The app that registers this custom scheme (lower case, without `:`), if any.
+    public static func registering(scheme: String) -> KnownApp? {
+        allCases.first { $0.schemes.contains(scheme) }
+    }
+
     /// Hosts whose https URLs open the app as a universal link (iOS) / app link (Android).
     public var universalLinkHosts: [String] {
         switch self {
@@ -54,7 +59,7 @@ public enum AppSwitchProtocol {
     }
 
     static func identify(_ parts: AppSwitchURLParts) -> KnownApp? {
-        for app in KnownApp.allCases where app.schemes.contains(parts.scheme) { return app }
+        if let app = KnownApp.registering(scheme: parts.scheme) { return app }
         switch parts.scheme {
         case "https":
             guard let host = parts.host else { return nil }
@@ -70,7 +75,7 @@ public enum AppSwitchProtocol {
                 let value = pair[1].lowercased()
                 switch pair[0] {
                 case "scheme":
-                    if let app = KnownApp.allCases.first(where: { $0.schemes.contains(value) }) { return app }
+                    if let app = KnownApp.registering(scheme: value) { return app }
                 case "package":
                     if let app = KnownApp.allCases.first(where: { $0.androidPackage == value }) { return app }
                 default: continue

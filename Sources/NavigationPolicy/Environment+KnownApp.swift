@@ -36,7 +36,7 @@ extension AppSwitchProtocol {
     /// else "no app handles X:". A custom scheme alone names the app (`scheme`: lower case, without `:`).
     public static func noAppReason(scheme: String) -> String {
         let plain = "no app handles \(scheme):"
-        guard let app = KnownApp.allCases.first(where: { $0.schemes.contains(scheme) }) else { return plain }
+        guard let app = KnownApp.registering(scheme: scheme) else { return plain }
         return "\(app.displayName) is not installed (\(plain))"
     }
 }

@@ -37,7 +37,7 @@ struct GoodlistAnchorTable: Sendable {
 
     static let seed: UInt64 = 0x5054_4149_4E56_4945
 
-    /// Zeroed storage; tables of 2 MiB and more ask the kernel for huge pages before first touch.
+    /// Zeroed storage; tables of 4 MiB and more ask the kernel for huge pages before first touch.
     static func zeroedWords(_ n: Int) -> [UInt64] {
         [UInt64](unsafeUninitializedCapacity: n) { buf, count in
             #if canImport(Glibc)

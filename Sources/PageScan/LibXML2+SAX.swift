@@ -1,6 +1,7 @@
 // The only file that calls libxml2. A SAX run over libxml2's HTML parser, pulling its input from a ByteSource:
 // no tree is built and consumed input is dropped, so the parser's memory stays at a few kB whatever the page's
-// size (the collector keeps only what it reports), and deep nesting cannot overflow any stack of ours. Errors go to a structured handler that drops them: libraries never print.
+// size (the collector keeps only what it reports), and deep nesting cannot overflow any stack of ours.
+// Errors go to structured handlers that drop them: libraries never print.
 internal import CLibXML2
 
 /// Receives parser events. Names and attribute names are lower case (libxml2's HTML parser folds them).
@@ -96,9 +97,11 @@ enum LibXML2 {
         }
         _ = htmlCtxtUseOptions(ctxt, options)
         // Input-conversion errors (a byte the declared charset cannot hold) are raised by the input buffer,
-        // outside the context's handler, to a per-thread global one that prints: silence it for this parse.
+        // outside the context's handler, to a per-thread global one that prints: silence it for this parse and
+        // put back whatever handler this thread had.
+        let previous = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
         xmlSetStructuredErrorFunc(nil, { _, _ in })
-        defer { xmlSetStructuredErrorFunc(nil, nil) }
+        defer { xmlSetStructuredErrorFunc(previous.1, previous.0) }
         _ = htmlParseDocument(ctxt)
         if source.failure != nil { throw .unreadable }
     }

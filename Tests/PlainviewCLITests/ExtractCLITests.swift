@@ -68,6 +68,22 @@ import TestSupport
         #expect(r.stdout.hasSuffix("\n}\n"))
     }
 
+    /// The streamed output is Foundation's pretty, sorted-keys layout byte for byte, except that an empty array
+    /// is `[]` (Foundation writes it across two lines).
+    @Test func outputIsFoundationsLayout() throws {
+        let html = Self.page + "<iframe src='/f2' name='pay'></iframe><a href='/q?a=1&amp;b=2' target=w>Q &amp; \"A\"</a>"
+        let base = "https://shop.example/pay"
+        let r = try withPage(html) { try CLI.run(["extract", $0.path, "--base", base]) }
+        #expect(r.status == 0, "\(r)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let result = try PageScanner.scan(Array(html.utf8), documentURL: base)
+        #expect(!result.links.isEmpty && result.refresh != nil && !result.frames.isEmpty)
+        var expected = String(decoding: try encoder.encode(result), as: UTF8.self) + "\n"
+        expected = expected.replacingOccurrences(of: #"\[\n\s*\]"#, with: "[]", options: .regularExpression)
+        #expect(r.stdout == expected)
+    }
+
     @Test func readsStandardInput() throws {
         let r = try CLI.run(["extract", "-", "--base", "https://shop.example/"], stdin: Data("<a href='x'>x</a>".utf8))
         #expect(r.status == 0, "\(r)")
