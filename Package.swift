@@ -1,17 +1,30 @@
 // swift-tools-version:6.1
 // Plainview: navigation policy, page extraction and flow simulation for payment pages in web views.
-// Dependencies point inward only (see ../shared/DESIGN.md):
-//   plainview ─► FlowSimulator ─► PageScan ─► CLibXML2
-//       │              │
-//       ├─► PlainviewServer ─┤
-//       └──────────────┴─► PlainviewConfig ─► NavigationPolicy (pure)
+//
+// The package graph, one idea per target; dependencies point inward only:
+//
+//   plainview (thin CLI) ──► PlainviewServer (Hummingbird) ──┐
+//        │                                                   ▼
+//        └──────────────────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
+//                                                        │   │   │
+//                         PlainviewConfig (one reader) ◄─┘   │   └──► AppSwitch, PaymentURLHelpers (pure)
+//                                  │                         │                │
+//                                  └──────► NavigationPolicy ◄───────────────┘
+//                                                 │   (decision, goodlist, AASA, intents, known apps; pure)
+//                                                 ▼
+//                                           PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding,
+//                                                         resolution, scheme classes; pure)
 import PackageDescription
 
 let package = Package(
     name: "Plainview",
     platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
+        .library(name: "PlainviewURL", targets: ["PlainviewURL"]),
         .library(name: "NavigationPolicy", targets: ["NavigationPolicy"]),
+        .library(name: "PlainviewConfig", targets: ["PlainviewConfig"]),
+        .library(name: "AppSwitch", targets: ["AppSwitch"]),
+        .library(name: "PaymentURLHelpers", targets: ["PaymentURLHelpers"]),
         .library(name: "PageScan", targets: ["PageScan"]),
         .library(name: "FlowSimulator", targets: ["FlowSimulator"]),
         .executable(name: "plainview", targets: ["plainview"]),
@@ -25,23 +38,34 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
+        // The URL core: the only place a URL is parsed, resolved, serialised, percent-coded or classified.
+        .target(name: "PlainviewURL"),
         // Pure decisions: no I/O, no libxml2, no networking. FoundationEssentials at most.
-        .target(name: "NavigationPolicy"),
+        .target(name: "NavigationPolicy", dependencies: ["PlainviewURL"]),
+        // The app-switch protocols (Swish, BankID, ROAMpay X): reading and building their URLs; pure.
+        .target(name: "AppSwitch", dependencies: ["NavigationPolicy", "PlainviewURL"]),
+        // The payment-url helper endpoints' responses (intent page, universal-link ladder, AASA, assetlinks); pure.
+        .target(name: "PaymentURLHelpers", dependencies: ["NavigationPolicy", "PlainviewURL"]),
         // libxml2 through pkg-config; only PageScan imports it.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
-        .target(name: "PageScan", dependencies: ["CLibXML2"]),
+        .target(name: "PageScan", dependencies: ["CLibXML2", "PlainviewURL"]),
         // Files: policy, environment and goodlist files (YAML/JSON), the Public Suffix List, atomic writes.
-        .target(name: "PlainviewConfig", dependencies: ["NavigationPolicy", "Yams"]),
-        .target(name: "FlowSimulator", dependencies: ["NavigationPolicy", "PageScan", "PlainviewConfig", "Yams"]),
+        .target(name: "PlainviewConfig", dependencies: ["NavigationPolicy", "PlainviewURL", "Yams"]),
+        .target(
+            name: "FlowSimulator",
+            dependencies: [
+                "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig", "Yams",
+            ]
+        ),
         // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
         .target(
             name: "PlainviewServer",
             dependencies: [
-                "NavigationPolicy", "PageScan", "PlainviewConfig", "Yams",
+                "PlainviewURL", "NavigationPolicy", "PaymentURLHelpers", "PageScan", "PlainviewConfig", "FlowSimulator", "Yams",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -51,7 +75,8 @@ let package = Package(
         .executableTarget(
             name: "plainview",
             dependencies: [
-                "NavigationPolicy", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer",
+                "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
+                "FlowSimulator", "PlainviewServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -59,20 +84,27 @@ let package = Package(
         // Benchmarks: `swift build -c release && .build/release/plainview-bench` (see README "Performance").
         .executableTarget(
             name: "plainview-bench",
-            dependencies: ["NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig"],
+            dependencies: ["PlainviewURL", "NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig"],
             exclude: []
         ),
         // Shared by the test targets only: project paths, conformance vectors, running the built CLI.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
-        .testTarget(name: "NavigationPolicyTests", dependencies: ["NavigationPolicy", "TestSupport"]),
-        .testTarget(name: "PageScanTests", dependencies: ["PageScan", "TestSupport"]),
-        .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "TestSupport"]),
-        .testTarget(name: "FlowSimulatorTests", dependencies: ["FlowSimulator", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "NavigationPolicyTests",
+            dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "TestSupport"]
+        ),
+        .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
+        .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "TestSupport"]),
+        .testTarget(
+            name: "FlowSimulatorTests",
+            dependencies: ["FlowSimulator", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "PlainviewCLITests", dependencies: ["plainview", "PageScan", "TestSupport"]),
         .testTarget(
             name: "PlainviewServerTests",
             dependencies: [
-                "PlainviewServer", "NavigationPolicy", "TestSupport",
+                "PlainviewServer", "NavigationPolicy", "PaymentURLHelpers", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

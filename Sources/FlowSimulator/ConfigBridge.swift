@@ -37,25 +37,23 @@ enum ConfigBridge {
     }
 
     static func environment(_ node: YNode, folder: String) throws(ConfigError) -> LoadedEnvironment {
-        let decodeBehaviour: EnvironmentFile.BehaviourDecoder = { n, file, key in
-            do {
-                return try behaviour(YNode(node: n, file: file, path: key))
-            } catch {
-                throw error
-            }
-        }
-        let env: Environment
+        let loaded: PlainviewConfig.LoadedEnvironment<AppBehaviour>
         if node.isScalar {
             let p = try path(node, folder: folder)
-            env = try wrap(node) { try EnvironmentFile.load(path: p, behaviour: decodeBehaviour) }
+            loaded = try wrap(node) { try EnvironmentFile.load(path: p, behaviour: decodeBehaviour) }
         } else {
-            env = try wrap(node) {
+            loaded = try wrap(node) {
                 try EnvironmentFile.decode(node.node, file: "\(node.file) (environment)", baseDirectory: folder, behaviour: decodeBehaviour)
             }
         }
-        var behaviours: [String: AppBehaviour] = [:]
-        for app in env.apps { if let b = app.behaviour { behaviours[app.name] = b } }
-        return LoadedEnvironment(system: EnvironmentSystem(env), apps: behaviours, appNames: env.apps.map(\.name))
+        return LoadedEnvironment(system: EnvironmentSystem(loaded.environment), apps: loaded.behaviours,
+                                 appNames: loaded.environment.apps.map(\.name))
+    }
+
+    /// The decoder the environment loader calls for each app's `behaviour:`.
+    static func decodeBehaviour(_ node: Node, file: String, key: String) throws -> (behaviour: AppBehaviour, model: KnownApp?) {
+        let b = try behaviour(YNode(node: node, file: file, path: key))
+        return (b, b.model)
     }
 
     /// The `behaviour` mapping, decoded strictly into `AppBehaviour`.
@@ -96,5 +94,19 @@ enum ConfigBridge {
         if let r = f["returnTo"] { b.returnTo = try ret(r) }
         if let r = f["cancelReturnTo"] { b.cancelReturnTo = try ret(r) }
         return b
+    }
+}
+
+extension FlowLoader {
+    /// An environment file read exactly as a flow's `environment:` is (app behaviours decoded strictly), for
+    /// `decide --env`: the same file means the same device in both commands.
+    public static func environment(path: String) throws(ConfigError) -> Environment {
+        do {
+            return try EnvironmentFile.load(path: path, behaviour: ConfigBridge.decodeBehaviour).environment
+        } catch let e as ConfigError {
+            throw e
+        } catch {
+            throw ConfigError(file: path, "\(error)")
+        }
     }
 }

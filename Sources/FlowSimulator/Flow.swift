@@ -1,5 +1,6 @@
 // A flow: a recorded page sequence, the policy and device it runs on, what the user does, and what must happen.
 // Loaded from `flow.yaml` (FlowLoader); documented in Pages/README.md.
+import AppSwitch
 import NavigationPolicy
 
 /// Where a flow comes from. A seam for other recorders: a HAR import adds `case har(String)`, its

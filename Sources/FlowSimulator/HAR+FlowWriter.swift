@@ -1,5 +1,6 @@
 // Writes a HARFlowDraft as a flow folder (flow.yaml + one file per recorded body), atomically: everything
 // goes to a hidden temporary folder beside the target, which is renamed into place only when complete.
+import AppSwitch
 import Foundation
 
 public enum HARFlowWriter {

@@ -7,6 +7,7 @@
 //     root: /swedbank-pay-mobile/               # where the helpers are mounted (default /)
 //     trampolineUrl: https://links.example.net  # optional: the back-link page's origin (another domain for case 2a)
 //     androidPackage: com.example.shop          # optional
+import PaymentURLHelpers
 import Foundation
 import NavigationPolicy
 import PlainviewConfig

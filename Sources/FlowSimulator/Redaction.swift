@@ -1,5 +1,6 @@
 // Redaction of recordings: what counts as a secret (RedactionConfig), what was replaced (RedactionReport).
 // The work is done by Redactor (Redaction+Redactor.swift) with the detectors of Redaction+Detectors.swift.
+import AppSwitch
 import Foundation
 import PlainviewConfig
 import Yams

@@ -57,7 +57,7 @@ public struct AppSiteAssociation: Sendable, Hashable {
         do {
             value = try JSONDecoder().decode(AASAJSON.self, from: Data(bytes))
         } catch {
-            let location = AppSwitchJSONSyntax.firstError(in: Array(bytes)).map { "at \($0)" } ?? "\(error)"
+            let location = JSONSyntax.firstError(in: Array(bytes)).map { "at \($0)" } ?? "\(error)"
             throw AppSiteAssociationError(keyPath: "$", message: "not valid JSON (expected a JSON object with an \"applinks\" key): \(location)")
         }
         try self.init(document: value, domain: domain)

@@ -17,17 +17,18 @@ public struct Environment: Sendable, Hashable, Codable {
         public var package: String?
         /// Android verified app links.
         public var appLinks: [LinkClaim]
-        /// What the app does when opened (simulator; owned by the simulator's model).
-        public var behaviour: AppBehaviour?
+        /// The built-in app this is (`behaviour: {model: swish}` in an environment file), which fills in
+        /// the schemes, universal links and package the file does not give.
+        public var model: KnownApp?
 
         public init(name: String, schemes: [String] = [], universalLinks: [UniversalLink] = [], package: String? = nil,
-                    appLinks: [LinkClaim] = [], behaviour: AppBehaviour? = nil) {
+                    appLinks: [LinkClaim] = [], model: KnownApp? = nil) {
             self.name = name
             self.schemes = schemes.map { $0.lowercased() }
             self.universalLinks = universalLinks
             self.package = package
             self.appLinks = appLinks
-            self.behaviour = behaviour
+            self.model = model
         }
     }
 

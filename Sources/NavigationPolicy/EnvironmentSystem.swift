@@ -1,4 +1,5 @@
 // SystemServices answered from an Environment: what the OS would do on a device with exactly these apps.
+import PlainviewURL
 
 /// The OS oracle of a simulated device built from an `Environment`.
 public struct EnvironmentSystem: SystemServices {

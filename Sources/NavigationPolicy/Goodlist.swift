@@ -1,6 +1,7 @@
 // The known-good 3-D Secure host list and its matcher: a trie over reversed labels (for lint: overlaps,
 // shadowing) plus a flat table of anchored bases for lookups, so a lookup costs one independent hash probe per
 // label of the host, whatever the length of the list.
+import PlainviewURL
 
 /// One entry of a goodlist: the pattern and where it came from.
 public struct GoodlistEntry: Sendable, Hashable {

@@ -1,4 +1,5 @@
 // Host patterns of the goodlist: `a.b.c`, `*.x`, `**.x`. Pure; matching is on normalised hosts.
+import PlainviewURL
 
 /// A goodlist host pattern.
 ///

@@ -10,6 +10,7 @@
 //     the merchant's own hosts → allow; then the redirect policy (goodlist: goodlisted → allow, else the
 //     picky-page rule; webview → allow; browser → open the target in the browser).
 /// Decides, for each navigation, what the web view must do. Pure: same input, same decision.
+import PlainviewURL
 public struct NavigationPolicyEngine: Sendable {
     public let policy: Policy
     public let system: any SystemServices
@@ -105,7 +106,7 @@ public struct NavigationPolicyEngine: Sendable {
                 return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
                                 reason: "\(app) handles \(url.scheme):")
             }
-            return Decision(.block, rule: .customSchemeNoApp, reason: AppSwitchProtocol.noAppReason(scheme: url.scheme))
+            return Decision(.block, rule: .customSchemeNoApp, reason: KnownApp.noAppReason(scheme: url.scheme))
         case .web:
             if frame == .sub {
                 return Decision(.allow, rule: .subframeWeb, reason: "sub-frames load http(s) freely")
@@ -272,7 +273,7 @@ public struct NavigationPolicyEngine: Sendable {
                             reason: "no app takes the intent and its browser_fallback_url is not http(s)")
         }
         let what = intent.package.map { "package \($0)" } ?? "the intent"
-        return Decision(.block, rule: .intentNoApp, reason: AppSwitchProtocol.notInstalledMessage(url: raw).map { "\($0) (no app installed for \(what) and no browser_fallback_url)" } ?? "no app installed for \(what) and no browser_fallback_url")
+        return Decision(.block, rule: .intentNoApp, reason: KnownApp.notInstalledMessage(url: raw).map { "\($0) (no app installed for \(what) and no browser_fallback_url)" } ?? "no app installed for \(what) and no browser_fallback_url")
     }
 
     /// Without leading/trailing C0 controls and spaces, and without tab/newline (what a browser ignores).

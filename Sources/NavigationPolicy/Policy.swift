@@ -1,4 +1,5 @@
 // The merchant's configuration (the policy file of DESIGN.md, as a value).
+import PlainviewURL
 
 /// Where main-frame navigations to hosts that are not the merchant's own go.
 public enum RedirectPolicy: String, Sendable, Hashable, Codable, CaseIterable {

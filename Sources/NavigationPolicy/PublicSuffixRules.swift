@@ -1,6 +1,7 @@
 // The Public Suffix List algorithm over rules given as text (https://publicsuffix.org/list/ "Formal
 // algorithm"): normal rules, wildcard rules (`*.ck`) and exception rules (`!www.ck`); the implicit default
 // rule `*` makes every unknown top-level label a public suffix. Pure; the file is read by PlainviewConfig.
+import PlainviewURL
 
 /// Public Suffix List rules and the lookup of a host's public suffix.
 public struct PublicSuffixRules: Sendable {

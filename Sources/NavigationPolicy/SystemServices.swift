@@ -1,5 +1,6 @@
 // What only the OS knows. The same engine runs in an iOS/Android app (backed by the real OS),
 // in the simulator (backed by the simulated device) and in `plainview decide` (backed by an environment file).
+import PlainviewURL
 
 /// Answers "would the OS hand this URL to an installed app, and which one?".
 /// Every answer is the installed app's name (or package), or nil when no app takes the URL.

@@ -4,6 +4,7 @@
 // `intent://…#Intent;…;end;` fragments with `;` are fine, but `|`, non-ASCII and backslashes are not), and it
 // does not treat `\` as `/` in http(s) URLs the way browsers do. The policy engine re-parses every URL it gets;
 // this resolver only has to put each string where a browser would navigate.
+import PlainviewURL
 
 enum URLResolver {
     /// Schemes with the WHATWG "special" behaviour (authority required, `\` is `/`, dot segments normalised).

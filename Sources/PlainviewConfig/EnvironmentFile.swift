@@ -1,4 +1,5 @@
 // The environment file (DESIGN.md "Environment file"): the apps a simulated device has installed.
+import PlainviewURL
 import Foundation
 import NavigationPolicy
 import Yams
@@ -10,28 +11,41 @@ public enum EnvironmentFile {
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
 
-    /// Decodes an app's `behaviour` node; throw a `ConfigError` (or any error, which is wrapped) when it is wrong.
-    public typealias BehaviourDecoder = @Sendable (_ node: Node, _ file: String, _ key: String) throws -> AppBehaviour
+    /// Decodes an app's `behaviour` node into the caller's model (the simulator owns it) and says which
+    /// built-in app it names, if any. Throw a `ConfigError` (or any error, which is wrapped) when it is wrong.
+    public typealias BehaviourDecoder<Behaviour> = (_ node: Node, _ file: String, _ key: String) throws -> (behaviour: Behaviour, model: KnownApp?)
 
-    /// Loads an environment file; `aasa:` files resolve against the file's folder.
-    public static func load(path: String, behaviour: BehaviourDecoder? = nil) throws -> Environment {
+    /// Loads an environment file; `aasa:` files resolve against the file's folder. Without a behaviour
+    /// decoder, an app's `behaviour:` key is an error: only the simulator gives behaviours a meaning.
+    public static func load<B>(path: String, behaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
         let doc = try ConfigDocument.load(path: path)
         return try decode(doc, baseDirectory: (path as NSString).deletingLastPathComponent, behaviour: behaviour)
     }
 
-    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".",
-                             behaviour: BehaviourDecoder? = nil) throws -> Environment {
+    public static func parse<B>(_ text: String, file: String = "<environment>", baseDirectory: String = ".",
+                                behaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
         try decode(ConfigDocument.parse(text, file: file), baseDirectory: baseDirectory, behaviour: behaviour)
     }
 
+    /// Loads an environment file that gives no app a `behaviour:` (what an app or `decide` needs).
+    public static func load(path: String) throws -> Environment {
+        try load(path: path, behaviour: nil as BehaviourDecoder<Never>?).environment
+    }
+
+    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".") throws -> Environment {
+        try parse(text, file: file, baseDirectory: baseDirectory, behaviour: nil as BehaviourDecoder<Never>?).environment
+    }
+
     /// Decodes an environment from an already-parsed YAML node (e.g. a flow file's inline `environment:`).
-    public static func decode(_ node: Node, file: String, baseDirectory: String, behaviour: BehaviourDecoder? = nil) throws -> Environment {
+    public static func decode<B>(_ node: Node, file: String, baseDirectory: String,
+                                 behaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
         try decode(ConfigDocument(file: file, root: node), baseDirectory: baseDirectory, behaviour: behaviour)
     }
 
-    static func decode(_ doc: ConfigDocument, baseDirectory: String, behaviour decodeBehaviour: BehaviourDecoder? = nil) throws -> Environment {
+    static func decode<B>(_ doc: ConfigDocument, baseDirectory: String, behaviour decodeBehaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
         let m = try doc.mapping(doc.root, at: nil, allowed: keys)
         var apps: [Environment.App] = []
+        var behaviours: [String: B] = [:]
         for (i, node) in (try doc.list(m["apps"], "apps") ?? []).enumerated() {
             let at = "apps[\(i)]"
             let a = try doc.mapping(node, at: at, allowed: appKeys)
@@ -85,24 +99,25 @@ public enum EnvironmentFile {
                 let paths = try doc.stringList(l["paths"], "\(alAt).paths") ?? ["/*"]
                 appLinks.append(Environment.LinkClaim(host: host, paths: paths))
             }
-            var behaviour: AppBehaviour?
+            var model: KnownApp?
             if let b = a["behaviour"], !ConfigDocument.isNull(b) {
+                guard let decodeBehaviour else {
+                    throw doc.error(b, "\(at).behaviour", "app behaviours belong to simulated devices; load this file with the simulator's environment loader")
+                }
                 do {
-                    if let decodeBehaviour {
-                        behaviour = try decodeBehaviour(b, doc.file, "\(at).behaviour")
-                    } else {
-                        behaviour = try YAMLDecoder().decode(AppBehaviour.self, from: b)
-                    }
+                    let decoded = try decodeBehaviour(b, doc.file, "\(at).behaviour")
+                    behaviours[name] = decoded.behaviour
+                    model = decoded.model
                 } catch let e as ConfigError {
                     throw e
                 } catch {
-                    throw doc.error(b, "\(at).behaviour", "not a valid app behaviour: \(describe(error))")
+                    throw doc.error(b, "\(at).behaviour", "not a valid app behaviour: \(error)")
                 }
             }
             apps.append(Environment.App(name: name, schemes: schemes, universalLinks: uls, package: package,
-                                        appLinks: appLinks, behaviour: behaviour).withModelDefaults())
+                                        appLinks: appLinks, model: model).withModelDefaults())
         }
-        return Environment(apps: apps)
+        return LoadedEnvironment(environment: Environment(apps: apps), behaviours: behaviours)
     }
 
     private static func hostValue(_ doc: ConfigDocument, _ node: Node?, _ key: String, parent: Node) throws -> String {
@@ -112,17 +127,17 @@ public enum EnvironmentFile {
         }
         return h
     }
+}
 
-    private static func describe(_ error: Error) -> String {
-        if let d = error as? DecodingError {
-            switch d {
-            case .keyNotFound(let k, _): return "missing key \(k.stringValue)"
-            case .typeMismatch(let t, let c): return "expected \(t) at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
-            case .valueNotFound(let t, let c): return "missing \(t) at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
-            case .dataCorrupted(let c): return c.debugDescription
-            @unknown default: return "\(d)"
-            }
-        }
-        return "\(error)"
+/// An environment file as loaded: the device's apps, and each app's behaviour as the caller decoded it.
+public struct LoadedEnvironment<Behaviour> {
+    public var environment: Environment
+    /// By app name; apps without a `behaviour:` key have none.
+    public var behaviours: [String: Behaviour]
+    public init(environment: Environment, behaviours: [String: Behaviour] = [:]) {
+        self.environment = environment
+        self.behaviours = behaviours
     }
 }
+
+extension LoadedEnvironment: Sendable where Behaviour: Sendable {}

@@ -1,4 +1,5 @@
 // `plainview goodlist check URL…`: is each URL's host allowed, and by which entry.
+import PlainviewURL
 import NavigationPolicy
 
 /// The answer for one URL.

@@ -1,4 +1,5 @@
 // The policy file (DESIGN.md "Policy file"): YAML or JSON, the same keys.
+import PlainviewURL
 import Foundation
 import NavigationPolicy
 import Yams

@@ -1,6 +1,8 @@
 // `plainview check-backend URL`: probes a running backend's payment-url helper endpoints over real HTTP, as a
 // device would walk them, and reports one pass/fail/warn line per check. Redirects are never followed
 // automatically; only URLs under the given base (and the origin's /.well-known/ files) are fetched.
+import PlainviewURL
+import PaymentURLHelpers
 import AsyncHTTPClient
 import Foundation
 import NavigationPolicy

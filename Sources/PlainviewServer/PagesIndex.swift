@@ -3,6 +3,8 @@
 // is served at its recorded path and query, whatever host it was recorded on; and each flow folder's HTML
 // files at `/<flow>/<file>`; `/` lists both. Only what is indexed when the server starts is served: request
 // paths are looked up in the index, never joined onto the file system, so `..` and symlinks cannot escape.
+import PlainviewURL
+import PaymentURLHelpers
 import Foundation
 import NavigationPolicy
 import Yams

@@ -1,5 +1,7 @@
 // `plainview serve`: the payment-url helper endpoints (pure responses from NavigationPolicy) and the recorded
 // Pages over real HTTP with Hummingbird. Built by a function so tests drive it without sockets.
+import PlainviewURL
+import PaymentURLHelpers
 import Foundation
 import HTTPTypes
 import Hummingbird

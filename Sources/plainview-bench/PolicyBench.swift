@@ -1,4 +1,5 @@
 // Policy decisions per second, the goodlist-size ratio, and the ratio to Foundation's URL parse.
+import PlainviewURL
 import Foundation
 import NavigationPolicy
 

@@ -1,3 +1,4 @@
+import AppSwitch
 import ArgumentParser
 import Foundation
 import NavigationPolicy

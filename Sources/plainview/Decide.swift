@@ -1,7 +1,9 @@
+import PlainviewURL
 import ArgumentParser
 import Foundation
 import NavigationPolicy
 import PlainviewConfig
+import FlowSimulator
 
 struct Decide: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,7 +53,7 @@ struct Decide: AsyncParsableCommand {
         do {
             // Relative to the working directory, so reasons name `Goodlist/3ds.goodlist:12`.
             loadedPolicy = try PolicyFile.load(path: policy, platform: platform, defaultGoodlistDirectory: "Goodlist")
-            if let env { system = EnvironmentSystem(try EnvironmentFile.load(path: env)) }
+            if let env { system = EnvironmentSystem(try FlowLoader.environment(path: env)) }
         } catch let error as ConfigError {
             throw inputError(error.description)
         }

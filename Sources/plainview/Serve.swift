@@ -1,3 +1,4 @@
+import PaymentURLHelpers
 import ArgumentParser
 import Foundation
 import Logging

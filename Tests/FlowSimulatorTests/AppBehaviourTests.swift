@@ -1,3 +1,5 @@
+import AppSwitch
+import FlowSimulator
 import Foundation
 import NavigationPolicy
 import Testing

@@ -1,6 +1,7 @@
+@testable import AppSwitch
 import Foundation
-import NavigationPolicy
-import PlainviewConfig
+@testable import NavigationPolicy
+@testable import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator
@@ -16,23 +17,24 @@ import TestSupport
     // MARK: the environment file
 
     @Test func aModelFillsInSchemesUniversalLinksAndPackage() throws {
-        let env = try EnvironmentFile.parse("""
+        let loaded = try EnvironmentFile.parse("""
             apps:
               - {name: Swish, behaviour: {model: swish}}
               - {name: BankID, behaviour: {model: bankid, then: cancel}}
               - {name: RPX, behaviour: {model: roampay, failure: "6010"}}
               - {name: Custom, schemes: [myswish], behaviour: {model: swish}}
-            """, behaviour: { n, file, key in try ConfigBridge.behaviour(YNode(node: n, file: file, path: key)) })
+            """, behaviour: ConfigBridge.decodeBehaviour)
+        let env = loaded.environment
         let apps = Dictionary(uniqueKeysWithValues: env.apps.map { ($0.name, $0) })
         #expect(apps["Swish"]?.schemes == ["swish"])
         #expect(apps["Swish"]?.package == "se.bankgirot.swish")
-        #expect(apps["Swish"]?.behaviour?.returnTo == .appSwitchProtocol)
+        #expect(loaded.behaviours["Swish"]?.returnTo == .appSwitchProtocol)
         #expect(apps["BankID"]?.schemes == ["bankid"])
         #expect(apps["BankID"]?.universalLinks.map(\.host) == ["app.bankid.com"])
-        #expect(apps["BankID"]?.behaviour?.then == .cancel)
+        #expect(loaded.behaviours["BankID"]?.then == .cancel)
         #expect(apps["RPX"]?.universalLinks.map(\.host) == ["assets.roamdata.com"])
         #expect(apps["RPX"]?.appLinks.isEmpty == true)   // iOS only
-        #expect(apps["RPX"]?.behaviour?.failure == .readerBatteryLow)
+        #expect(loaded.behaviours["RPX"]?.failure == .readerBatteryLow)
         #expect(apps["Custom"]?.schemes == ["myswish"])  // what the file says wins
         // The OS routes the protocols' URLs to the models.
         let system = EnvironmentSystem(env)
@@ -41,10 +43,16 @@ import TestSupport
         #expect(system.universalLinkApp(for: "https://assets.roamdata.com/other") == nil)
     }
 
-    @Test func theCodablePathReadsModelsToo() throws {
-        let env = try EnvironmentFile.parse("apps: [{name: RPX, behaviour: {model: roampay-x, failure: invalid-session}}]")
-        #expect(env.apps.first?.behaviour == AppBehaviour.builtIn(.roampayX, failure: .invalidSession))
+    @Test func decideReadsTheSameBehaviourAsSimulate() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("env.yaml").path
+        try "apps: [{name: RPX, behaviour: {model: roampay-x, failure: invalid-session}}]".write(toFile: path, atomically: true, encoding: .utf8)
+        let env = try FlowLoader.environment(path: path)
+        #expect(env.apps.first?.model == .roampayX)
         #expect(env.apps.first?.universalLinks.first?.host == "assets.roamdata.com")
+        try "apps: [{name: RPX, behaviour: {model: roampay-x, failur: invalid-session}}]".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigError.self) { _ = try FlowLoader.environment(path: path) }
     }
 
     @Test(arguments: [
@@ -53,9 +61,10 @@ import TestSupport
         ("{model: swish, outcome: complete}", "unknown key 'outcome'"),
     ])
     func badModelsAreInputErrorsNamingTheKey(_ behaviour: String, _ message: String) {
-        for decoder: EnvironmentFile.BehaviourDecoder? in [nil, { n, f, k in try ConfigBridge.behaviour(YNode(node: n, file: f, path: k)) }] {
+        do {
             do {
-                _ = try EnvironmentFile.parse("apps:\n  - name: X\n    behaviour: \(behaviour)\n", file: "env.yaml", behaviour: decoder)
+                _ = try EnvironmentFile.parse("apps:\n  - name: X\n    behaviour: \(behaviour)\n", file: "env.yaml",
+                                              behaviour: ConfigBridge.decodeBehaviour)
                 Issue.record("accepted \(behaviour)")
             } catch {
                 #expect("\(error)".contains(message), "\(error)")

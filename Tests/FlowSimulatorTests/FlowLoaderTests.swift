@@ -1,5 +1,6 @@
+@testable import AppSwitch
 import Foundation
-import PlainviewConfig
+@testable import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator

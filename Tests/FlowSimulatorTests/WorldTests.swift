@@ -1,4 +1,4 @@
-import NavigationPolicy
+@testable import NavigationPolicy
 import Testing
 @testable import FlowSimulator
 

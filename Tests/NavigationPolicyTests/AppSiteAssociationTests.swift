@@ -1,3 +1,4 @@
+@testable import AppSwitch
 import Foundation
 import Testing
 import TestSupport

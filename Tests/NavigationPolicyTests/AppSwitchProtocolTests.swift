@@ -1,3 +1,4 @@
+@testable import AppSwitch
 import Testing
 @testable import NavigationPolicy
 
@@ -62,8 +63,8 @@ func appSwitchError<T>(_ body: () throws -> T, sourceLocation: SourceLocation = 
     }
 
     @Test func notInstalledMessageNamesTheApp() {
-        #expect(AppSwitchProtocol.notInstalledMessage(url: "swish://paymentrequest") == "Swish is not installed")
-        #expect(AppSwitchProtocol.notInstalledMessage(url: "https://shop.example/") == nil)
+        #expect(KnownApp.notInstalledMessage(url: "swish://paymentrequest") == "Swish is not installed")
+        #expect(KnownApp.notInstalledMessage(url: "https://shop.example/") == nil)
     }
 
     @Test func dispatcherRecognisesEachKind() throws {

@@ -1,4 +1,5 @@
 // The fast paths added for speed (issue 9) must answer exactly what the general code answers.
+@testable import PlainviewURL
 import Testing
 @testable import NavigationPolicy
 

@@ -1,4 +1,6 @@
 // Inputs the fuzzers (FuzzTests.swift, Benchmarks/fuzz) found, kept as plain regression cases.
+@testable import AppSwitch
+@testable import PlainviewURL
 import Foundation
 import Testing
 @testable import NavigationPolicy
@@ -133,10 +135,10 @@ struct AppSwitchFuzzRegressionTests {
     @Test func nestingUpToTheDecodersLimitIsRead() throws {
         let inner = 512 - 3  // {, [ and { around emvData
         let json = #"{"transactions": [{"emvData": "# + String(repeating: "[", count: inner) + String(repeating: "]", count: inner) + "}]}"
-        #expect(AppSwitchJSONSyntax.firstError(in: Array(json.utf8)) == nil)
+        #expect(JSONSyntax.firstError(in: Array(json.utf8)) == nil)
         #expect(try ROAMpayResponse.decode(json: Data(json.utf8)).transactions.count == 1)
         let deeper = #"{"transactions": [{"emvData": "# + String(repeating: "[", count: inner + 1) + String(repeating: "]", count: inner + 1) + "}]}"
-        #expect(AppSwitchJSONSyntax.firstError(in: Array(deeper.utf8)) != nil)
+        #expect(JSONSyntax.firstError(in: Array(deeper.utf8)) != nil)
         #expect(throws: AppSwitchError.self) { try ROAMpayResponse.decode(json: Data(deeper.utf8)) }
     }
 }

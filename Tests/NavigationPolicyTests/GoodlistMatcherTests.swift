@@ -1,3 +1,4 @@
+import PlainviewURL
 import Testing
 import NavigationPolicy
 

@@ -1,3 +1,5 @@
+@testable import PaymentURLHelpers
+import PlainviewURL
 import Testing
 @testable import NavigationPolicy
 

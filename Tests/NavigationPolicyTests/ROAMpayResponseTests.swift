@@ -1,3 +1,4 @@
+@testable import AppSwitch
 import Foundation
 import Testing
 @testable import NavigationPolicy
@@ -158,7 +159,7 @@ enum SeedResponses {
         ("[\"é\" x]", "line 1, column 6: expected ',' or ']'"),
     ] as [(String, String?)])
     func theSyntaxLocatorPointsAtTheFirstError(_ c: (String, String?)) {
-        let found = AppSwitchJSONSyntax.firstError(in: Array(c.0.utf8))
+        let found = JSONSyntax.firstError(in: Array(c.0.utf8))
         if let want = c.1 {
             #expect(found?.hasPrefix(want) == true, "\(String(describing: found))")
         } else {

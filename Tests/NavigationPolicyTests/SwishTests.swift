@@ -1,3 +1,4 @@
+@testable import AppSwitch
 import Testing
 @testable import NavigationPolicy
 

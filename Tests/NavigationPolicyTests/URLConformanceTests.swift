@@ -1,3 +1,4 @@
+@testable import PlainviewURL
 import Foundation
 import Testing
 import TestSupport

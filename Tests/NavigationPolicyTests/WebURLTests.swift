@@ -1,3 +1,4 @@
+@testable import PlainviewURL
 import Testing
 @testable import NavigationPolicy
 

@@ -1,3 +1,4 @@
+@testable import PlainviewURL
 import Testing
 import TestSupport
 @testable import PageScan

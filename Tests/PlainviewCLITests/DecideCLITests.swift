@@ -1,3 +1,4 @@
+import AppSwitch
 import Foundation
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import PlainviewURL
 import Foundation
 import Testing
 import NavigationPolicy

@@ -1,7 +1,8 @@
+@testable import AppSwitch
 import Foundation
 import Testing
 import TestSupport
-import NavigationPolicy
+@testable import NavigationPolicy
 @testable import PlainviewConfig
 import Synchronization
 import Yams
@@ -145,13 +146,11 @@ cancelUrl: https://shop.example.com/cancel
             appLinks: [{host: app.bankid.com, paths: ["/*"]}]
           - name: Swish
             schemes: ["swish:"]
-            behaviour: {}
         """)
         #expect(env.apps.map(\.name) == ["BankID", "Swish"])
         #expect(env.apps[0].universalLinks == [.init(host: "app.bankid.com", paths: ["/*"])])
         #expect(env.apps[0].appLinks == [.init(host: "app.bankid.com", paths: ["/*"])])
         #expect(env.apps[1].schemes == ["swish"])
-        #expect(env.apps[1].behaviour != nil)
         let system = EnvironmentSystem(env)
         #expect(system.universalLinkApp(for: "https://app.bankid.com/?autostarttoken=1") == "BankID")
         #expect(system.customSchemeApp(for: "SWISH") == "Swish")
@@ -182,6 +181,7 @@ cancelUrl: https://shop.example.com/cancel
         ("apps: {name: X}\n", 1, "apps", "expected a list"),
         ("apps:\n  - name: X\n    universalLinks: [{host: x.example, aasa: bad.json}]\n", 3, "apps[0].universalLinks[0].aasa", "is not valid"),
         ("devices: []\n", 1, "devices", "unknown key"),
+        ("apps:\n  - name: X\n    behaviour: {then: complete}\n", 3, "apps[0].behaviour", "simulator's environment loader"),
     ]
 
     /// A folder with `bad.json` (JSON, but not an AASA document).
@@ -225,18 +225,20 @@ cancelUrl: https://shop.example.com/cancel
         let policy = try PolicyFile.decode(try #require(flow["policy"]), file: "flow.yaml", baseDirectory: ".")
         #expect(policy.completeURL == "https://shop.example.com/complete")
         let seen = Mutex<String?>(nil)
-        let env = try EnvironmentFile.decode(try #require(flow["environment"]), file: "flow.yaml", baseDirectory: ".") { node, file, key in
+        let loaded: LoadedEnvironment<String> = try EnvironmentFile.decode(
+            try #require(flow["environment"]), file: "flow.yaml", baseDirectory: ".") { node, file, key in
             seen.withLock { $0 = "\(file) \(key) \(node.mark?.line ?? 0)" }
-            return AppBehaviour()
+            return ("decoded", KnownApp.bankID)
         }
-        #expect(env.apps.first?.behaviour != nil)
+        #expect(loaded.behaviours == ["BankID": "decoded"])
+        #expect(loaded.environment.apps.first?.model == .bankID)
         #expect(seen.withLock { $0 } == "flow.yaml apps[0].behaviour 9")
     }
 
     @Test func behaviourDecoderErrorsKeepFileLineAndKey() throws {
         let node = try #require(try Yams.compose(yaml: "apps:\n  - name: X\n    behaviour: {then: explode}\n"))
         #expect(throws: ConfigError(file: "env.yaml", line: 3, key: "apps[0].behaviour.then", "expected complete, cancel, fail or wait")) {
-            _ = try EnvironmentFile.decode(node, file: "env.yaml", baseDirectory: ".") { node, file, key in
+            _ = try EnvironmentFile.decode(node, file: "env.yaml", baseDirectory: ".") { node, file, key -> (String, KnownApp?) in
                 throw ConfigError(file: file, line: node.mark?.line, key: key + ".then", "expected complete, cancel, fail or wait")
             }
         }

@@ -2,6 +2,8 @@
 // can be shown to report each one: a 500 HTML page on a validation error, unescaped echo, no package or
 // scheme validation, the Host header trusted, a 301 to a foreign back-link host, an AASA path hard-wired to
 // the host root although the helpers are mounted under /swedbank-pay-mobile/, and no assetlinks.json.
+import PlainviewURL
+import PaymentURLHelpers
 import Hummingbird
 import NavigationPolicy
 

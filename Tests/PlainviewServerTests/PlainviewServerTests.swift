@@ -1,8 +1,9 @@
+import PaymentURLHelpers
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import NavigationPolicy
+@testable import NavigationPolicy
 import Testing
 @testable import PlainviewServer
 

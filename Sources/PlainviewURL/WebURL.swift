@@ -639,7 +639,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Percent-decodes bytes (`%zz` stays as is).
-    static func percentDecode<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
+    public static func percentDecode<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
         let a = Array(bytes)
         var out: [UInt8] = []
         out.reserveCapacity(a.count)

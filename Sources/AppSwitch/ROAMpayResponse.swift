@@ -1,4 +1,6 @@
 // ROAMpay X return (seed 004 §4.2–4.3): RPX opens `hostURL?transactionResponse=<base64 JSON>`.
+import NavigationPolicy
+import PlainviewURL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -333,7 +335,7 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
         do {
             value = try JSONDecoder().decode(AppSwitchJSON.self, from: data)
         } catch {
-            let where_ = AppSwitchJSONSyntax.firstError(in: Array(data)) ?? Self.describe(error)
+            let where_ = JSONSyntax.firstError(in: Array(data)) ?? Self.describe(error)
             throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "is not valid JSON (\(where_))")
         }
         guard case .object(let root) = value else {

@@ -1,5 +1,7 @@
 // The documents the helper endpoints serve: the Android intent page, the iOS back-link (trampoline) page,
 // apple-app-site-association and assetlinks.json. Every echoed value is escaped for where it lands.
+import NavigationPolicy
+import PlainviewURL
 
 /// Languages of the back-link page: the set the seed lists as supported by Swedbank Pay (`sv-SE`, `nb-NO`,
 /// `da-DK`, `en-US`, `fi-FI`). Matched case-insensitively (BCP 47 tags are), served in canonical case.

@@ -13,7 +13,10 @@
 //     model: roampay-x                    # a built-in app (swish | bankid | roampay-x): fills in its schemes,
 //                                         # universal links and package, and returns through its protocol
 //     failure: reader-battery-low         # ROAMpay X: the documented failure `then: fail` reports (default unknown-error)
+import AppSwitch
+import NavigationPolicy
 #if canImport(FoundationEssentials)
+import AppSwitch
 import FoundationEssentials
 #else
 import Foundation

@@ -1,14 +1,16 @@
 // BankID (Sweden) app launch: `bankid:///?autostarttoken=…&redirect=…` and the universal/app link
 // `https://app.bankid.com/?autostarttoken=…&redirect=…`; `redirect=null` returns to the previous app.
+import NavigationPolicy
+import PlainviewURL
 
 /// Constants of the BankID app launch.
 public enum BankID {
     /// The custom scheme the BankID app registers.
     public static let scheme = "bankid"
     /// The host of BankID's universal link (iOS) and app link (Android 6+).
-    public static let universalLinkHost = "app.bankid.com"
+    public static let universalLinkHost = KnownApp.bankIDUniversalLinkHost
     /// The Android package of the BankID app.
-    public static let androidPackage = "com.bankid.bus"
+    public static let androidPackage = KnownApp.bankID.androidPackage!
 
     /// True for an autostart token in BankID's format: a UUID, `8-4-4-4-12` hex digits (either case).
     public static func isValidAutoStartToken(_ token: String) -> Bool {

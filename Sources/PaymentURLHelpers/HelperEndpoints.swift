@@ -1,5 +1,7 @@
 // The payment-url helper endpoints of seed 000 as a pure function: request (method + raw request target)
 // → status, headers, body. No server types, no I/O; the HTTP server is a thin adapter around `respond(to:)`.
+import NavigationPolicy
+import PlainviewURL
 
 /// One HTTP request as the helpers see it: the method and the raw request-target (`/path?query`, origin form).
 public struct HelperRequest: Sendable, Equatable {

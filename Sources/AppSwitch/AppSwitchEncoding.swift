@@ -1,5 +1,8 @@
 // Percent-encoding, query splitting and a small URL splitter for the app-switch protocols.
 // Byte-exact and dependency-free on purpose: the seeds specify the encoding character by character.
+import NavigationPolicy
+import PlainviewURL
+import PlainviewURL
 
 /// Percent-encoding as the app-switch seeds specify it.
 public enum AppSwitchEncoding {

@@ -1,12 +1,14 @@
 // Swish app switch (seed 003, "Launching Swish app from merchant app"): detection, the launch URL
 // `swish://paymentrequest?token=…&callbackurl=…`, and the switch back to the merchant's own URL.
+import NavigationPolicy
+import PlainviewURL
 
 /// Constants of the Swish app switch.
 public enum Swish {
     /// The custom scheme Swish registers.
     public static let scheme = "swish"
     /// The Android package (seed 003 §5.1.2).
-    public static let androidPackage = "se.bankgirot.swish"
+    public static let androidPackage = KnownApp.swish.androidPackage!
     /// The URL an iOS app asks `canOpenURL` about (seed 003 §5.1.1). Since iOS 9 the asking app must list
     /// `swish` under `LSApplicationQueriesSchemes`, or the answer is always "no".
     public static let detectionURL = "swish://"

@@ -1,4 +1,6 @@
 // The one error type of the app-switch builders and parsers (Swish, BankID, ROAMpay X).
+import NavigationPolicy
+import PlainviewURL
 
 /// Why an app-switch URL could not be built or a returned URL could not be read.
 /// Every case names the field (query parameter) it is about and says what was expected.

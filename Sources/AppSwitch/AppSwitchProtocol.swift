@@ -1,95 +1,14 @@
-// What the policy knows about the app-switch apps: their schemes, universal-link hosts and names.
+// The app-switch protocols' common parts: recognising a protocol URL, return-address rules, parsed messages.
+import NavigationPolicy
+import PlainviewURL
 
-/// An app that payment pages switch to and that must switch back (seeds 003, 004; BankID).
-public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
-    case swish
-    case bankID = "bankid"
-    case roampayX = "roampay-x"
-
-    /// The name to show a person ("Swish is not installed").
-    public var displayName: String {
-        switch self {
-        case .swish: "Swish"
-        case .bankID: "BankID"
-        case .roampayX: "ROAMpay X"
-        }
-    }
-
-    /// Custom URL schemes the app registers (lower case).
-    public var schemes: [String] {
-        switch self {
-        case .swish: ["swish"]
-        case .bankID: ["bankid"]
-        case .roampayX: []
-        }
-    }
-
-    /// The app that registers this custom scheme (lower case, without `:`), if any.
-    public static func registering(scheme: String) -> KnownApp? {
-        allCases.first { $0.schemes.contains(scheme) }
-    }
-
-    /// Hosts whose https URLs open the app as a universal link (iOS) / app link (Android).
-    public var universalLinkHosts: [String] {
-        switch self {
-        case .swish: []
-        case .bankID: [BankID.universalLinkHost]
-        case .roampayX: [ROAMpay.universalLinkHost]
-        }
-    }
-
-    /// The Android package name, where the seeds or the vendor document one.
-    public var androidPackage: String? {
-        switch self {
-        case .swish: Swish.androidPackage          // seed 003 §5.1.2
-        case .bankID: BankID.androidPackage        // BankID's app-detection guidance
-        case .roampayX: nil                        // seed 004: iOS only
-        }
-    }
-}
-
-/// Recognises app-switch URLs, cheaply and without I/O, for the policy's rules and messages.
+/// Recognises app-switch URLs for the protocol readers (the policy's own recogniser is `KnownApp.identify`).
 public enum AppSwitchProtocol {
-    /// The app a URL is meant to open, or nil. Scheme and host compare case-insensitively after
-    /// normalisation; a look-alike host (`app.bankid.com.evil.example`, `evil@app.bankid.com`-style userinfo
-    /// pointing elsewhere) is not recognised. `intent:` URLs are recognised by their `scheme=` or `package=`.
-    public static func identify(url: String) -> KnownApp? {
-        guard let parts = AppSwitchURLParts(url) else { return nil }
-        return identify(parts)
-    }
+    /// The app a URL is meant to open, or nil (see `KnownApp.identify(url:)`).
+    public static func identify(url: String) -> KnownApp? { KnownApp.identify(url: url) }
 
     static func identify(_ parts: AppSwitchURLParts) -> KnownApp? {
-        if let app = KnownApp.registering(scheme: parts.scheme) { return app }
-        switch parts.scheme {
-        case "https":
-            guard let host = parts.host else { return nil }
-            if host == BankID.universalLinkHost { return .bankID }
-            if host == ROAMpay.universalLinkHost, ROAMpay.isTransactionPath(parts.path) { return .roampayX }
-            return nil
-        case "intent":
-            // intent://…#Intent;scheme=bankid;package=com.bankid.bus;end
-            guard let fragment = parts.fragment, fragment.hasPrefix("Intent;") else { return nil }
-            for field in fragment.split(separator: ";") {
-                let pair = field.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2 else { continue }
-                let value = pair[1].lowercased()
-                switch pair[0] {
-                case "scheme":
-                    if let app = KnownApp.registering(scheme: value) { return app }
-                case "package":
-                    if let app = KnownApp.allCases.first(where: { $0.androidPackage == value }) { return app }
-                default: continue
-                }
-            }
-            return nil
-        default:
-            return nil
-        }
-    }
-
-    /// A sentence for a URL whose app is missing: "Swish is not installed", or nil for an unknown URL.
-    public static func notInstalledMessage(url: String) -> String? {
-        identify(url: url).map { "\($0.displayName) is not installed" }
+        KnownApp.identify(url: parts.base + (parts.query.map { "?" + $0 } ?? "") + (parts.fragment.map { "#" + $0 } ?? ""))
     }
 }
 

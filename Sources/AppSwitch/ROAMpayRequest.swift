@@ -1,18 +1,18 @@
 // ROAMpay X universal link (seed 004, "Starting a Payment"):
 // `https://assets.roamdata.com/transaction/?amount=…&authToken=…&hostURL=…` with the guide's per-field rules.
+import NavigationPolicy
+import PlainviewURL
 
 /// Constants of the ROAMpay X universal link.
 public enum ROAMpay {
     /// The universal-link host of the seed's example.
-    public static let universalLinkHost = "assets.roamdata.com"
+    public static let universalLinkHost = KnownApp.roampayUniversalLinkHost
     /// The seed's launch base.
     public static let defaultBase = "https://assets.roamdata.com/transaction/"
     /// The most `amount` may be, in cents (seed 004: `amount <= 10000000`).
     public static let maximumAmount = 10_000_000
 
-    static func isTransactionPath(_ path: String) -> Bool {
-        path == "/transaction" || path == "/transaction/"
-    }
+    static func isTransactionPath(_ path: String) -> Bool { KnownApp.isROAMpayTransactionPath(path) }
 }
 
 /// `loginStrategy` (seed 004: "normal" or "readerserialnumber").

@@ -1,4 +1,6 @@
 // Configuration of the payment-url helper endpoints (seed 000, "Payment Url Helper Endpoints"), validated once.
+import NavigationPolicy
+import PlainviewURL
 
 /// The public origin generated URLs use (`scheme://host[:port]`). The server never trusts the Host header:
 /// every URL it generates is built from this value.

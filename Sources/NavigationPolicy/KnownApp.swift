@@ -1,0 +1,116 @@
+// The app-switch apps the policy knows by name: their schemes, universal-link hosts and Android packages.
+// The protocols themselves (reading and building Swish, BankID and ROAMpay X URLs) live in AppSwitch.
+import PlainviewURL
+
+/// An app that payment pages switch to and that must switch back (Swish, BankID, ROAMpay X).
+public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
+    case swish
+    case bankID = "bankid"
+    case roampayX = "roampay-x"
+
+    /// BankID's universal-link (iOS) and app-link (Android 6+) host.
+    public static let bankIDUniversalLinkHost = "app.bankid.com"
+    /// ROAMpay X's universal-link host (its launch URLs are `https://assets.roamdata.com/transaction/?…`).
+    public static let roampayUniversalLinkHost = "assets.roamdata.com"
+
+    /// The name to show a person ("Swish is not installed").
+    public var displayName: String {
+        switch self {
+        case .swish: "Swish"
+        case .bankID: "BankID"
+        case .roampayX: "ROAMpay X"
+        }
+    }
+
+    /// Custom URL schemes the app registers (lower case).
+    public var schemes: [String] {
+        switch self {
+        case .swish: ["swish"]
+        case .bankID: ["bankid"]
+        case .roampayX: []
+        }
+    }
+
+    /// The app that registers this custom scheme (lower case, without `:`), if any.
+    public static func registering(scheme: String) -> KnownApp? {
+        allCases.first { $0.schemes.contains(scheme) }
+    }
+
+    /// Hosts whose https URLs open the app as a universal link (iOS) / app link (Android).
+    public var universalLinkHosts: [String] {
+        switch self {
+        case .swish: []
+        case .bankID: [KnownApp.bankIDUniversalLinkHost]
+        case .roampayX: [KnownApp.roampayUniversalLinkHost]
+        }
+    }
+
+    /// The Android package name, where the protocol's guide or the vendor documents one.
+    public var androidPackage: String? {
+        switch self {
+        case .swish: "se.bankgirot.swish"       // Swish's merchant integration guide, §5.1.2
+        case .bankID: "com.bankid.bus"          // BankID's app-detection guidance
+        case .roampayX: nil                     // ROAMpay X is iOS only
+        }
+    }
+
+    /// The universal-link paths the app claims on each of its hosts (AASA legacy syntax).
+    public var universalLinkPaths: [String] {
+        switch self {
+        case .swish: []
+        case .bankID: ["/*"]
+        case .roampayX: ["/transaction", "/transaction/*"]   // https://…/transaction/?amount=…
+        }
+    }
+
+    /// True for ROAMpay X's launch path (`/transaction` with or without the trailing slash).
+    public static func isROAMpayTransactionPath(_ path: String) -> Bool {
+        path == "/transaction" || path == "/transaction/"
+    }
+
+    /// The app a URL is meant to open, or nil. Scheme and host compare after the URL core's normalisation
+    /// (case, IDN, one trailing dot), so a look-alike host (`app.bankid.com.evil.example`, userinfo pointing
+    /// elsewhere) is not recognised. `intent:` URLs are recognised by their `scheme=` or `package=`.
+    public static func identify(url raw: String) -> KnownApp? {
+        guard let url = WebURL(raw) else { return nil }
+        if let app = registering(scheme: url.scheme) { return app }
+        switch url.scheme {
+        case "https":
+            guard let host = url.comparableHost else { return nil }
+            if host == bankIDUniversalLinkHost { return .bankID }
+            if host == roampayUniversalLinkHost, isROAMpayTransactionPath(url.path) { return .roampayX }
+            return nil
+        case "intent":
+            // intent://…#Intent;scheme=bankid;package=com.bankid.bus;end
+            guard let fragment = url.fragment, fragment.hasPrefix("Intent;") else { return nil }
+            for field in fragment.split(separator: ";") {
+                let pair = field.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2 else { continue }
+                let value = pair[1].lowercased()
+                switch pair[0] {
+                case "scheme":
+                    if let app = registering(scheme: value) { return app }
+                case "package":
+                    if let app = allCases.first(where: { $0.androidPackage == value }) { return app }
+                default: continue
+                }
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// A sentence for a URL whose app is missing: "Swish is not installed", or nil for an unknown URL.
+    public static func notInstalledMessage(url: String) -> String? {
+        identify(url: url).map { "\($0.displayName) is not installed" }
+    }
+
+    /// The `custom-scheme.no-app` reason: "Swish is not installed (no app handles swish:)" for a known app,
+    /// else "no app handles X:". A custom scheme alone names the app (`scheme`: lower case, without `:`).
+    public static func noAppReason(scheme: String) -> String {
+        let plain = "no app handles \(scheme):"
+        guard let app = registering(scheme: scheme) else { return plain }
+        return "\(app.displayName) is not installed (\(plain))"
+    }
+}
