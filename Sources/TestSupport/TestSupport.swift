@@ -59,9 +59,10 @@ public enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
-    /// Runs `plainview ARGS…` in `directory` (default: the project root), feeding `stdin`, and waits.
+    /// Runs `plainview ARGS…` in `directory` (default: the project root), feeding `stdin`, and waits at most
+    /// `timeout` seconds: a child still running then is killed, and its status is SIGKILL's (never a hung run).
     public static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
-                           environment: [String: String] = [:]) throws -> CLIResult {
+                           environment: [String: String] = [:], timeout: Double = 120) throws -> CLIResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -81,6 +82,10 @@ public enum CLI {
         DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.enter()
         DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        defer { watchdog.cancel() }
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()

@@ -1,3 +1,4 @@
+@testable import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator
@@ -32,7 +33,18 @@ import TestSupport
         #expect(Simulator.run(f).branches[0].outcome.kind == .stuck)
     }
 
-    @Test func aHookMustMeanCompleteOrCanceled() {
-        #expect(throws: (any Error).self) { try Self.flow("hooks: {completed: loop}", body: "<html></html>") }
+    @Test(arguments: ["loop", "stuck"])
+    func aHookMustMeanCompleteOrCanceled(_ outcome: String) {
+        do {
+            _ = try Self.flow("hooks: {completed: \(outcome)}", body: "<html></html>")
+            Issue.record("accepted hooks: {completed: \(outcome)}")
+        } catch let error as ConfigError {
+            #expect(error.file == "flow.yaml", "\(error)")
+            #expect(error.line == 6, "\(error)")
+            #expect(error.key == "hooks.completed", "\(error)")
+            #expect(error.message.contains("complete"), "\(error)")
+        } catch {
+            Issue.record("not a ConfigError: \(error)")
+        }
     }
 }

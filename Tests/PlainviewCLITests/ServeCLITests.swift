@@ -14,12 +14,21 @@ private final class ServeProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // The first stdout line announces the bound address.
-        var line = Data()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
+        // The first stdout line announces the bound address; a server that says nothing within 20 s fails.
+        let reader = out.fileHandleForReading
+        let announced = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var line = Data()
+        DispatchQueue.global().async {
+            while true {
+                let byte = reader.readData(ofLength: 1)
+                if byte.isEmpty || byte == Data("\n".utf8) { break }
+                line.append(byte)
+            }
+            announced.signal()
+        }
+        guard announced.wait(timeout: .now() + 20) == .success else {
+            process.terminate()
+            throw CLIFailure(description: "serve did not announce its address within 20 s")
         }
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("listening on ") else {
@@ -32,8 +41,13 @@ private final class ServeProcess: @unchecked Sendable {
     /// Sends SIGTERM or SIGINT and returns the exit status and stderr.
     func stop(signal: Int32 = SIGTERM) -> (Int32, String) {
         kill(process.processIdentifier, signal)
+        // A server that ignores the signal is killed after 20 s (and the test sees SIGKILL's status).
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        watchdog.cancel()
         return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
     }
 }

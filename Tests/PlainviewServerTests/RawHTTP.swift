@@ -9,7 +9,9 @@ enum RawHTTP {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// Sends `request` verbatim to 127.0.0.1:`port` and returns everything the server sent until it closed.
-    static func exchange(port: Int, _ request: String) throws -> String {
+    /// Every send and receive gives up after `timeout` seconds, so a server that stalls fails the test
+    /// instead of hanging the run.
+    static func exchange(port: Int, _ request: String, timeout: Int = 5) throws -> String {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -17,6 +19,9 @@ enum RawHTTP {
         #endif
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(fd) }
+        var limit = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -31,13 +36,16 @@ enum RawHTTP {
         while sent < total {
             let offset = sent
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, total - offset, 0) }
-            guard n > 0 else { throw Failure(description: "send() failed") }
+            guard n > 0 else { throw Failure(description: errno == EAGAIN ? "send() timed out after \(timeout) s" : "send() failed") }
             sent += n
         }
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, 65536, 0) }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                throw Failure(description: "no answer within \(timeout) s (received \(out.count) bytes)")
+            }
             if n <= 0 { break }
             out += buffer[0..<n]
         }
