@@ -3,8 +3,14 @@
 /// The apps installed on a simulated device. Browsers are not listed: they are never targets of intents.
 public struct Environment: Sendable, Hashable, Codable {
     public var apps: [App]
+    /// The schemes whose platform app (Phone for `tel:`, Mail for `mailto:` …) the device has; nil means
+    /// every one the platform ships (`PlatformDefaultApps`), `[]` none (a tablet without telephony, say).
+    public var defaultApps: [String]?
 
-    public init(apps: [App] = []) { self.apps = apps }
+    public init(apps: [App] = [], defaultApps: [String]? = nil) {
+        self.apps = apps
+        self.defaultApps = defaultApps.map { $0.map { $0.lowercased() } }
+    }
 
     /// One installed app.
     public struct App: Sendable, Hashable, Codable {

@@ -48,6 +48,11 @@ public struct EnvironmentSystem: SystemServices {
         return environment.apps.first { $0.schemes.contains(s) }?.name
     }
 
+    public func defaultApp(for scheme: String, on platform: Platform) -> String? {
+        if let kept = environment.defaultApps, !kept.contains(scheme) { return nil }
+        return PlatformDefaultApps.app(for: scheme, on: platform)
+    }
+
     public func intentApp(for intent: AndroidIntent) -> String? {
         if let package = intent.package ?? intent.component.flatMap({ $0.split(separator: "/").first.map(String.init) }) {
             // An explicit package: only that app (a missing app is missing, never another app).

@@ -90,21 +90,22 @@ public struct NavigationPolicyEngine: Sendable {
             return Decision(.block, rule: .schemeNeverExternal,
                             reason: "\(url.scheme): URLs never load at top level and never reach an app")
         case .intent:
-            if frame == .sub {
-                return Decision(.block, rule: .subframeNotWeb, reason: "a sub-frame cannot launch an app (\(url.scheme):)")
-            }
+            if let refused = subframeLaunchRefused(url, navigation) { return refused }
             return decideIntent(navigation)
         case .custom:
-            if frame == .sub {
-                return Decision(.block, rule: .subframeNotWeb, reason: "a sub-frame cannot launch an app (\(url.scheme):)")
-            }
+            if let refused = subframeLaunchRefused(url, navigation) { return refused }
             if url.scheme == "tel" || url.scheme == "sms", NavigationPolicyEngine.hasMMICode(url) {
                 return Decision(.block, rule: .customSchemeUnsafe,
                                 reason: "\(url.scheme): with # (an MMI/USSD code) never reaches the dialer")
             }
+            let fromFrame = frame == .sub ? " (from a sub-frame)" : ""
             if let app = system.customSchemeApp(for: url.scheme) {
                 return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
-                                reason: "\(app) handles \(url.scheme):")
+                                reason: "\(app) handles \(url.scheme):\(fromFrame)")
+            }
+            if let app = system.defaultApp(for: url.scheme, on: policy.platform) {
+                return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeSystemApp,
+                                reason: "the platform's \(app) app handles \(url.scheme):\(fromFrame)")
             }
             return Decision(.block, rule: .customSchemeNoApp, reason: KnownApp.noAppReason(scheme: url.scheme))
         case .web:
@@ -113,6 +114,15 @@ public struct NavigationPolicyEngine: Sendable {
             }
             return decideWeb(url, host: comparableHost, navigation)
         }
+    }
+
+    /// Whether a sub-frame may hand this custom-scheme or intent URL to the OS. iOS: yes, as Swedbank Pay's
+    /// iOS SDK does since 2023 (3-D Secure challenges run in iframes and some banks start BankID from them).
+    /// Android: only with a user gesture, as Chromium allows a sub-frame's external-app launch. nil: it may.
+    private func subframeLaunchRefused(_ url: WebURL, _ navigation: Navigation) -> Decision? {
+        guard navigation.frame == .sub, policy.platform == .android, !navigation.userGesture else { return nil }
+        return Decision(.block, rule: .subframeNoGesture,
+                        reason: "a sub-frame may open an app (\(url.scheme):) only on a user gesture")
     }
 
     // MARK: - Interception
@@ -181,7 +191,9 @@ public struct NavigationPolicyEngine: Sendable {
 
     private func isOwn(_ url: WebURL, host: String?) -> Bool {
         guard let host else { return false }
-        let key = url.port.map { "\(host):\($0)" } ?? host
+        var key = url.port.map { "\(host):\($0)" } ?? host
+        // Plain http is the merchant's own only where the policy names the http origin itself.
+        if url.scheme == "http" { key = "http://" + key }
         // A handful of origins (the usual case): comparing is cheaper than hashing the key.
         if let few = ownOriginList { return few.contains(key) }
         return ownOrigins.contains(key)
@@ -204,6 +216,12 @@ public struct NavigationPolicyEngine: Sendable {
         if isOwn(url, host: comparableHost) {
             return Decision(.allow, rule: .webOwnHost, reason: "\(host) is the merchant's own host")
         }
+        if url.scheme == "http" {
+            // No TLS: card data and session cookies in the clear. Whatever the redirect policy, such a page
+            // leaves the web view for the browser, which shows the user that it is not secure.
+            return Decision(.openBrowser(target: url.href), rule: .webInsecure,
+                            reason: "\(host) is served over plain http: it never stays in the web view unless allowedHosts names http://\(host)")
+        }
         switch policy.redirectPolicy {
         case .webview:
             return Decision(.allow, rule: .webRedirectWebView, reason: "redirectPolicy webview: \(host) loads in the web view")
@@ -219,6 +237,11 @@ public struct NavigationPolicyEngine: Sendable {
             }
             // Picky-page rule (seed 002, SwedbankPay iOS SDK): re-open the CURRENT page in the browser; when the
             // current page is the payment page itself (or there is none), the SDK opens the new URL instead.
+            if navigation.frame == .newWindow {
+                // A popup is its own page: it opens in the browser and the opener stays in the web view.
+                return Decision(.openBrowser(target: url.href), rule: .webPickyPageNewWindow,
+                                reason: "\(host) is not on the goodlist: the new window opens in the browser; the current page stays")
+            }
             let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap { $0.scheme == "http" || $0.scheme == "https" ? $0 : nil }
             if let current, !isPayment(current) {
                 return Decision(.openBrowser(target: current.href), rule: .webPickyPage,
@@ -266,8 +289,17 @@ public struct NavigationPolicyEngine: Sendable {
         }
         if intent.browserFallbackURL != nil {
             if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), f.scheme == "http" || f.scheme == "https" {
-                return Decision(.load(target: f.href), rule: .intentFallback,
-                                reason: "no app takes the intent: loading its browser_fallback_url")
+                // The fallback is a web navigation like any other: the same interception, app links, own
+                // hosts, goodlist and picky-page rule decide it. Only a page the web view may show is loaded.
+                var web = navigation
+                web.url = f.href
+                let decision = decide(web)
+                if case .allow = decision.action {
+                    return Decision(.load(target: f.href), rule: .intentFallback,
+                                    reason: "no app takes the intent: loading its browser_fallback_url (\(decision.reason))")
+                }
+                return Decision(decision.action, rule: decision.rule,
+                                reason: "no app takes the intent; its browser_fallback_url: \(decision.reason)")
             }
             return Decision(.block, rule: .intentNoApp,
                             reason: "no app takes the intent and its browser_fallback_url is not http(s)")

@@ -50,7 +50,11 @@ public struct Policy: Sendable {
 
     /// An `allowedHosts` entry (`host` or `host:port`, IPv6 in brackets) normalised like URL hosts (case, trailing
     /// dot, IDN → punycode); ports 80 and 443 are dropped (the default of http/https). nil when not a host.
+    /// `http://host[:port]` admits that origin over plain http as well (kept with its `http://` prefix).
     public static func normalizeAllowedHost(_ entry: String) -> String? {
+        if entry.utf8.count > 7, entry.prefix(7).lowercased() == "http://" {
+            return normalizeAllowedHost(String(entry.dropFirst(7))).map { "http://" + $0 }
+        }
         var hostPart = Substring(entry)
         var port: Int?
         if let c = entry.lastIndex(of: ":"), !entry.hasSuffix("]"), entry.firstIndex(of: ":") == c || entry.hasPrefix("[") {
@@ -69,6 +73,8 @@ public struct Policy: Sendable {
             guard let url = WebURL(u), url.isSpecial, let host = url.comparableHost, !host.isEmpty else { continue }
             let entry = url.port.map { "\(host):\($0)" } ?? host
             if !seen.contains(entry) { seen.append(entry) }
+            // A policy URL over plain http names that http origin explicitly (a test server, say).
+            if url.scheme == "http", !seen.contains("http://" + entry) { seen.append("http://" + entry) }
         }
         return seen
     }

@@ -18,14 +18,21 @@ public protocol SystemServices: Sendable {
     /// claim a web URL answers without serialising it (the engine asks for every http(s) navigation).
     func universalLinkApp(for url: WebURL) -> String?
     func appLinkApp(for url: WebURL) -> String?
+
+    /// The platform's own app for a custom scheme (`tel:` → Phone), when the device still has it.
+    /// The default answers with every platform handler (`PlatformDefaultApps`).
+    func defaultApp(for scheme: String, on platform: Platform) -> String?
 }
 
 extension SystemServices {
     public func universalLinkApp(for url: WebURL) -> String? { universalLinkApp(for: url.href) }
     public func appLinkApp(for url: WebURL) -> String? { appLinkApp(for: url.href) }
+    public func defaultApp(for scheme: String, on platform: Platform) -> String? {
+        PlatformDefaultApps.app(for: scheme, on: platform)
+    }
 }
 
-/// A device with no apps installed: nothing but the web view and the browser.
+/// A device with no apps installed: the web view, the browser and the platform's own apps (Phone, Mail …).
 public struct NoApps: SystemServices {
     public init() {}
     public func universalLinkApp(for url: String) -> String? { nil }

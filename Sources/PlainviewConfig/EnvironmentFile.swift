@@ -6,7 +6,7 @@ import Yams
 
 /// Loads environment files (YAML or JSON). Every problem is a `ConfigError` naming the file, line and key.
 public enum EnvironmentFile {
-    public static let keys = ["apps"]
+    public static let keys = ["apps", "defaultApps"]
     public static let appKeys = ["name", "schemes", "universalLinks", "package", "appLinks", "behaviour"]
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
@@ -117,7 +117,17 @@ public enum EnvironmentFile {
             apps.append(Environment.App(name: name, schemes: schemes, universalLinks: uls, package: package,
                                         appLinks: appLinks, model: model).withModelDefaults())
         }
-        return LoadedEnvironment(environment: Environment(apps: apps), behaviours: behaviours)
+        // Which of the platform's own apps (tel: Phone, mailto: Mail …) the device has; absent: all of them.
+        var defaultApps: [String]?
+        if let list = try doc.stringList(m["defaultApps"], "defaultApps") {
+            let known = Set(Platform.allCases.flatMap { PlatformDefaultApps.handlers(on: $0).map(\.scheme) })
+            for (i, scheme) in list.enumerated() where !known.contains(scheme.lowercased()) {
+                throw doc.error(m["defaultApps"], "defaultApps[\(i)]",
+                                "expected a scheme the platform's own apps handle (\(known.sorted().joined(separator: ", "))), found '\(scheme)'")
+            }
+            defaultApps = list
+        }
+        return LoadedEnvironment(environment: Environment(apps: apps, defaultApps: defaultApps), behaviours: behaviours)
     }
 
     private static func hostValue(_ doc: ConfigDocument, _ node: Node?, _ key: String, parent: Node) throws -> String {

@@ -63,7 +63,8 @@ struct Row: Sendable, CustomTestStringConvertible {
         Row("shopapp://shop.example.com/pay?order=42&fallback=true", .main, .reload(target: Fixture.payment), "intercept.payment", "callbackScheme instead of https"),
         Row("SHOPAPP://shop.example.com/pay?order=42", .main, .reload(target: Fixture.payment), "intercept.payment", "callbackScheme, upper case"),
         Row("evilapp://shop.example.com/pay?order=42", .main, .block, "custom-scheme.no-app", "no other scheme stands in for https"),
-        Row("http://shop.example.com/pay?order=42", .main, .allow, "web.own-host", "http is not the paymentUrl's scheme"),
+        Row("http://shop.example.com/pay?order=42", .main, .openBrowser(target: "http://shop.example.com/pay?order=42"), "web.insecure", "http is not the paymentUrl's scheme, and plain http leaves the web view"),
+        Row("http://acs.bank.example/challenge", .main, .openBrowser(target: "http://acs.bank.example/challenge"), "web.insecure", "a goodlisted host over plain http is not goodlisted"),
         Row("https://shop.example.com/pay?order=43", .main, .allow, "web.own-host", "another order is not paymentUrl"),
         Row("https://shop.example.com/pay", .main, .allow, "web.own-host", "paymentUrl's query items are required"),
         Row("https://shop.example.com/pay?order=42", .main, current: nil, .reload(target: Fixture.payment), "intercept.payment", "no current page"),
@@ -71,14 +72,20 @@ struct Row: Sendable, CustomTestStringConvertible {
         Row("https://app.bankid.com/?autostarttoken=abc", .main, .openApp(target: "https://app.bankid.com/?autostarttoken=abc", via: .universalLink), "ios.universal-link", "BankID universal link"),
         Row("https://app.bankid.com/?autostarttoken=abc", .newWindow, .openApp(target: "https://app.bankid.com/?autostarttoken=abc", via: .universalLink), "ios.universal-link", "universal link in a new window"),
         Row("https://app.bankid.com/?autostarttoken=abc", .sub, .allow, "subframe.web", "sub-frames never open apps"),
-        Row("http://app.bankid.com/", .main, .openBrowser(target: Fixture.acs), "web.picky-page", "universal links are https only"),
+        Row("http://app.bankid.com/", .main, .openBrowser(target: "http://app.bankid.com/"), "web.insecure", "universal links are https only"),
         Row("https://vipps.no/app/pay", .main, .openApp(target: "https://vipps.no/app/pay", via: .universalLink), "ios.universal-link", "AASA paths"),
         Row("https://vipps.no/web/pay", .main, .openBrowser(target: Fixture.acs), "web.picky-page", "AASA NOT excludes"),
         // Custom schemes.
         Row("bankid:///?autostarttoken=abc&redirect=null", .main, .openApp(target: "bankid:///?autostarttoken=abc&redirect=null", via: .customScheme), "custom-scheme.app", "BankID custom scheme"),
         Row("swish://paymentrequest?token=abc&callbackurl=shopapp%3A%2F%2F", .main, .openApp(target: "swish://paymentrequest?token=abc&callbackurl=shopapp%3A%2F%2F", via: .customScheme), "custom-scheme.app", "Swish"),
         Row("vipps://pay", .main, .block, "custom-scheme.no-app", "no app for the scheme"),
-        Row("swish://paymentrequest?token=abc", .sub, .block, "subframe.not-web", "sub-frames cannot launch apps"),
+        Row("swish://paymentrequest?token=abc", .sub, .openApp(target: "swish://paymentrequest?token=abc", via: .customScheme), "custom-scheme.app", "an installed app launches from a sub-frame (the iOS SDK since 2023)"),
+        Row("vipps://pay", .sub, .block, "custom-scheme.no-app", "a sub-frame's custom scheme without an app"),
+        Row("tel:+4681234567", .main, .openApp(target: "tel:+4681234567", via: .customScheme), "custom-scheme.system-app", "the phone dials (the platform's Phone app)"),
+        Row("mailto:support@shop.example.com", .main, .openApp(target: "mailto:support@shop.example.com", via: .customScheme), "custom-scheme.system-app", "Mail"),
+        Row("sms:+4681234567", .sub, .openApp(target: "sms:+4681234567", via: .customScheme), "custom-scheme.system-app", "Messages, from a sub-frame"),
+        Row("tel:*%2306%23", .main, .block, "custom-scheme.unsafe", "MMI codes never reach the dialer"),
+        Row("smsto:+4681234567", .main, .block, "custom-scheme.no-app", "smsto: is Android's, not iOS's"),
         // Never-external schemes.
         Row("javascript:alert(document.cookie)", .main, .block, "scheme.never-external", "javascript: at top level"),
         Row("JaVaScRiPt:alert(1)", .newWindow, .block, "scheme.never-external", "javascript: in any case"),
@@ -105,7 +112,7 @@ struct Row: Sendable, CustomTestStringConvertible {
         Row("https:\\\\shop.example.com\\x", .main, .allow, "web.own-host", "backslashes are slashes for https"),
         // The picky-page rule and bypass attempts: none may widen what is allowed.
         Row("https://unknown-acs.example/challenge", .main, .openBrowser(target: Fixture.acs), "web.picky-page", "unknown host: current page to the browser"),
-        Row("https://unknown-acs.example/challenge", .newWindow, .openBrowser(target: Fixture.acs), "web.picky-page", "new window to an unknown host"),
+        Row("https://unknown-acs.example/challenge", .newWindow, .openBrowser(target: "https://unknown-acs.example/challenge"), "web.picky-page-new-window", "new window to an unknown host: the popup's URL, not the opener"),
         Row("https://unknown-acs.example/challenge", .main, current: Fixture.payment, .openBrowser(target: "https://unknown-acs.example/challenge"), "web.picky-page-from-payment", "from the payment page: the target opens (SDK: isAtRoot ? url : webView.url)"),
         Row("https://unknown-acs.example/challenge", .main, current: "https://shop.example.com/pay?order=42&fallback=true", .openBrowser(target: "https://unknown-acs.example/challenge"), "web.picky-page-from-payment", "from a paymentUrl variant"),
         Row("https://unknown-acs.example/challenge", .main, current: nil, .openBrowser(target: "https://unknown-acs.example/challenge"), "web.picky-page-from-payment", "no current page: the target opens"),
@@ -187,11 +194,12 @@ struct Row: Sendable, CustomTestStringConvertible {
 
     @Test func allowedHostsReplaceTheDefault() {
         var p = Fixture.policy(.ios)
-        p.allowedHosts = ["cdn.example.net", "pay.example.org:8443", "[::1]:8080", "B\u{FC}cher.example:443"]
+        p.allowedHosts = ["cdn.example.net", "pay.example.org:8443", "http://[::1]:8080", "B\u{FC}cher.example:443"]
         let e = NavigationPolicyEngine(policy: p)
         #expect(e.decide(Navigation(url: "https://CDN.example.net./x")).rule == .webOwnHost)
         #expect(e.decide(Navigation(url: "https://pay.example.org:8443/x")).rule == .webOwnHost)
         #expect(e.decide(Navigation(url: "http://[0::1]:8080/x")).rule == .webOwnHost)
+        #expect(e.decide(Navigation(url: "http://cdn.example.net/x")).rule == .webInsecure)
         #expect(e.decide(Navigation(url: "https://xn--bcher-kva.example/x")).rule == .webOwnHost)
         #expect(e.decide(Navigation(url: "https://[::1]/x", currentURL: Fixture.acs)).rule == .webPickyPage)
         #expect(e.decide(Navigation(url: "https://pay.example.org/x", currentURL: Fixture.acs)).rule == .webPickyPage)
@@ -235,7 +243,10 @@ struct Row: Sendable, CustomTestStringConvertible {
         Row("intent:javascript:alert(1)#Intent;package=com.bankid.bus;end", .main, .block, "intent.unsafe", "intent wrapping javascript:"),
         Row("intent://x/y#Intent;scheme=content;package=com.bankid.bus;end", .main, .block, "intent.unsafe", "intent with scheme=content"),
         Row("intent://x/y#Intent;scheme=file;S.browser_fallback_url=https%3A%2F%2Fok.example%2F;end", .main, .block, "intent.unsafe", "unsafe data wins over a fallback"),
-        Row("intent://scan/#Intent;scheme=zxing;package=com.bankid.bus;end", .sub, .block, "subframe.not-web", "sub-frames cannot launch intents"),
+        Row("intent://scan/#Intent;scheme=zxing;package=com.bankid.bus;end", .sub, .openApp(target: "intent://scan/#Intent;scheme=zxing;package=com.bankid.bus;end", via: .intent), "intent.app", "a tapped intent in a sub-frame launches (Chromium: gesture)"),
+        Row("tel:+4681234567", .main, .openApp(target: "tel:+4681234567", via: .customScheme), "custom-scheme.system-app", "the dialer"),
+        Row("smsto:+4681234567", .main, .openApp(target: "smsto:+4681234567", via: .customScheme), "custom-scheme.system-app", "Android's messaging app takes smsto:"),
+        Row("intent://pay#Intent;scheme=vipps;package=no.dnb.vipps;S.browser_fallback_url=http%3A%2F%2Fvipps.no%2Fweb;end", .main, .openBrowser(target: "http://vipps.no/web"), "web.insecure", "an http fallback is a plain-http page: the browser, not the web view"),
         Row("intent://x#Intent;package=com.bankid.bus;S.a=b", .main, .block, "intent.malformed", "no end"),
         Row("intent://x#Intent;package=com.bankid.bus;i.n=notanumber;end", .main, .block, "intent.malformed", "typed extra of the wrong type"),
         Row("intent://broken", .main, .block, "intent.no-app", "no #Intent: a VIEW intent of the URL itself, nothing takes it"),
@@ -257,6 +268,51 @@ struct Row: Sendable, CustomTestStringConvertible {
         let d = Fixture.engine(.android).decide(Navigation(url: row.url, currentURL: row.current, frame: row.frame))
         #expect(d.action == row.action, "\(d.reason)")
         #expect(d.rule.rawValue == row.rule)
+    }
+
+    @Test func aSubFrameOpensAnAppOnlyWithAGesture() {
+        let url = "intent://scan/#Intent;scheme=zxing;package=com.bankid.bus;end"
+        let e = Fixture.engine(.android)
+        let scripted = e.decide(Navigation(url: url, currentURL: Fixture.acs, frame: .sub, trigger: .script))
+        #expect(scripted.action == .block)
+        #expect(scripted.rule == .subframeNoGesture)
+        let custom = e.decide(Navigation(url: "bankid:///?autostarttoken=x", currentURL: Fixture.acs, frame: .sub, trigger: .script))
+        #expect(custom.rule == .subframeNoGesture)
+        let tapped = e.decide(Navigation(url: "bankid:///?autostarttoken=x", currentURL: Fixture.acs, frame: .sub, trigger: .script, userGesture: true))
+        #expect(tapped.rule == .customSchemeApp)
+        // Never the unsafe schemes, gesture or not.
+        let js = e.decide(Navigation(url: "javascript:alert(1)", currentURL: Fixture.acs, frame: .sub, trigger: .link, userGesture: true))
+        #expect(js.action == .block)
+        // iOS launches from sub-frames without asking for a gesture, as the SDK does.
+        let ios = Fixture.engine(.ios).decide(Navigation(url: "bankid:///?autostarttoken=x", currentURL: Fixture.acs, frame: .sub, trigger: .script))
+        #expect(ios.rule == .customSchemeApp)
+    }
+
+    @Test func theFallbackIsDecidedLikeTheSameURLNavigatedDirectly() {
+        // Android with redirectPolicy goodlist: a fallback to a host that is not goodlisted gets the picky-page
+        // rule, exactly as the same URL would; a goodlisted or own fallback loads.
+        let e = Fixture.engine(.android, redirect: .goodlist, apps: false)
+        let unknown = "https://unknown-acs.example/pay"
+        let viaIntent = e.decide(Navigation(url: "intent://pay#Intent;scheme=vipps;package=no.dnb.vipps;S.browser_fallback_url=https%3A%2F%2Funknown-acs.example%2Fpay;end", currentURL: Fixture.acs))
+        let direct = e.decide(Navigation(url: unknown, currentURL: Fixture.acs))
+        #expect(direct.rule == .webPickyPage)
+        #expect(viaIntent.action == direct.action)
+        #expect(viaIntent.rule == direct.rule)
+        #expect(viaIntent.reason.contains("browser_fallback_url"))
+        let own = e.decide(Navigation(url: "intent://pay#Intent;scheme=vipps;package=no.dnb.vipps;S.browser_fallback_url=https%3A%2F%2Fshop.example.com%2Fretry;end", currentURL: Fixture.acs))
+        #expect(own.action == .load(target: "https://shop.example.com/retry"))
+        #expect(own.rule == .intentFallback)
+        let complete = e.decide(Navigation(url: "intent://pay#Intent;scheme=vipps;package=no.dnb.vipps;S.browser_fallback_url=https%3A%2F%2Fshop.example.com%2Fcomplete;end", currentURL: Fixture.acs))
+        #expect(complete.action == .complete)
+    }
+
+    @Test func defaultAppsCanBeRemovedInTheEnvironment() {
+        let tablet = EnvironmentSystem(Environment(apps: [], defaultApps: ["mailto"]))
+        let e = NavigationPolicyEngine(policy: Fixture.policy(.android), system: tablet)
+        #expect(e.decide(Navigation(url: "tel:+4681234567")).rule == .customSchemeNoApp)
+        #expect(e.decide(Navigation(url: "mailto:a@shop.example.com")).rule == .customSchemeSystemApp)
+        let none = NavigationPolicyEngine(policy: Fixture.policy(.ios), system: EnvironmentSystem(Environment(defaultApps: [])))
+        #expect(none.decide(Navigation(url: "mailto:a@shop.example.com")).action == .block)
     }
 
     @Test func intentWithoutAppNamesTheKnownApp() {
