@@ -95,15 +95,17 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
 
     /// Advice that does not make the launch invalid: the seed's placeholder scheme `merchant` (seed 003:
     /// "each merchant shall use its own unique scheme"), or an http(s) callback, which opens a browser
-    /// page rather than the merchant app.
+    /// page unless the merchant app claims it as a universal link or app link (https only).
     public var notes: [String] {
         var out: [String] = []
         let scheme = AppSwitchURLParts(callbackURL)?.scheme ?? ""
         if scheme == "merchant" {
             out.append("callbackurl uses merchant://, the seed's example scheme; register your app's own unique scheme")
         }
-        if scheme == "http" || scheme == "https" {
-            out.append("callbackurl is an \(scheme) URL: Swish returns to a browser page, not to your app")
+        if scheme == "https" {
+            out.append("callbackurl is an https URL: Swish opens it like a tapped link, so it returns to your app only if your app claims it as a universal link (iOS) or verified app link (Android); otherwise it opens in the browser")
+        } else if scheme == "http" {
+            out.append("callbackurl is an http URL: universal links and app links are https only, so Swish returns to a browser page, not to your app")
         }
         return out
     }

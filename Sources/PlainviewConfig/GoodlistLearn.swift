@@ -1,5 +1,5 @@
 // `plainview goodlist learn TRACE…`: hosts that made a simulated flow leave the web view (the picky-page rule)
-// or get stuck, with counts and evidence, as candidate goodlist entries for a person to verify.
+// (and, where they then got stuck in the browser, that too), with counts and evidence, as candidate goodlist entries for a person to verify.
 //
 // Input: the simulator's JSON Lines trace (`plainview simulate --trace FILE`), one event object a line:
 //   {"flow":"…","branch":"default","step":7,"event":"decide","context":"webview","url":"https://acs.bank.example/…",
@@ -52,8 +52,9 @@ public struct GoodlistLearner: Sendable {
 
     private var byHost: [String: [GoodlistEvidence]] = [:]
     private var order: [String] = []
-    /// Lines that were not trace events of interest but could not be read either (counted, not fatal).
-    public private(set) var skippedEvents = 0
+    /// Events of interest that give no evidence, each as `file:line: why` (not fatal; the CLI lists them).
+    public private(set) var skipped: [String] = []
+    public var skippedEvents: Int { skipped.count }
     public private(set) var eventCount = 0
 
     public init() {}
@@ -63,7 +64,6 @@ public struct GoodlistLearner: Sendable {
     /// Reads one trace (JSON Lines). A line that is not a JSON object is an error naming file and line.
     public mutating func read(_ bytes: [UInt8], file: String) throws(ConfigError) {
         var lastPicky: [RunKey: String] = [:]     // host of the last picky-page decision in each run
-        var lastDecided: [RunKey: String] = [:]   // host of the last web-view decision in each run
         var start = 0
         var lineNumber = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -79,19 +79,25 @@ public struct GoodlistLearner: Sendable {
                     "not a JSON object: expected a JSON Lines trace (one event object a line, as written by plainview simulate --trace FILE)")
             }
             eventCount += 1
-            guard let event = object["event"] as? String else { skippedEvents += 1; continue }
+            guard let event = object["event"] as? String else {
+                skipped.append("\(file):\(lineNumber): no \"event\" key")
+                continue
+            }
             let flow = (object["flow"] as? String) ?? "?"
             let branch = object["branch"] as? String
             let step = (object["step"] as? NSNumber)?.intValue
             let key = RunKey(file: file, flow: flow, branch: branch ?? "")
             switch event {
             case "decide", "decision":
-                guard let url = object["url"] as? String, case .success(let host) = GoodlistCheck.host(of: url) else {
-                    skippedEvents += 1
+                guard let url = object["url"] as? String else {
+                    skipped.append("\(file):\(lineNumber): a \(event) event without a url")
+                    continue
+                }
+                guard case .success(let host) = GoodlistCheck.host(of: url) else {
+                    skipped.append("\(file):\(lineNumber): \(url) has no http(s) host a goodlist entry could name")
                     continue
                 }
                 let rule = (object["rule"] as? String) ?? ""
-                lastDecided[key] = host
                 if Self.pickyPageRules.contains(rule) {
                     lastPicky[key] = host
                     add(host, GoodlistEvidence(kind: .left, flow: flow, branch: branch, step: step, detail: rule,
@@ -99,7 +105,18 @@ public struct GoodlistLearner: Sendable {
                 }
             case "outcome":
                 guard (object["action"] as? String) == "stuck" else { continue }
-                guard let host = lastPicky[key] ?? lastDecided[key] else { skippedEvents += 1; continue }
+                // A stuck run is evidence only for the host where the picky-page rule sent it out of the web
+                // view, and only when it got stuck out there (in the browser). Stuck anywhere else (a declined
+                // prompt, an app that failed, a page inside the web view) is not something an entry would fix.
+                let context = (object["context"] as? String) ?? ""
+                guard let host = lastPicky[key] else {
+                    skipped.append("\(file):\(lineNumber): \(flow) got stuck without leaving the web view by the picky-page rule")
+                    continue
+                }
+                guard context == "browser" else {
+                    skipped.append("\(file):\(lineNumber): \(flow) got stuck in \(context.isEmpty ? "an unnamed context" : context), not in the browser the picky-page rule opened at \(host)")
+                    continue
+                }
                 add(host, GoodlistEvidence(kind: .stuck, flow: flow, branch: branch, step: step,
                                            detail: (object["reason"] as? String) ?? "stuck", file: file, line: lineNumber))
             default:

@@ -23,7 +23,7 @@ struct GoodlistCheckCommand: AsyncParsableCommand {
     var urls: [String]
 
     func run() async throws {
-        let paths = goodlist.isEmpty ? try defaultGoodlistPaths() : goodlist
+        let paths = goodlist.isEmpty ? try defaultGoodlistPaths(namingHint: "name the list with --goodlist FILE") : goodlist
         let list = try orInputError { () throws(ConfigError) in try GoodlistFiles.load(paths) }
         let results = GoodlistCheck.check(urls, against: list)
         for r in results {

@@ -22,10 +22,11 @@ func printOut(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
-/// The default list folder, or exit 64 with a message.
-func defaultGoodlistPaths() throws -> [String] {
+/// The default list folder, or exit 64 with a message that says how this command names a list instead
+/// (`namingHint`, e.g. "name the list with --goodlist FILE").
+func defaultGoodlistPaths(namingHint: String) throws -> [String] {
     guard let folder = GoodlistFiles.defaultFolder() else {
-        throw inputError("no Goodlist/ folder here or in any parent folder; name the list with --goodlist FILE")
+        throw inputError("no Goodlist/ folder here or in any parent folder; \(namingHint)")
     }
     return [folder]
 }

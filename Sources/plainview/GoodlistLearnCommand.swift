@@ -64,7 +64,8 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
         let allowed = learner.alreadyAllowed(by: known)
         var summary = "\(candidates.count) candidate\(candidates.count == 1 ? "" : "s") from \(learner.eventCount) events"
         if !allowed.isEmpty { summary += "; already allowed: \(allowed.joined(separator: ", "))" }
-        if learner.skippedEvents > 0 { summary += "; \(learner.skippedEvents) events without a usable url/run skipped" }
+        for line in learner.skipped { printError("skipped \(line)") }
+        if learner.skippedEvents > 0 { summary += "; \(learner.skippedEvents) event\(learner.skippedEvents == 1 ? "" : "s") skipped (listed above)" }
         printError(summary)
     }
 }

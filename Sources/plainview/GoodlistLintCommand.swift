@@ -35,7 +35,7 @@ struct GoodlistLintCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let paths = files.isEmpty ? try defaultGoodlistPaths() : files
+        let paths = files.isEmpty ? try defaultGoodlistPaths(namingHint: "name the files to lint: plainview goodlist lint FILE…") : files
         let suffixes = try orInputError { () throws(ConfigError) in try PublicSuffixList.load(path: publicSuffixList) }
         let linter = GoodlistLinter(suffixes: suffixes, maxAgeDays: maxAge,
                                     today: today.flatMap(GoodlistDate.init) ?? .today())

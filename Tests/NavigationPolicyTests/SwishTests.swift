@@ -160,7 +160,12 @@ import Testing
 @Suite struct SwishNotesTests {
     @Test func theSeedsPlaceholderSchemeAndBrowserCallbacksGetANote() throws {
         #expect(try SwishLaunch(token: "T", callbackURL: "merchant://").notes.first?.contains("own unique scheme") == true)
-        #expect(try SwishLaunch(token: "T", callbackURL: "https://shop.example/").notes.first?.contains("browser") == true)
+        // An https callback returns to the app when the app claims it as a universal link (the shipped
+        // Swish flow does exactly that), so the note must not say it never can.
+        let https = try SwishLaunch(token: "T", callbackURL: "https://shop.example/").notes.first ?? ""
+        #expect(https.contains("only if your app claims it as a universal link"))
+        #expect(!https.contains("not to your app"))
+        #expect(try SwishLaunch(token: "T", callbackURL: "http://shop.example/").notes.first?.contains("not to your app") == true)
         #expect(try SwishLaunch(token: "T", callbackURL: "shopapp://done").notes.isEmpty)
     }
 }

@@ -27,6 +27,18 @@ import TestSupport
         #expect(r.stderr.contains("12 entries"), "\(r)")
     }
 
+    @Test func withoutAGoodlistFolderEachCommandSaysHowToNameAList() throws {
+        let dir = try tempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let lint = try CLI.run(["goodlist", "lint"], in: dir)
+        #expect(lint.status == 64, "\(lint)")
+        #expect(lint.stderr.contains("plainview goodlist lint FILE"), "\(lint)")
+        #expect(!lint.stderr.contains("--goodlist"), "\(lint)")
+        let check = try CLI.run(["goodlist", "check", "https://a.example/"], in: dir)
+        #expect(check.status == 64, "\(check)")
+        #expect(check.stderr.contains("--goodlist FILE"), "\(check)")
+    }
+
     @Test func lintReportsEachProblemWithFileAndLineAndExitsOne() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
