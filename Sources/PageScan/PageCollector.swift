@@ -274,14 +274,16 @@ final class PageCollector: HTMLEventSink {
         let documentURL = URLResolver.encode(document)
         var out = PageScanResult()
 
+        // The first refresh is scheduled; a later one whose delay is equal or shorter replaces it (what WebKit
+        // and Chromium both do with two `<meta http-equiv=refresh>`); a longer one never fires first.
         for r in refreshes {
+            if let pending = out.refresh, r.delay > pending.delay { continue }
             if let raw = r.url {
                 guard let url = URLResolver.resolve(raw, against: base) else { continue }
                 out.refresh = .init(delay: r.delay, url: url)
             } else {
                 out.refresh = .init(delay: r.delay, url: documentURL)
             }
-            break
         }
         while let open = openLinks.popLast() { closeLink(open) }
         let resolve = { (raw: String) in URLResolver.resolve(raw, against: base) }

@@ -198,7 +198,8 @@ struct ScriptScanner {
 
     // MARK: matching
 
-    private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "messageHandlers"].map { Array($0.utf8) }
+    /// Words a script must contain to be worth tokenising (case matters: `requestSubmit` has no `submit`).
+    private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "Submit", "messageHandlers"].map { Array($0.utf8) }
     private static let defaultNeedles = baseNeedles + PageScanner.defaultAndroidInterfaces.map { Array($0.utf8) }
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
