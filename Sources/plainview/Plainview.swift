@@ -3,9 +3,17 @@ import ArgumentParser
 /// `plainview`: the thin command line over the libraries. Every subcommand is a few lines over a library call.
 @main
 struct Plainview: AsyncParsableCommand {
+    /// The release, printed by `plainview --version` (semantic versioning; bump with every tagged release).
+    static let version = "0.5.0"
+
     static let configuration = CommandConfiguration(
         commandName: "plainview",
         abstract: "Know before shipping whether a web checkout works inside your app's web view.",
+        discussion: """
+        Shell completion: plainview --generate-completion-script bash|zsh|fish prints a script to source \
+        (for example: plainview --generate-completion-script zsh > ~/.zfunc/_plainview).
+        """,
+        version: version,
         subcommands: [
             Simulate.self, Decide.self, Extract.self, GoodlistCommand.self,
             Serve.self, CheckBackend.self, AppCommand.self, Import.self,
