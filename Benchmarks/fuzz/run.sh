@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of the NavigationPolicy parsers with libFuzzer (`swiftc -sanitize=fuzzer`).
-# Compiles Sources/NavigationPolicy/*.swift with NavigationPolicyFuzz.swift into one binary (not a package
-# target), seeds each target from ../shared/conformance, and runs each target for a bounded time.
+# Coverage-guided fuzzing of the URL core, the policy and the app-switch parsers with libFuzzer
+# (`swiftc -sanitize=fuzzer`). Compiles Sources/PlainviewURL, Sources/NavigationPolicy and Sources/AppSwitch
+# (their imports of each other removed) with NavigationPolicyFuzz.swift into one binary (not a package
+# target), seeds each target from the conformance vectors beside the checkout (shared/conformance) and the
+# committed seeds in Benchmarks/fuzz/seeds/TARGET/, and runs each target for a bounded time.
 #
 #   Benchmarks/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #   (default: 60 s each; targets intent aasa appswitch url engine goodlist)
@@ -20,8 +22,16 @@ bin=$out/navigation-policy-fuzz
 mkdir -p "$out"
 
 echo "compiling $bin"
+# One module: the three targets' sources without their imports of each other.
+src=$out/src
+rm -rf "$src" && mkdir -p "$src"
+for module in PlainviewURL NavigationPolicy AppSwitch; do
+    for f in "$root"/Sources/$module/*.swift; do
+        sed -E '/^(@testable )?import (PlainviewURL|NavigationPolicy|AppSwitch)$/d' "$f" > "$src/${module}_$(basename "$f")"
+    done
+done
 swiftc -sanitize=fuzzer -O -parse-as-library -module-name NavigationPolicyFuzz \
-    "$root"/Sources/NavigationPolicy/*.swift "$root/Benchmarks/fuzz/NavigationPolicyFuzz.swift" -o "$bin"
+    "$src"/*.swift "$root/Benchmarks/fuzz/NavigationPolicyFuzz.swift" -o "$bin"
 
 # Seed corpora from the conformance vectors (one input per file).
 ROOT=$root python3 - "$root/../shared/conformance" "$out/seeds" <<'PY'
@@ -58,6 +68,12 @@ for path in [os.path.join(os.environ.get("ROOT", "."), "Goodlist", "3ds.goodlist
         for host in [b"a.payex.com", b"evilpayex.com", b"payex.com.evil.example", b"user@payex.com"]:
             write("goodlist", text + b"\0" + host)
 write("goodlist", b"**.payex.com\n*.3dsecure.no source=x\nacs1.luottokunta.fi why=\"q \\\" v\"\n\0a.b.payex.com")
+# Committed seeds: inputs that once found a bug stay in every run.
+seeds = os.path.join(os.environ.get("ROOT", "."), "Benchmarks", "fuzz", "seeds")
+if os.path.isdir(seeds):
+    for target in os.listdir(seeds):
+        for name in os.listdir(os.path.join(seeds, target)):
+            write(target, open(os.path.join(seeds, target, name), "rb").read())
 for s in [
     "swish://paymentrequest?token=c28a4061470f4af48973bd2a4642b4fa&callbackurl=merchant%3A%2F%2F",
     "swish://paymentrequest?token=T1&callbackurl=merchant%253A%252F%252F",

@@ -78,7 +78,7 @@ extension AndroidIntent {
         }
         if let package, package != defaultPackage { out += "package=\(Self.uriEncode(package));" }
         if let component {
-            let short = AndroidComponentName(flattened: component)?.shortForm ?? component
+            let short = AndroidComponentName(description: component)?.shortForm ?? component
             out += "component=\(Self.uriEncode(short, allowing: "/"));"
         }
         if let sourceBounds { out += "sourceBounds=\(Self.uriEncode(sourceBounds));" }

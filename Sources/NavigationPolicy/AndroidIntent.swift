@@ -91,6 +91,16 @@ public struct AndroidComponentName: Sendable, Hashable, CustomStringConvertible 
         className = cls.hasPrefix(".") ? package + cls : String(cls)
     }
 
+    /// Reads `description` back (`pkg/cls` in full): split at the first `/`, no short-form expansion. A class
+    /// that itself starts with `.` (package `.a`, class `.a.B`) must not be expanded a second time.
+    public init?(description: String) {
+        guard let slash = description.firstIndex(of: "/") else { return nil }
+        let cls = description[description.index(after: slash)...]
+        guard !cls.isEmpty else { return nil }
+        package = String(description[..<slash])
+        className = String(cls)
+    }
+
     /// `pkg/cls` in full.
     public var description: String { "\(package)/\(className)" }
 
@@ -110,7 +120,7 @@ extension AndroidIntent {
 
     /// `component` split into package and class.
     public var componentName: AndroidComponentName? {
-        get { component.flatMap(AndroidComponentName.init(flattened:)) }
+        get { component.flatMap(AndroidComponentName.init(description:)) }
         set { component = newValue?.description }
     }
 
