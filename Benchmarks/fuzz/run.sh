@@ -30,7 +30,7 @@ for module in PlainviewURL NavigationPolicy AppSwitch; do
         sed -E '/^(@testable )?import (PlainviewURL|NavigationPolicy|AppSwitch)$/d' "$f" > "$src/${module}_$(basename "$f")"
     done
 done
-swiftc -sanitize=fuzzer -O -parse-as-library -module-name NavigationPolicyFuzz \
+swiftc -sanitize=fuzzer -O -parse-as-library -module-name NavigationPolicyFuzz -package-name plainview \
     "$src"/*.swift "$root/Benchmarks/fuzz/NavigationPolicyFuzz.swift" -o "$bin"
 
 # Seed corpora from the conformance vectors (one input per file).

@@ -226,7 +226,8 @@ final class World {
             }
         }
         for s in page.scan.scriptNavigations where s.onLoad {
-            schedule(surface, generation: generation, frame: frame, delay: 0, .script(s))
+            // A `setTimeout(…, N)` navigation waits its N ms on the simulated clock (ordered against refreshes).
+            schedule(surface, generation: generation, frame: frame, delay: s.delay ?? 0, .script(s))
         }
         for f in page.scan.forms where f.autoSubmit {
             schedule(surface, generation: generation, frame: frame, delay: 0, .form(f))

@@ -74,7 +74,11 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         public var kind: Kind
         /// True when it runs on load (inline script or `onload`), false when in a handler that needs a tap.
         public var onLoad: Bool
-        public init(url: String, kind: Kind, onLoad: Bool) { self.url = url; self.kind = kind; self.onLoad = onLoad }
+        /// Milliseconds a `setTimeout(…, N)` waits before it runs (N a number literal); nil: it runs when reached.
+        public var delay: Int?
+        public init(url: String, kind: Kind, onLoad: Bool, delay: Int? = nil) {
+            self.url = url; self.kind = kind; self.onLoad = onLoad; self.delay = delay
+        }
     }
 
     public struct Hook: Sendable, Hashable, Codable {

@@ -220,25 +220,27 @@ struct ScriptScanner {
             case "location":
                 guard globalReceiver(i) else { continue }
                 let onLoad = runsOnLoad(i, a, onLoadFunctions)
+                let delay = timerDelay(t, s, at: i)
                 if punct(i + 1, "=") {
-                    if let url = literalValue(t, s, from: i + 2) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad)) }
+                    if let url = literalValue(t, s, from: i + 2) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad, delay: delay)) }
                 } else if punct(i + 1, "."), let member = word(i + 2) {
                     if member == "href" && punct(i + 3, "=") {
-                        if let url = literalValue(t, s, from: i + 4) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad)) }
+                        if let url = literalValue(t, s, from: i + 4) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad, delay: delay)) }
                     } else if (member == "assign" || member == "replace") && punct(i + 3, "(") {
                         if let url = literalValue(t, s, from: i + 4) {
-                            f.navigations.append(.init(url: url, kind: member == "replace" ? .replace : .assign, onLoad: onLoad))
+                            f.navigations.append(.init(url: url, kind: member == "replace" ? .replace : .assign, onLoad: onLoad, delay: delay))
                         }
                     }
                 } else if punct(i + 1, "["), i + 2 < t.count, t[i + 2].kind == .string, punct(i + 3, "]"), punct(i + 4, "="),
                           decodeString(t[i + 2], s) == "href" {
-                    if let url = literalValue(t, s, from: i + 5) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad)) }
+                    if let url = literalValue(t, s, from: i + 5) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad, delay: delay)) }
                 }
             case "open":
                 guard punct(i - 1, "."), let recv = word(i - 2), ["window", "top", "self", "parent"].contains(recv),
                       punct(i + 1, "(") else { continue }
                 if let url = literalValue(t, s, from: i + 2) {
-                    f.navigations.append(.init(url: url, kind: .windowOpen, onLoad: runsOnLoad(i, a, onLoadFunctions)))
+                    f.navigations.append(.init(url: url, kind: .windowOpen, onLoad: runsOnLoad(i, a, onLoadFunctions),
+                                               delay: timerDelay(t, s, at: i)))
                 }
             case "submit", "requestSubmit":
                 guard punct(i - 1, "."), punct(i + 1, "("), punct(i + 2, ")") || w == "requestSubmit" else { continue }
@@ -265,6 +267,38 @@ struct ScriptScanner {
                                      onLoad: runsOnLoad(i, a, onLoadFunctions)))
             }
         }
+    }
+
+    /// The delay in milliseconds of the `setTimeout(callback, N)` whose callback holds token `index`, when
+    /// N is a number literal; nil when the token is not inside such a callback (it runs when reached). Looks
+    /// outward through at most 16 enclosing brackets and 4,096 tokens, so a huge script stays linear.
+    private func timerDelay(_ t: [Token], _ s: [UInt8], at index: Int) -> Int? {
+        var k = index - 1
+        var levels = 0, steps = 0
+        while k >= 0, levels < 16, steps < 4096 {
+            steps += 1
+            let partner = Int(t[k].partner)
+            guard partner >= 0 else { k -= 1; continue }
+            if partner < k { k = partner - 1; continue }          // a closed group before the token: skip it
+            levels += 1                                          // an opener around the token
+            if isPunct(t[k], s, "("), k > 0, t[k - 1].kind == .ident, text(t[k - 1], s) == "setTimeout" {
+                // The last argument: the tokens after the last comma at this level.
+                var j = partner - 1
+                while j > k {
+                    let p = Int(t[j].partner)
+                    if p >= 0, p < j { j = p - 1; continue }
+                    if isPunct(t[j], s, ",") { break }
+                    j -= 1
+                }
+                guard j > k, j + 2 == partner, t[j + 1].kind == .number else { return nil }
+                let literal = String(decoding: s[t[j + 1].start..<t[j + 1].end], as: UTF8.self)
+                guard let ms = Double(String(literal.filter { $0 != "_" })), ms.isFinite else { return nil }
+                // Browsers clamp to 0…2^31-1 ms (a larger delay fires at once).
+                return ms < 0 || ms > 2_147_483_647 ? 0 : Int(ms)
+            }
+            k -= 1
+        }
+        return nil
     }
 
     /// The source text between `(` at `open` and its `)`, trimmed; nil when empty.

@@ -87,7 +87,8 @@ struct Extract: AsyncParsableCommand {
         out.raw(",\n  ")
         out.key("scriptNavigations")
         out.array(result.scriptNavigations, indent: 2) { n in
-            .object([("url", .string(n.url)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad))])
+            .object([("url", .string(n.url)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad)),
+                     ("delay", n.delay.map(JSONValue.int))])
         }
         out.raw("\n}\n")
     }

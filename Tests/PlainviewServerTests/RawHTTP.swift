@@ -11,7 +11,7 @@ enum RawHTTP {
     /// Sends `request` verbatim to 127.0.0.1:`port` and returns everything the server sent until it closed.
     /// Every send and receive gives up after `timeout` seconds, so a server that stalls fails the test
     /// instead of hanging the run.
-    static func exchange(port: Int, _ request: String, timeout: Int = 5) throws -> String {
+    static func exchange(port: Int, _ request: String, timeout: Int = 30) throws -> String {
         #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
