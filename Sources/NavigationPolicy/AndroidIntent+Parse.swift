@@ -109,7 +109,8 @@ extension AndroidIntent {
         // The data part.
         var data = text(dataBytes)
         if isIntent {
-            data = String(data.dropFirst(7))
+            // Drop the 7 bytes of `intent:`, not 7 Characters (a combining mark after `:` joins its Character).
+            data = text(dataBytes.dropFirst(7))
             if let scheme { data = scheme + ":" + data }
         } else if isAndroidApp {
             let d = Array(dataBytes)

@@ -11,11 +11,11 @@ extension AndroidIntent {
         var scheme: String?
         if let data {
             var rest = Substring(data)
-            if let colon = data.firstIndex(of: ":"), colon != data.startIndex,
+            if let colon = data.unicodeScalars.firstIndex(of: ":"), colon != data.startIndex,
                data[..<colon].unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }) {
                 scheme = String(data[..<colon])
                 uri += "intent:"
-                rest = data[data.index(after: colon)...]
+                rest = data[data.unicodeScalars.index(after: colon)...]
             }
             uri += rest
         } else {
@@ -57,7 +57,7 @@ extension AndroidIntent {
         if let sel = selector?.intent {
             fragment += "SEL;"
             // Android's `Uri.getScheme()`: the text before the first `:`, even when empty (`scheme=;`).
-            let selectorScheme = sel.data.flatMap { d in d.firstIndex(of: ":").map { String(d[..<$0]) } }
+            let selectorScheme = sel.data.flatMap { d in d.unicodeScalars.firstIndex(of: ":").map { String(d[..<$0]) } }
             sel.appendItems(to: &fragment, scheme: selectorScheme,
                             defaultAction: nil, defaultPackage: nil)
         }
@@ -180,11 +180,11 @@ struct AndroidDataParts {
     var fragment: Substring?
 
     init?(_ data: String) {
-        guard let colon = data.firstIndex(of: ":"), colon != data.startIndex else { return nil }
+        guard let colon = data.unicodeScalars.firstIndex(of: ":"), colon != data.startIndex else { return nil }
         scheme = String(data[..<colon])
-        var rest = data[data.index(after: colon)...]
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = rest[rest.index(after: hash)...]
+        var rest = data[data.unicodeScalars.index(after: colon)...]
+        if let hash = rest.unicodeScalars.firstIndex(of: "#") {
+            fragment = rest[rest.unicodeScalars.index(after: hash)...]
             rest = rest[..<hash]
         }
         guard rest.hasPrefix("//") else { return }  // opaque (mailto:x): no authority
@@ -192,8 +192,8 @@ struct AndroidDataParts {
         let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
         authority = String(rest[..<end])
         rest = rest[end...]
-        if let q = rest.firstIndex(of: "?") {
-            query = rest[rest.index(after: q)...]
+        if let q = rest.unicodeScalars.firstIndex(of: "?") {
+            query = rest[rest.unicodeScalars.index(after: q)...]
             rest = rest[..<q]
         }
         path = rest

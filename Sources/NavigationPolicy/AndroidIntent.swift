@@ -84,8 +84,8 @@ public struct AndroidComponentName: Sendable, Hashable, CustomStringConvertible 
     /// `pkg/cls` or `pkg/.Cls` (short form, expanded to `pkg.Cls`); nil without `/` or with nothing after it
     /// (Android's `ComponentName.unflattenFromString`).
     public init?(flattened: String) {
-        guard let slash = flattened.firstIndex(of: "/") else { return nil }
-        let cls = flattened[flattened.index(after: slash)...]
+        guard let slash = flattened.unicodeScalars.firstIndex(of: "/") else { return nil }
+        let cls = flattened[flattened.unicodeScalars.index(after: slash)...]
         guard !cls.isEmpty else { return nil }
         package = String(flattened[..<slash])
         className = cls.hasPrefix(".") ? package + cls : String(cls)
@@ -94,8 +94,8 @@ public struct AndroidComponentName: Sendable, Hashable, CustomStringConvertible 
     /// Reads `description` back (`pkg/cls` in full): split at the first `/`, no short-form expansion. A class
     /// that itself starts with `.` (package `.a`, class `.a.B`) must not be expanded a second time.
     public init?(description: String) {
-        guard let slash = description.firstIndex(of: "/") else { return nil }
-        let cls = description[description.index(after: slash)...]
+        guard let slash = description.unicodeScalars.firstIndex(of: "/") else { return nil }
+        let cls = description[description.unicodeScalars.index(after: slash)...]
         guard !cls.isEmpty else { return nil }
         package = String(description[..<slash])
         className = String(cls)
@@ -195,7 +195,7 @@ extension AndroidIntent {
 
     /// RFC 3986 scheme (`ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`) before the first `:`, lower-cased.
     static func scheme(of uri: String) -> String? {
-        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        guard let colon = uri.unicodeScalars.firstIndex(of: ":") else { return nil }
         let s = uri[..<colon]
         guard let first = s.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
               s.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) })
@@ -205,7 +205,7 @@ extension AndroidIntent {
 
     /// The scheme as a lenient consumer might see it: blanks and controls removed, lower-cased.
     static func lenientScheme(of uri: String) -> String? {
-        guard let colon = uri.firstIndex(of: ":") else { return nil }
+        guard let colon = uri.unicodeScalars.firstIndex(of: ":") else { return nil }
         let cleaned = String(String.UnicodeScalarView(uri[..<colon].unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }))
         guard !cleaned.isEmpty, !cleaned.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return nil }
         return cleaned.lowercased()

@@ -83,8 +83,9 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         case "intent":
             // intent://…#Intent;scheme=bankid;package=com.bankid.bus;end
             guard let fragment = url.fragment, fragment.hasPrefix("Intent;") else { return nil }
-            for field in fragment.split(separator: ";") {
-                let pair = field.split(separator: "=", maxSplits: 1)
+            // Split on the code points `;` and `=` (a Character split would miss one followed by a combining mark).
+            for field in fragment.unicodeScalars.split(separator: ";") {
+                let pair = field.split(separator: "=", maxSplits: 1).map { String(String.UnicodeScalarView($0)) }
                 guard pair.count == 2 else { continue }
                 let value = pair[1].lowercased()
                 switch pair[0] {

@@ -43,6 +43,15 @@ struct IntentFuzzRegressionTests {
         #expect(try AndroidIntent.parse(written) == intent, "toURI = \(written), component \(intent.component ?? "nil")")
     }
 
+    /// Found by a 10-minute `Benchmarks/fuzz/run.sh 600 intent` run (kept in Benchmarks/fuzz/seeds/intent).
+    @Test func dataWithNULsAndAHashRoundTrips() throws {
+        let uri = "intent:\u{05B6}ntent;S.browaction=l=000;l.\u{0}#InteNt;2.0\u{0}\u{0}=+005j%25=\u{0}a\u{1}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}t=10.;end"
+        let intent = try AndroidIntent.parse(uri)
+        let written = intent.toURI()
+        let back = try AndroidIntent.parse(written)
+        #expect(back == intent, "toURI = \(written.debugDescription)\nwas  \(intent)\nback \(back)")
+    }
+
     @Test func aBareViewIntentIsWrittenWithAnEmptyIntentPart() {
         var intent = AndroidIntent()
         intent.action = AndroidIntent.actionView
