@@ -82,7 +82,7 @@ import TestSupport
         let r = try CLI.run(["import", Self.fixture("auto_post_3ds.har"), "--out", dir.appendingPathComponent("f").path,
                              "--redact-config", bad.path])
         #expect(r.status == 64, "\(r)")
-        #expect(r.stderr.contains("bad.yaml: nmes: unknown key"))
+        #expect(r.stderr.contains("bad.yaml:1: nmes: unknown key 'nmes'"), "\(r)")
 
         let good = dir.appendingPathComponent("good.yaml")
         try Data("keep: [MD]\nemails: false\n".utf8).write(to: good)

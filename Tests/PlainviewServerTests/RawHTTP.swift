@@ -5,7 +5,17 @@ import Glibc
 import Darwin
 #endif
 
+import Foundation
+
 enum RawHTTP {
+    /// `exchange` on its own thread: a blocking socket call must not hold one of the few cooperative threads the
+    /// server's own async responder needs (two tests blocking at once would starve it).
+    static func request(port: Int, _ request: String) async throws -> String {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<String, any Error>) in
+            Thread { c.resume(with: Result { try exchange(port: port, request) }) }.start()
+        }
+    }
+
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// Sends `request` verbatim to 127.0.0.1:`port` and returns everything the server sent until it closed.
@@ -17,6 +27,10 @@ enum RawHTTP {
         #endif
         guard fd >= 0 else { throw Failure(description: "socket() failed") }
         defer { close(fd) }
+        // Never wait forever: a server that does not answer fails the test after 60 s.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -38,6 +52,7 @@ enum RawHTTP {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, 65536, 0) }
+            if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { throw Failure(description: "no answer within 60 s") }
             if n <= 0 { break }
             out += buffer[0..<n]
         }
