@@ -66,6 +66,12 @@ public struct ConfigNode {
             node = try Yams.compose(yaml: text)
         } catch let error as YamlError {
             switch error {
+            case .duplicatedKeysInMapping(let duplicates, let context):
+                // Yams refuses a mapping with a key given twice before we see the tree: it names the key and
+                // where it is first given, not the path to its mapping.
+                let key = duplicates.first ?? ""
+                throw ConfigError(file: file, line: context.mark.line, key: key,
+                                  "duplicate key: '\(key)' is given more than once in the same mapping (first here)")
             case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
                 throw ConfigError(file: file, line: mark.line, "invalid YAML/JSON: \(problem)")
             default:

@@ -423,3 +423,28 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         }
     }
 }
+
+/// `serve`'s option rows in-process: the option at fault and what it expects, as `serve` prints them.
+@Suite struct ServeOptionRows {
+    static let rows: [(String, @Sendable (inout ServerOptions) -> Void, String)] = [
+        ("public-url", { $0.publicURL = "ftp://x" }, "expected http(s)://host[:port]"),
+        ("trampoline-url", { $0.trampolineURL = "shop://x" }, "expected http(s)://host[:port]"),
+        ("root", { $0.root = "relative" }, "expected an absolute path"),
+        ("app-id", { $0.appIDs = ["nope"] }, "expected TEAMID.bundle.identifier"),
+        ("android-package", { $0.androidPackage = "com" }, "expected an Android package name"),
+        ("sha256-cert", { $0.sha256CertFingerprints = ["AB"] }, "expected 32 bytes of hex"),
+        ("pages", { $0.pagesDirectory = "/no/such/dir" }, "is not a folder"),
+        ("port", { $0.port = 70000 }, "expected 0…65535"),
+        ("host", { $0.host = "a/b" }, "expected an address to bind"),
+    ]
+
+    @Test(arguments: 0..<rows.count)
+    func badOptionNamesTheOption(_ i: Int) {
+        let (key, set, mentions) = Self.rows[i]
+        var o = ServerOptions()
+        set(&o)
+        let error = #expect(throws: HelperConfigurationError.self) { _ = try PlainviewServer.makeApplication(options: o, logger: quiet) }
+        #expect(error?.key == key, "\(String(describing: error))")
+        #expect(error?.message.contains(mentions) == true, "\(String(describing: error))")
+    }
+}
