@@ -67,11 +67,13 @@ public struct ConfigNode {
         } catch let error as YamlError {
             switch error {
             case .duplicatedKeysInMapping(let duplicates, let context):
-                // Yams refuses a mapping with a key given twice before we see the tree: it names the key and
-                // where it is first given, not the path to its mapping.
+                // Yams refuses a mapping with a key given twice before there is a tree; it names the key and where
+                // it is first given. Renaming that first one and reading again finds the key path and the repeat.
                 let key = duplicates.first ?? ""
-                throw ConfigError(file: file, line: context.mark.line, key: key,
-                                  "duplicate key: '\(key)' is given more than once in the same mapping (first here)")
+                if let (path, line) = locateDuplicate(in: text, key: key, first: context.mark) {
+                    throw ConfigError(file: file, line: line, key: path, "duplicate key")
+                }
+                throw ConfigError(file: file, line: context.mark.line, key: key, "duplicate key")
             case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
                 throw ConfigError(file: file, line: mark.line, "invalid YAML/JSON: \(problem)")
             default:
@@ -81,6 +83,43 @@ public struct ConfigNode {
             throw ConfigError(file: file, "invalid YAML/JSON: \(error)")
         }
         return node.map { ConfigNode(node: $0, file: file) }
+    }
+
+    /// The key path and line of the repeated `key` whose first occurrence is at `first`: that occurrence is renamed
+    /// and the text read again; nil when the key is not written plainly there or the text still does not compose.
+    private static func locateDuplicate(in text: String, key: String, first: Mark) -> (String, Int)? {
+        let stand = "plainview-first-of-a-duplicate-key"
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array(String($0).unicodeScalars) }
+        guard first.line >= 1, first.line <= lines.count, first.column >= 1 else { return nil }
+        let row = lines[first.line - 1], start = first.column - 1
+        var spelling: [Unicode.Scalar] = []
+        for quote in ["", "\"", "'"] {
+            let candidate = Array((quote + key + quote).unicodeScalars)
+            if start + candidate.count <= row.count, Array(row[start..<start + candidate.count]) == candidate { spelling = candidate; break }
+        }
+        guard !spelling.isEmpty else { return nil }
+        lines[first.line - 1] = Array(row[..<start]) + Array(stand.unicodeScalars) + Array(row[(start + spelling.count)...])
+        let renamed = lines.map { String(String.UnicodeScalarView($0)) }.joined(separator: "\n")
+        guard let root = try? Yams.compose(yaml: renamed) else { return nil }
+        func search(_ node: Node, _ path: String) -> (String, Int)? {
+            switch node {
+            case .mapping(let m):
+                if m.contains(where: { $0.key.string == stand }), let again = m.first(where: { $0.key.string == key }) {
+                    return (path.isEmpty ? key : "\(path).\(key)", again.key.mark?.line ?? first.line)
+                }
+                for (k, v) in m {
+                    let name = k.string ?? ""
+                    if let found = search(v, path.isEmpty ? name : "\(path).\(name)") { return found }
+                }
+            case .sequence(let items):
+                for (i, item) in items.enumerated() {
+                    if let found = search(item, "\(path)[\(i)]") { return found }
+                }
+            default: break
+            }
+            return nil
+        }
+        return search(root, "")
     }
 
     /// The same node, named as another file and key path (an inline `policy:` mapping read as a policy file).

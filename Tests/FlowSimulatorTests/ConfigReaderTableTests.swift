@@ -25,15 +25,13 @@ import Testing
         """
     static let inlinePolicy = "policy: {paymentUrl: https://shop.example.com/pay, completeUrl: https://shop.example.com/complete, cancelUrl: https://shop.example.com/cancel}\n"
 
-    // A duplicate key is refused by the YAML parser itself: the error names the key (not its whole path) and
-    // the line where it is first given.
     static let rows: [Row] = [
         // Policy files.
         Row(kind: .policy, mistake: "unknown key", text: policy + "\nredirect: webview", line: 4, key: "redirect",
             message: "unknown key 'redirect'; expected one of platform, paymentUrl"),
         Row(kind: .policy, mistake: "wrong type", text: "platform: [ios]\n" + policy, line: 1, key: "platform",
             message: "expected a string, found a list"),
-        Row(kind: .policy, mistake: "duplicate key", text: policy + "\ncancelUrl: https://shop.example.com/c2", line: 3, key: "cancelUrl",
+        Row(kind: .policy, mistake: "duplicate key", text: policy + "\ncancelUrl: https://shop.example.com/c2", line: 4, key: "cancelUrl",
             message: "duplicate key"),
         Row(kind: .policy, mistake: "missing required key", text: "paymentUrl: https://shop.example.com/pay\ncompleteUrl: https://shop.example.com/c\n",
             line: 1, key: "cancelUrl", message: "missing required key 'cancelUrl' (expected a string)"),
@@ -46,7 +44,7 @@ import Testing
             message: "unknown key 'colour'; expected one of name, schemes"),
         Row(kind: .environment, mistake: "wrong type", text: "apps:\n  - name: X\n    universalLinks: {host: x.example}\n", line: 3,
             key: "apps[0].universalLinks", message: "expected a list, found a mapping"),
-        Row(kind: .environment, mistake: "duplicate key", text: "apps:\n  - name: X\n    name: Y\n", line: 2, key: "name",
+        Row(kind: .environment, mistake: "duplicate key", text: "apps:\n  - name: X\n    name: Y\n", line: 3, key: "apps[0].name",
             message: "duplicate key"),
         Row(kind: .environment, mistake: "missing required key", text: "apps:\n  - name: X\n    appLinks:\n      - paths: ['/*']\n", line: 4,
             key: "apps[0].appLinks[0].host", message: "missing required key 'host'"),
@@ -57,7 +55,7 @@ import Testing
             key: "pages[0].colour", message: "unknown key 'colour'; expected one of url, method"),
         Row(kind: .flow, mistake: "wrong type", text: inlinePolicy + "limits: {steps: many}\n", line: 2, key: "limits.steps",
             message: "expected a whole number, found the scalar 'many'"),
-        Row(kind: .flow, mistake: "duplicate key", text: inlinePolicy + "name: a\nname: b\n", line: 2, key: "name", message: "duplicate key"),
+        Row(kind: .flow, mistake: "duplicate key", text: inlinePolicy + "name: a\nname: b\n", line: 3, key: "name", message: "duplicate key"),
         Row(kind: .flow, mistake: "missing required key", text: inlinePolicy + "expect:\n  branches:\n    - outcome: stuck\n", line: 4,
             key: "expect.branches[0].when", message: "missing required key 'when'"),
         Row(kind: .flow, mistake: "invalid YAML", text: inlinePolicy + "pages: [\n", line: 3, key: nil, message: "invalid YAML/JSON: "),
@@ -78,7 +76,11 @@ import Testing
         Row(kind: .redaction, mistake: "wrong type", text: "cards: [x]\n", line: 1, key: "cards", message: "expected true or false, found a list"),
         Row(kind: .redaction, mistake: "wrong type in a list", text: "keep:\n  - MD\n  - 42\n", line: 3, key: "keep[1]",
             message: "expected a string, found the scalar '42'"),
-        Row(kind: .redaction, mistake: "duplicate key", text: "names: [a]\nnames: [b]\n", line: 1, key: "names", message: "duplicate key"),
+        Row(kind: .flow, mistake: "duplicate key, nested and quoted", text: inlinePolicy + "pages:\n  - url: https://a.example/\n    \"status\": 200\n    status: 201\n",
+            line: 5, key: "pages[0].status", message: "duplicate key"),
+        Row(kind: .flow, mistake: "duplicate key in JSON", text: "{\"policy\": {\"paymentUrl\": \"https://a.example/\",\n \"paymentUrl\": \"https://b.example/\"}}",
+            line: 2, key: "policy.paymentUrl", message: "duplicate key"),
+        Row(kind: .redaction, mistake: "duplicate key", text: "names: [a]\nnames: [b]\n", line: 2, key: "names", message: "duplicate key"),
         Row(kind: .redaction, mistake: "invalid YAML", text: "names: [a\n", line: 2, key: nil, message: "invalid YAML/JSON: "),
     ]
 
