@@ -1,10 +1,11 @@
+import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator
 
 /// JavaScript hooks (seed 002 "Adding JavaScript Hooks"): a page calling the app's handler ends the run.
 @Suite struct HookTests {
-    static func flow(_ hooks: String, body: String) throws -> Flow {
+    static func flow(_ hooks: String, body: String) throws(ConfigError) -> Flow {
         try FlowLoader.parse("""
         policy:
           platform: ios
@@ -33,6 +34,8 @@ import TestSupport
     }
 
     @Test func aHookMustMeanCompleteOrCanceled() {
-        #expect(throws: (any Error).self) { try Self.flow("hooks: {completed: loop}", body: "<html></html>") }
+        #expect(throws: ConfigError(file: "flow.yaml", line: 6, key: "hooks.completed", "expected complete or canceled")) {
+            try Self.flow("hooks: {completed: loop}", body: "<html></html>")
+        }
     }
 }
