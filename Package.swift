@@ -53,19 +53,20 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "PageScan", dependencies: ["CLibXML2", "PlainviewURL"]),
-        // Files: policy, environment and goodlist files (YAML/JSON), the Public Suffix List, atomic writes.
+        // The one strict config reader (ConfigNode: policy, environment, flow, redaction files; file:line:key errors),
+        // goodlist files, the Public Suffix List, atomic writes.
         .target(name: "PlainviewConfig", dependencies: ["NavigationPolicy", "PlainviewURL", "Yams"]),
         .target(
             name: "FlowSimulator",
             dependencies: [
-                "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig", "Yams",
+                "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
             ]
         ),
         // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
         .target(
             name: "PlainviewServer",
             dependencies: [
-                "PlainviewURL", "NavigationPolicy", "PaymentURLHelpers", "PageScan", "PlainviewConfig", "FlowSimulator", "Yams",
+                "PlainviewURL", "NavigationPolicy", "PaymentURLHelpers", "PageScan", "PlainviewConfig", "FlowSimulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
@@ -97,14 +98,17 @@ let package = Package(
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "TestSupport"]),
         .testTarget(
             name: "FlowSimulatorTests",
-            dependencies: ["FlowSimulator", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport"],
+            dependencies: ["FlowSimulator", "PlainviewConfig", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "PlainviewCLITests", dependencies: ["plainview", "PageScan", "TestSupport"]),
+        .testTarget(
+            name: "PlainviewCLITests",
+            dependencies: ["plainview", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch", "TestSupport"]
+        ),
         .testTarget(
             name: "PlainviewServerTests",
             dependencies: [
-                "PlainviewServer", "NavigationPolicy", "PaymentURLHelpers", "TestSupport",
+                "PlainviewServer", "FlowSimulator", "PlainviewConfig", "NavigationPolicy", "PaymentURLHelpers", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -23,9 +23,9 @@ import Foundation
 #endif
 
 /// How an installed app behaves when opened, in the simulated world.
-public struct AppBehaviour: Sendable, Hashable, Codable {
+public struct AppBehaviour: Sendable, Hashable {
     /// What the user does in the app when nothing else is said (a flow step `app: NAME …` overrides it).
-    public enum Outcome: String, Sendable, Hashable, Codable, CaseIterable {
+    public enum Outcome: String, Sendable, Hashable, CaseIterable {
         /// The user finishes (signs, pays); the app returns.
         case complete
         /// The user cancels in the app; the app returns (to `cancelReturnTo`, else `returnTo`).
@@ -210,112 +210,6 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
         case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
         default: nil
-        }
-    }
-
-    // MARK: Codable (the environment file's shape)
-
-    enum CodingKeys: String, CodingKey { case host, then, returnTo, cancelReturnTo, model, failure }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let all = try decoder.container(keyedBy: AnyKey.self)
-        for k in all.allKeys where CodingKeys(stringValue: k.stringValue) == nil {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath + [k],
-                debugDescription: "unknown key '\(k.stringValue)'; expected host, then, returnTo, cancelReturnTo, model, failure"))
-        }
-        host = try c.decodeIfPresent(Bool.self, forKey: .host) ?? false
-        then = try c.decodeIfPresent(Outcome.self, forKey: .then) ?? (host ? .wait : .complete)
-        model = nil
-        if let m = try c.decodeIfPresent(String.self, forKey: .model) {
-            guard let app = Self.knownApp(m) else {
-                throw DecodingError.dataCorruptedError(forKey: .model, in: c,
-                    debugDescription: "expected swish, bankid or roampay-x, got '\(m)'")
-            }
-            model = app
-        }
-        failure = nil
-        if let f = try c.decodeIfPresent(String.self, forKey: .failure) {
-            guard let o = Self.roampayFailure(f) else {
-                throw DecodingError.dataCorruptedError(forKey: .failure, in: c,
-                    debugDescription: "expected \(Self.roampayFailures.map(\.rawValue).joined(separator: ", ")) or a response code, got '\(f)'")
-            }
-            failure = o
-        }
-        // A built-in model returns through its protocol unless told otherwise.
-        returnTo = try c.decodeIfPresent(Return.self, forKey: .returnTo) ?? (model == nil ? .previousApp : .appSwitchProtocol)
-        cancelReturnTo = try c.decodeIfPresent(Return.self, forKey: .cancelReturnTo)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        if host { try c.encode(host, forKey: .host) }
-        try c.encode(then, forKey: .then)
-        try c.encode(returnTo, forKey: .returnTo)
-        try c.encodeIfPresent(cancelReturnTo, forKey: .cancelReturnTo)
-        try c.encodeIfPresent(model?.rawValue, forKey: .model)
-        try c.encodeIfPresent(failure?.rawValue, forKey: .failure)
-    }
-}
-
-/// Any key, to find the ones a type does not know.
-struct AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
-extension AppBehaviour.Return: Codable {
-    enum CodingKeys: String, CodingKey { case url, queryParameter, nullMeansPrevious }
-
-    /// `previous`, or `{url: …}`, or `{queryParameter: NAME, nullMeansPrevious: BOOL}`.
-    public init(from decoder: any Decoder) throws {
-        if let single = try? decoder.singleValueContainer(), let word = try? single.decode(String.self) {
-            switch word {
-            case "previous": self = .previousApp
-            case "protocol": self = .appSwitchProtocol
-            default:
-                throw DecodingError.dataCorrupted(.init(
-                    codingPath: decoder.codingPath,
-                    debugDescription: "expected 'previous', 'protocol', {url: URL} or {queryParameter: NAME}, got '\(word)'"))
-            }
-            return
-        }
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let all = try decoder.container(keyedBy: AnyKey.self)
-        for k in all.allKeys where CodingKeys(stringValue: k.stringValue) == nil {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath + [k],
-                debugDescription: "unknown key '\(k.stringValue)'; expected url, or queryParameter and nullMeansPrevious"))
-        }
-        if let u = try c.decodeIfPresent(String.self, forKey: .url) {
-            self = .url(u)
-        } else if let q = try c.decodeIfPresent(String.self, forKey: .queryParameter) {
-            self = .queryParameter(q, nullMeansPrevious: try c.decodeIfPresent(Bool.self, forKey: .nullMeansPrevious) ?? false)
-        } else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "expected 'previous', {url: URL} or {queryParameter: NAME}"))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .previousApp:
-            var s = encoder.singleValueContainer()
-            try s.encode("previous")
-        case .appSwitchProtocol:
-            var s = encoder.singleValueContainer()
-            try s.encode("protocol")
-        case .url(let u):
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(u, forKey: .url)
-        case .queryParameter(let q, let n):
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(q, forKey: .queryParameter)
-            if n { try c.encode(n, forKey: .nullMeansPrevious) }
         }
     }
 }

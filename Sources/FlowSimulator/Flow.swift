@@ -1,6 +1,7 @@
 // A flow: a recorded page sequence, the policy and device it runs on, what the user does, and what must happen.
 // Loaded from `flow.yaml` (FlowLoader); documented in Pages/README.md.
 import AppSwitch
+import Foundation
 import NavigationPolicy
 
 /// Where a flow comes from. A seam for other recorders: a HAR import adds `case har(String)`, its
@@ -98,6 +99,31 @@ public struct RecordedPage: Sendable {
         self.requireCookie = requireCookie
         self.withoutCookie = withoutCookie
         self.line = line
+    }
+}
+
+extension RecordedPage {
+    /// What a request without the required cookie gets: `withoutCookie`, else a 403 "session expired" page.
+    public var missingCookieResponse: RecordedResponse {
+        withoutCookie ?? RecordedResponse(
+            status: 403, headers: [.init("Content-Type", "text/html")],
+            html: "<html><head><title>Session expired</title></head><body><p>Your session has expired.</p></body></html>")
+    }
+
+    /// True when a request's `Cookie` header values carry the page's `requireCookie` (`name` or
+    /// `name=value`); true for a page that requires none. What `serve --pages` checks for a real browser.
+    public func isSatisfied(byCookieHeaders headers: [String]) -> Bool {
+        guard let requirement = requireCookie else { return true }
+        let (name, value) = CookieJar.split(requirement)
+        for header in headers {
+            for pair in header.split(separator: ";") {
+                let kv = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard kv.first.map({ $0.trimmingCharacters(in: .whitespaces) }) == name else { continue }
+                let v = kv.count == 2 ? kv[1].trimmingCharacters(in: .whitespaces) : ""
+                if value == nil || v == value { return true }
+            }
+        }
+        return false
     }
 }
 

@@ -55,8 +55,9 @@ public enum FlowLoader {
         return flows
     }
 
-    /// Reads one flow file.
-    public static func load(file: String) throws(ConfigError) -> Flow {
+    /// Reads one flow file. With `confinedTo`, a page `file:` that resolves (symlinks followed) outside that
+    /// folder is an error: what `serve --pages` uses, so nothing outside the served folder is ever read for a page.
+    public static func load(file: String, confinedTo root: String? = nil) throws(ConfigError) -> Flow {
         let text: String
         do {
             text = try String(contentsOfFile: file, encoding: .utf8)
@@ -64,29 +65,29 @@ public enum FlowLoader {
             throw ConfigError(file: file, "cannot read the flow file (\(error.localizedDescription))")
         }
         let folder = (file as NSString).deletingLastPathComponent
-        return try parse(text, file: file, folder: folder)
+        return try parse(text, file: file, folder: folder, confinedTo: root)
     }
 
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
                            "assume", "expect", "limits", "hooks", "helpers"]
 
     /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths.
-    public static func parse(_ text: String, file: String, folder: String) throws(ConfigError) -> Flow {
-        let root = try YNode.parse(text, file: file)
-        let f = try root.fields(flowKeys)
+    public static func parse(_ text: String, file: String, folder: String, confinedTo root: String? = nil) throws(ConfigError) -> Flow {
+        let document = try ConfigNode.parse(text, file: file)
+        let f = try document.fields(flowKeys)
         let defaultName = ((folder as NSString).lastPathComponent)
-        let name = try f["name"]?.string() ?? (defaultName.isEmpty ? file : defaultName)
-        let description = try f["description"]?.string() ?? ""
+        let name = try f.value("name")?.string() ?? (defaultName.isEmpty ? file : defaultName)
+        let description = try f.value("description")?.string() ?? ""
 
         let policyNode = try f.required("policy")
         let policy = try ConfigBridge.policy(policyNode, folder: folder)
         let env: ConfigBridge.LoadedEnvironment
-        if let e = f["environment"] { env = try ConfigBridge.environment(e, folder: folder) } else { env = .init(system: NoApps(), apps: [:], appNames: []) }
+        if let e = f.value("environment") { env = try ConfigBridge.environment(e, folder: folder) } else { env = .init(system: NoApps(), apps: [:], appNames: []) }
 
         // The host app: named, or the environment app marked `behaviour: {host: true}`, or the one whose
         // schemes include the policy's callbackScheme.
         var hostApp = "app"
-        if let h = f["hostApp"] {
+        if let h = f.value("hostApp") {
             hostApp = try h.string()
             guard env.appNames.contains(hostApp) else { throw h.error("no app named '\(hostApp)' in the environment") }
         } else if let marked = env.appNames.first(where: { env.apps[$0]?.host == true }) {
@@ -96,21 +97,21 @@ public enum FlowLoader {
         }
 
         var start = policy.paymentURL
-        if let s = f["start"] {
+        if let s = f.value("start") {
             start = try s.string()
             guard URLTools.isWeb(start), URLTools.host(start) != nil else { throw s.error("expected an absolute http(s) URL, got '\(start)'") }
         }
 
         var pages: [RecordedPage] = []
-        if let p = f["pages"] { pages = try parsePages(p, folder: folder) }
+        if let p = f.value("pages") { pages = try parsePages(p, folder: folder, root: root) }
         var steps: [FlowStep] = []
-        if let s = f["steps"] { for item in try s.sequence() { steps.append(try parseStep(item)) } }
+        if let s = f.value("steps") { for item in try s.sequence() { steps.append(try parseStep(item)) } }
         var assumptions = Assumptions()
-        if let a = f["assume"] { assumptions = try parseAssume(a, apps: env.appNames) }
+        if let a = f.value("assume") { assumptions = try parseAssume(a, apps: env.appNames) }
         var expect = Expectations()
-        if let e = f["expect"] { expect = try parseExpect(e) }
+        if let e = f.value("expect") { expect = try parseExpect(e) }
         var limits = Limits()
-        if let l = f["limits"] {
+        if let l = f.value("limits") {
             let lf = try l.fields(["steps", "repeats", "branches", "depth"])
             func positive(_ k: String, _ d: Int) throws(ConfigError) -> Int {
                 guard let n = lf[k] else { return d }
@@ -122,17 +123,17 @@ public enum FlowLoader {
                             branches: try positive("branches", limits.branches), depth: try positive("depth", limits.depth))
         }
         var hooks: [String: Outcome.Kind] = [:]
-        if let h = f["hooks"] {
+        if let h = f.value("hooks") {
             for (name, value) in try h.mapping() {
                 let kind = try outcomeKind(value)
                 guard kind == .complete || kind == .canceled else { throw value.error("expected complete or canceled") }
                 hooks[name] = kind
             }
         }
-        let responder = try f["helpers"].map { n throws(ConfigError) in try HelperBridge.responder(n) }
+        let responder = try f.value("helpers").map { n throws(ConfigError) in try HelperBridge.responder(n) }
         for step in steps {
             if case .app(let n, _) = step, !env.appNames.contains(n) {
-                throw ConfigError(file: file, line: f["steps"]?.line, key: "steps", "step '\(step)' names an app that is not in the environment")
+                throw ConfigError(file: file, line: f.value("steps")?.line, key: "steps", "step '\(step)' names an app that is not in the environment")
             }
         }
         return Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
@@ -146,20 +147,20 @@ public enum FlowLoader {
                            "requireCookie", "withoutCookie", "responses"]
     static let responseKeys = ["status", "headers", "location", "file", "body", "setCookie"]
 
-    static func parsePages(_ node: YNode, folder: String) throws(ConfigError) -> [RecordedPage] {
+    static func parsePages(_ node: ConfigNode, folder: String, root: String?) throws(ConfigError) -> [RecordedPage] {
         var out: [RecordedPage] = []
         if node.isMapping {
             // `pages: {URL: {…} | [{…}, …]}`
             for (url, value) in try node.mapping() {
-                for item in try value.list() { out.append(try parsePage(item, url: url, folder: folder)) }
+                for item in try value.list() { out.append(try parsePage(item, url: url, folder: folder, root: root)) }
             }
         } else {
-            for item in try node.sequence() { out.append(try parsePage(item, url: nil, folder: folder)) }
+            for item in try node.sequence() { out.append(try parsePage(item, url: nil, folder: folder, root: root)) }
         }
         return out
     }
 
-    static func parsePage(_ node: YNode, url keyURL: String?, folder: String) throws(ConfigError) -> RecordedPage {
+    static func parsePage(_ node: ConfigNode, url keyURL: String?, folder: String, root: String?) throws(ConfigError) -> RecordedPage {
         let f = try node.fields(keyURL == nil ? pageKeys : pageKeys.filter { $0 != "url" })
         let url: String
         if let keyURL { url = keyURL } else { url = try f.required("url").string() }
@@ -167,46 +168,46 @@ public enum FlowLoader {
             throw node.error("expected an absolute http(s) URL, got '\(url)'", key: node.path + (keyURL == nil ? ".url" : ""))
         }
         var method: String?
-        if let m = f["method"] {
+        if let m = f.value("method") {
             let v = try m.string().uppercased()
             guard ["GET", "POST", "PUT", "HEAD"].contains(v) else { throw m.error("expected GET or POST, got '\(v)'") }
             method = v
         }
         var context: PageContext?
-        if let c = f["in"] {
+        if let c = f.value("in") {
             let v = try c.string()
             guard let pc = PageContext(rawValue: v) else { throw c.error("expected webview or browser, got '\(v)'") }
             context = pc
         }
         var responses: [RecordedResponse] = []
-        if let rs = f["responses"] {
+        if let rs = f.value("responses") {
             for key in ["status", "headers", "location", "file", "body", "setCookie"] where f[key] != nil {
                 throw node.error("'\(key)' and 'responses' cannot both be given: put each response in the list")
             }
-            for r in try rs.sequence() { responses.append(try parseResponse(r, fields: try r.fields(responseKeys), folder: folder)) }
+            for r in try rs.sequence() { responses.append(try parseResponse(r, fields: try r.fields(responseKeys), folder: folder, root: root)) }
             guard !responses.isEmpty else { throw rs.error("expected at least one response") }
         } else {
-            responses = [try parseResponse(node, fields: f, folder: folder)]
+            responses = [try parseResponse(node, fields: f, folder: folder, root: root)]
         }
         var withoutCookie: RecordedResponse?
-        if let w = f["withoutCookie"] { withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder) }
-        let requireCookie = try f["requireCookie"]?.string()
+        if let w = f.value("withoutCookie") { withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder, root: root) }
+        let requireCookie = try f.value("requireCookie")?.string()
         if let rc = requireCookie, rc.isEmpty || rc.hasPrefix("=") { throw node.error("expected a cookie name or name=value", key: node.path + ".requireCookie") }
         return RecordedPage(url: url, method: method, context: context, responses: responses, requireCookie: requireCookie,
                             withoutCookie: withoutCookie, line: node.line)
     }
 
-    static func parseResponse(_ node: YNode, fields f: YNode.Fields, folder: String) throws(ConfigError) -> RecordedResponse {
+    static func parseResponse(_ node: ConfigNode, fields f: ConfigNode.Fields, folder: String, root: String?) throws(ConfigError) -> RecordedResponse {
         var headers: [RecordedResponse.Header] = []
-        if let h = f["headers"] {
+        if let h = f.value("headers") {
             for (k, v) in try h.mapping() {
                 for value in try v.strings() { headers.append(.init(k, value)) }
             }
         }
-        if let l = f["location"] { headers.append(.init("Location", try l.string())) }
-        if let c = f["setCookie"] { for v in try c.strings() { headers.append(.init("Set-Cookie", v)) } }
+        if let l = f.value("location") { headers.append(.init("Location", try l.string())) }
+        if let c = f.value("setCookie") { for v in try c.strings() { headers.append(.init("Set-Cookie", v)) } }
         var status = headers.contains { $0.name.lowercased() == "location" } ? 302 : 200
-        if let s = f["status"] {
+        if let s = f.value("status") {
             status = try s.int()
             guard (100...599).contains(status) else { throw s.error("expected an HTTP status from 100 to 599") }
         }
@@ -214,18 +215,23 @@ public enum FlowLoader {
             throw node.error("a \(status) redirect needs a 'location' (or a Location header)")
         }
         var body: [UInt8] = []
-        if let file = f["file"], let b = f["body"] {
+        if let file = f.value("file"), let b = f.value("body") {
             _ = b
             throw file.error("give either 'file' or 'body', not both")
         }
-        if let file = f["file"] {
+        if let file = f.value("file") {
             let rel = try file.string()
             let path = rel.hasPrefix("/") ? rel : (folder as NSString).appendingPathComponent(rel)
+            if let root {
+                let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+                let base = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
+                guard resolved.hasPrefix(base + "/") else { throw file.error("the page file '\(rel)' is outside the served folder") }
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw file.error("cannot read the page file '\(rel)' (looked at \(path))")
             }
             body = Array(data)
-        } else if let b = f["body"] {
+        } else if let b = f.value("body") {
             body = Array(try b.string().utf8)
         }
         if !headers.contains(where: { $0.name.lowercased() == "content-type" }), !body.isEmpty {
@@ -236,7 +242,7 @@ public enum FlowLoader {
 
     // MARK: steps
 
-    static func parseStep(_ node: YNode) throws(ConfigError) -> FlowStep {
+    static func parseStep(_ node: ConfigNode) throws(ConfigError) -> FlowStep {
         if node.isScalar {
             switch try node.string() {
             case "accept": return .accept
@@ -254,7 +260,7 @@ public enum FlowLoader {
         case "tap":
             if value.isScalar { return .tap(text: try value.string(), url: nil) }
             let tf = try value.fields(["text", "url"])
-            let text = try tf["text"]?.string(), url = try tf["url"]?.string()
+            let text = try tf.value("text")?.string(), url = try tf.value("url")?.string()
             guard (text == nil) != (url == nil) else { throw value.error("give exactly one of 'text' or 'url'") }
             return .tap(text: text, url: url)
         case "app":
@@ -282,10 +288,10 @@ public enum FlowLoader {
 
     // MARK: assume / expect
 
-    static func parseAssume(_ node: YNode, apps: [String]) throws(ConfigError) -> Assumptions {
+    static func parseAssume(_ node: ConfigNode, apps: [String]) throws(ConfigError) -> Assumptions {
         let f = try node.fields(["universalLinks", "missingApps", "blockAutomaticRedirects"])
         var a = Assumptions()
-        func attempts(_ n: YNode) throws(ConfigError) -> [Bool] {
+        func attempts(_ n: ConfigNode) throws(ConfigError) -> [Bool] {
             var out: [Bool] = []
             for item in try n.list() {
                 switch try item.string() {
@@ -296,7 +302,7 @@ public enum FlowLoader {
             }
             return out
         }
-        if let u = f["universalLinks"] {
+        if let u = f.value("universalLinks") {
             if u.isMapping {
                 for (host, v) in try u.mapping() { a.universalLinks[host.lowercased()] = try attempts(v) }
             } else {
@@ -304,18 +310,18 @@ public enum FlowLoader {
                 a.universalLinks["*"] = list.count == 1 ? Array(repeating: list[0], count: 64) : list
             }
         }
-        if let m = f["missingApps"] {
+        if let m = f.value("missingApps") {
             for n in try m.list() {
                 let name = try n.string()
                 guard apps.contains(name) else { throw n.error("no app named '\(name)' in the environment") }
                 a.missingApps.insert(name)
             }
         }
-        if let b = f["blockAutomaticRedirects"] { a.blockAutomaticAppRedirects = try b.bool() }
+        if let b = f.value("blockAutomaticRedirects") { a.blockAutomaticAppRedirects = try b.bool() }
         return a
     }
 
-    static func outcomeKind(_ n: YNode) throws(ConfigError) -> Outcome.Kind {
+    static func outcomeKind(_ n: ConfigNode) throws(ConfigError) -> Outcome.Kind {
         let v = try n.string()
         guard let k = Outcome.Kind(rawValue: v) else {
             throw n.error("expected one of \(Outcome.Kind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(v)'")
@@ -323,16 +329,16 @@ public enum FlowLoader {
         return k
     }
 
-    static func parseExpect(_ node: YNode) throws(ConfigError) -> Expectations {
+    static func parseExpect(_ node: ConfigNode) throws(ConfigError) -> Expectations {
         let f = try node.fields(["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches"])
         var e = Expectations()
-        if let o = f["outcome"] { e.outcome = try outcomeKind(o) }
-        if let h = f["hops"] { e.hops = try h.int() }
-        if let w = f["endsIn"] { e.endsIn = try w.string() }
+        if let o = f.value("outcome") { e.outcome = try outcomeKind(o) }
+        if let h = f.value("hops") { e.hops = try h.int() }
+        if let w = f.value("endsIn") { e.endsIn = try w.string() }
         if let a = f["appsOpened"] { e.appsOpened = a.isNull ? [] : try a.strings() }
-        if let r = f["reasonContains"] { e.reasonContains = try r.string() }
-        if let b = f["everyBranch"] { e.everyBranch = try outcomeKind(b) }
-        if let bs = f["branches"] {
+        if let r = f.value("reasonContains") { e.reasonContains = try r.string() }
+        if let b = f.value("everyBranch") { e.everyBranch = try outcomeKind(b) }
+        if let bs = f.value("branches") {
             for item in try bs.sequence() {
                 let bf = try item.fields(["when", "outcome"])
                 let labels = try bf.required("when").strings()

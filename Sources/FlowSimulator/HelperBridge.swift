@@ -13,13 +13,13 @@ import NavigationPolicy
 import PlainviewConfig
 
 enum HelperBridge {
-    static func responder(_ node: YNode) throws(ConfigError) -> @Sendable (String, String) -> RecordedResponse? {
+    static func responder(_ node: ConfigNode) throws(ConfigError) -> @Sendable (String, String) -> RecordedResponse? {
         let f = try node.fields(["publicUrl", "root", "trampolineUrl", "androidPackage"])
         let configuration: HelperEndpointsConfiguration
         do {
             configuration = try HelperEndpointsConfiguration(
-                publicURL: try f.required("publicUrl").string(), root: try f["root"]?.string() ?? "/",
-                androidPackage: try f["androidPackage"]?.string(), trampolineURL: try f["trampolineUrl"]?.string())
+                publicURL: try f.required("publicUrl").string(), root: try f.value("root")?.string() ?? "/",
+                androidPackage: try f.value("androidPackage")?.string(), trampolineURL: try f.value("trampolineUrl")?.string())
         } catch let e as ConfigError {
             throw e
         } catch {

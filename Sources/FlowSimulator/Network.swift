@@ -45,10 +45,7 @@ struct Network {
         }
         let page = pages[i]
         if let need = page.requireCookie, !jar.satisfies(need, for: url) {
-            let fallback = page.withoutCookie ?? RecordedResponse(
-                status: 403, headers: [.init("Content-Type", "text/html")],
-                html: "<html><head><title>Session expired</title></head><body><p>Your session has expired.</p></body></html>")
-            return .response(fallback, missingCookie: need)
+            return .response(page.missingCookieResponse, missingCookie: need)
         }
         guard !page.responses.isEmpty else { return .unrecorded }
         let n = min(served[i], page.responses.count - 1)

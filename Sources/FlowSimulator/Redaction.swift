@@ -3,7 +3,6 @@
 import AppSwitch
 import Foundation
 import PlainviewConfig
-import Yams
 
 /// What is redacted. The defaults cover the seeds' flows (3-D Secure `PaReq`/`MD`/`creq`, BankID and Swish
 /// tokens, session cookies); a file or CLI flags add names, keep names, or add regular expressions.
@@ -100,56 +99,31 @@ public struct RedactionConfig: Sendable, Hashable {
     ]
 
     public static func parse(_ text: String, file: String) throws(ConfigError) -> RedactionConfig {
-        let node: Any?
-        do {
-            node = try Yams.load(yaml: text)
-        } catch let error as YamlError {
-            throw ConfigError(file: file, "not valid YAML/JSON: \(error)")
-        } catch {
-            throw ConfigError(file: file, "not valid YAML/JSON")
-        }
-        guard let map = node as? [String: Any] else {
-            if node == nil { return .default }
-            throw ConfigError(file: file, "expected a mapping with keys such as names, keep, patterns")
-        }
-        for key in map.keys.sorted() where !fileKeys.contains(key) {
-            throw ConfigError(file: file, key: key,
-                              "unknown key; expected one of \(fileKeys.sorted().joined(separator: ", "))")
-        }
+        guard let root = try ConfigNode.parseOptional(text, file: file), !root.isNull else { return .default }
+        let map = try root.fields(fileKeys.sorted())
         func list(_ key: String) throws(ConfigError) -> [String]? {
-            guard let v = map[key] else { return nil }
-            if let s = v as? String { return [s] }
-            guard let a = v as? [Any] else { throw ConfigError(file: file, key: key, "expected a list of strings") }
-            var out: [String] = []
-            for (i, item) in a.enumerated() {
-                guard let s = item as? String else {
-                    throw ConfigError(file: file, key: "\(key)[\(i)]", "expected a string")
-                }
-                out.append(s)
-            }
-            return out
+            try map.value(key)?.textList()
         }
         func flag(_ key: String) throws(ConfigError) -> Bool? {
-            guard let v = map[key] else { return nil }
-            guard let b = v as? Bool else { throw ConfigError(file: file, key: key, "expected true or false") }
-            return b
+            try map.value(key)?.bool()
         }
         let replace = try flag("replaceDefaults") ?? false
         var config = replace ? RedactionConfig(names: [], headers: []) : RedactionConfig()
         config.names += try list("names") ?? []
         config.headers += try list("headers") ?? []
         config.keep += try list("keep") ?? []
-        config.patterns += try list("patterns") ?? []
-        for (i, p) in config.patterns.enumerated() where (try? NSRegularExpression(pattern: p)) == nil {
-            throw ConfigError(file: file, key: "patterns[\(i)]", "not a valid regular expression: \(p)")
+        for item in try map.value("patterns")?.items() ?? [] {
+            let p = try item.text()
+            guard (try? NSRegularExpression(pattern: p)) != nil else { throw item.error("not a valid regular expression: \(p)") }
+            config.patterns.append(p)
         }
         if let b = try flag("cookies") { config.cookies = b }
         if let b = try flag("cards") { config.cards = b }
         if let b = try flag("personalNumbers") { config.personalNumbers = b }
         if let b = try flag("emails") { config.emails = b }
-        if let v = map["minimumGlobalLength"] {
-            guard let n = v as? Int, n >= 1 else {
-                throw ConfigError(file: file, key: "minimumGlobalLength", "expected a whole number ≥ 1")
+        if let v = map.value("minimumGlobalLength") {
+            guard let n = try? v.int(), n >= 1 else {
+                throw v.error("expected a whole number ≥ 1")
             }
             config.minimumGlobalLength = n
         }

@@ -2,7 +2,6 @@
 import PlainviewURL
 import Foundation
 import NavigationPolicy
-import Yams
 
 /// Loads environment files (YAML or JSON). Every problem is a `ConfigError` naming the file, line and key.
 public enum EnvironmentFile {
@@ -12,107 +11,98 @@ public enum EnvironmentFile {
     public static let appLinkKeys = ["host", "paths"]
 
     /// Decodes an app's `behaviour` node into the caller's model (the simulator owns it) and says which
-    /// built-in app it names, if any. Throw a `ConfigError` (or any error, which is wrapped) when it is wrong.
-    public typealias BehaviourDecoder<Behaviour> = (_ node: Node, _ file: String, _ key: String) throws -> (behaviour: Behaviour, model: KnownApp?)
+    /// built-in app it names, if any. The node knows its file, line and key path (`apps[0].behaviour`);
+    /// throw its `ConfigError`s.
+    public typealias BehaviourDecoder<Behaviour> = (_ node: ConfigNode) throws(ConfigError) -> (behaviour: Behaviour, model: KnownApp?)
 
     /// Loads an environment file; `aasa:` files resolve against the file's folder. Without a behaviour
     /// decoder, an app's `behaviour:` key is an error: only the simulator gives behaviours a meaning.
-    public static func load<B>(path: String, behaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
-        let doc = try ConfigDocument.load(path: path)
-        return try decode(doc, baseDirectory: (path as NSString).deletingLastPathComponent, behaviour: behaviour)
+    public static func load<B>(path: String, behaviour: BehaviourDecoder<B>?) throws(ConfigError) -> LoadedEnvironment<B> {
+        let root = try ConfigNode.load(path: path)
+        return try decode(root, baseDirectory: (path as NSString).deletingLastPathComponent, behaviour: behaviour)
     }
 
     public static func parse<B>(_ text: String, file: String = "<environment>", baseDirectory: String = ".",
-                                behaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
-        try decode(ConfigDocument.parse(text, file: file), baseDirectory: baseDirectory, behaviour: behaviour)
+                                behaviour: BehaviourDecoder<B>?) throws(ConfigError) -> LoadedEnvironment<B> {
+        try decode(ConfigNode.parse(text, file: file), baseDirectory: baseDirectory, behaviour: behaviour)
     }
 
     /// Loads an environment file that gives no app a `behaviour:` (what an app or `decide` needs).
-    public static func load(path: String) throws -> Environment {
+    public static func load(path: String) throws(ConfigError) -> Environment {
         try load(path: path, behaviour: nil as BehaviourDecoder<Never>?).environment
     }
 
-    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".") throws -> Environment {
+    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".") throws(ConfigError) -> Environment {
         try parse(text, file: file, baseDirectory: baseDirectory, behaviour: nil as BehaviourDecoder<Never>?).environment
     }
 
-    /// Decodes an environment from an already-parsed YAML node (e.g. a flow file's inline `environment:`).
-    public static func decode<B>(_ node: Node, file: String, baseDirectory: String,
-                                 behaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
-        try decode(ConfigDocument(file: file, root: node), baseDirectory: baseDirectory, behaviour: behaviour)
-    }
-
-    static func decode<B>(_ doc: ConfigDocument, baseDirectory: String, behaviour decodeBehaviour: BehaviourDecoder<B>?) throws -> LoadedEnvironment<B> {
-        let m = try doc.mapping(doc.root, at: nil, allowed: keys)
+    /// Decodes an environment from a node (an environment file's root, or a flow file's inline `environment:`,
+    /// whose errors then name the flow file and `environment.apps[…]`).
+    public static func decode<B>(_ root: ConfigNode, baseDirectory: String,
+                                 behaviour decodeBehaviour: BehaviourDecoder<B>?) throws(ConfigError) -> LoadedEnvironment<B> {
+        let m = try root.fields(keys)
         var apps: [Environment.App] = []
         var behaviours: [String: B] = [:]
-        for (i, node) in (try doc.list(m["apps"], "apps") ?? []).enumerated() {
-            let at = "apps[\(i)]"
-            let a = try doc.mapping(node, at: at, allowed: appKeys)
-            guard let name = try doc.string(a["name"], "\(at).name", required: true, parent: node), !name.isEmpty else {
-                throw doc.error(a["name"], "\(at).name", "expected a non-empty app name")
-            }
+        for node in try m.value("apps")?.sequence() ?? [] {
+            let a = try node.fields(appKeys)
+            let nameNode = try a.required("name", expecting: "a string")
+            let name = try nameNode.string()
+            guard !name.isEmpty else { throw nameNode.error("expected a non-empty app name") }
             var schemes: [String] = []
-            for (j, s) in (try doc.stringList(a["schemes"], "\(at).schemes") ?? []).enumerated() {
+            for item in try a.value("schemes")?.items() ?? [] {
+                let s = try item.string()
                 var scheme = s.lowercased()
                 if scheme.hasSuffix(":") { scheme.removeLast() }
                 if scheme.hasSuffix("://") { scheme.removeLast(3) }
                 guard let first = scheme.utf8.first, isalpha(Int32(first)) != 0,
                       scheme.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E) })
-                else { throw doc.error(a["schemes"], "\(at).schemes[\(j)]", "expected a URL scheme (like bankid), found '\(s)'") }
+                else { throw item.error("expected a URL scheme (like bankid), found '\(s)'") }
                 guard SchemeKind(scheme: scheme) == .custom else {
-                    throw doc.error(a["schemes"], "\(at).schemes[\(j)]", "'\(scheme)' cannot be an app's custom scheme")
+                    throw item.error("'\(scheme)' cannot be an app's custom scheme")
                 }
                 schemes.append(scheme)
             }
             var uls: [Environment.UniversalLink] = []
-            for (j, ulNode) in (try doc.list(a["universalLinks"], "\(at).universalLinks") ?? []).enumerated() {
-                let ulAt = "\(at).universalLinks[\(j)]"
-                let u = try doc.mapping(ulNode, at: ulAt, allowed: universalLinkKeys)
-                let host = try hostValue(doc, u["host"], "\(ulAt).host", parent: ulNode)
-                let paths = try doc.stringList(u["paths"], "\(ulAt).paths")
-                let aasa = try doc.string(u["aasa"], "\(ulAt).aasa", required: false, parent: ulNode)
+            for ulNode in try a.value("universalLinks")?.sequence() ?? [] {
+                let u = try ulNode.fields(universalLinkKeys)
+                let host = try hostValue(try u.required("host", expecting: "a string"))
+                let paths = try u.value("paths")?.strings()
+                let aasaNode = u.value("aasa")
+                let aasa = try aasaNode?.string()
                 guard (paths == nil) != (aasa == nil) else {
-                    throw doc.error(ulNode, ulAt, "expected exactly one of paths (AASA legacy syntax) or aasa (a file)")
+                    throw ulNode.error("expected exactly one of paths (AASA legacy syntax) or aasa (a file)")
                 }
                 var json: String?
-                if let aasa {
+                if let aasa, let aasaNode {
                     let p = aasa.hasPrefix("/") ? aasa : (baseDirectory as NSString).appendingPathComponent(aasa)
                     guard let data = FileManager.default.contents(atPath: p), let text = String(data: data, encoding: .utf8) else {
-                        throw doc.error(u["aasa"], "\(ulAt).aasa", "cannot read the AASA file '\(aasa)' (relative to the environment file)")
+                        throw aasaNode.error("cannot read the AASA file '\(aasa)' (relative to the environment file)")
                     }
                     do {
                         _ = try AppSiteAssociation(json: Array(data), domain: host)
                     } catch {
-                        throw doc.error(u["aasa"], "\(ulAt).aasa", "the AASA file '\(aasa)' is not valid: \(error.description)")
+                        throw aasaNode.error("the AASA file '\(aasa)' is not valid: \(error.description)")
                     }
                     json = text
                 }
                 uls.append(Environment.UniversalLink(host: host, paths: paths, aasa: aasa, aasaJSON: json))
             }
-            let package = try doc.string(a["package"], "\(at).package", required: false, parent: node)
+            let package = try a.value("package")?.string()
             var appLinks: [Environment.LinkClaim] = []
-            for (j, alNode) in (try doc.list(a["appLinks"], "\(at).appLinks") ?? []).enumerated() {
-                let alAt = "\(at).appLinks[\(j)]"
-                let l = try doc.mapping(alNode, at: alAt, allowed: appLinkKeys)
-                let host = try hostValue(doc, l["host"], "\(alAt).host", parent: alNode)
-                let paths = try doc.stringList(l["paths"], "\(alAt).paths") ?? ["/*"]
+            for alNode in try a.value("appLinks")?.sequence() ?? [] {
+                let l = try alNode.fields(appLinkKeys)
+                let host = try hostValue(try l.required("host", expecting: "a string"))
+                let paths = try l.value("paths")?.strings() ?? ["/*"]
                 appLinks.append(Environment.LinkClaim(host: host, paths: paths))
             }
             var model: KnownApp?
-            if let b = a["behaviour"], !ConfigDocument.isNull(b) {
+            if let b = a.value("behaviour") {
                 guard let decodeBehaviour else {
-                    throw doc.error(b, "\(at).behaviour", "app behaviours belong to simulated devices; load this file with the simulator's environment loader")
+                    throw b.error("app behaviours belong to simulated devices; load this file with the simulator's environment loader")
                 }
-                do {
-                    let decoded = try decodeBehaviour(b, doc.file, "\(at).behaviour")
-                    behaviours[name] = decoded.behaviour
-                    model = decoded.model
-                } catch let e as ConfigError {
-                    throw e
-                } catch {
-                    throw doc.error(b, "\(at).behaviour", "not a valid app behaviour: \(error)")
-                }
+                let decoded = try decodeBehaviour(b)
+                behaviours[name] = decoded.behaviour
+                model = decoded.model
             }
             apps.append(Environment.App(name: name, schemes: schemes, universalLinks: uls, package: package,
                                         appLinks: appLinks, model: model).withModelDefaults())
@@ -130,10 +120,10 @@ public enum EnvironmentFile {
         return LoadedEnvironment(environment: Environment(apps: apps, defaultApps: defaultApps), behaviours: behaviours)
     }
 
-    private static func hostValue(_ doc: ConfigDocument, _ node: Node?, _ key: String, parent: Node) throws -> String {
-        let raw = try doc.string(node, key, required: true, parent: parent) ?? ""
+    private static func hostValue(_ node: ConfigNode) throws(ConfigError) -> String {
+        let raw = try node.string()
         guard let h = HostName.normalize(raw) else {
-            throw doc.error(node, key, "expected a host name (like app.bankid.com), found '\(raw)'")
+            throw node.error("expected a host name (like app.bankid.com), found '\(raw)'")
         }
         return h
     }

@@ -2,7 +2,6 @@
 import PlainviewURL
 import Foundation
 import NavigationPolicy
-import Yams
 
 /// Loads policy files. Every problem is a `ConfigError` naming the file, line and key.
 public enum PolicyFile {
@@ -13,49 +12,44 @@ public enum PolicyFile {
     /// Loads a policy file. `goodlist` entries are files relative to the policy file or inline host patterns;
     /// without the key, the files of `defaultGoodlistDirectory` (the repository's `Goodlist/`) are used.
     /// `platform` overrides the file's platform (and with it the default redirect policy).
-    public static func load(path: String, platform: Platform? = nil, defaultGoodlistDirectory: String? = nil) throws -> Policy {
-        let doc = try ConfigDocument.load(path: path)
+    public static func load(path: String, platform: Platform? = nil, defaultGoodlistDirectory: String? = nil) throws(ConfigError) -> Policy {
+        let root = try ConfigNode.load(path: path)
         let baseDir = (path as NSString).deletingLastPathComponent
-        return try decode(doc, baseDirectory: baseDir, platform: platform, defaultGoodlistDirectory: defaultGoodlistDirectory)
+        return try decode(root, baseDirectory: baseDir, platform: platform, defaultGoodlistDirectory: defaultGoodlistDirectory)
     }
 
     /// Parses policy text (YAML or JSON); `file` names it in errors; relative goodlist files resolve against `baseDirectory`.
     public static func parse(_ text: String, file: String = "<policy>", baseDirectory: String = ".",
-                             platform: Platform? = nil, defaultGoodlistDirectory: String? = nil) throws -> Policy {
-        try decode(ConfigDocument.parse(text, file: file), baseDirectory: baseDirectory, platform: platform,
+                             platform: Platform? = nil, defaultGoodlistDirectory: String? = nil) throws(ConfigError) -> Policy {
+        try decode(ConfigNode.parse(text, file: file), baseDirectory: baseDirectory, platform: platform,
                    defaultGoodlistDirectory: defaultGoodlistDirectory)
     }
 
-    /// Decodes a policy from an already-parsed YAML node (e.g. a flow file's inline `policy:` mapping);
-    /// `file` names it in errors, relative goodlist files resolve against `baseDirectory`.
-    public static func decode(_ node: Node, file: String, baseDirectory: String, platform: Platform? = nil,
-                              defaultGoodlistDirectory: String? = nil) throws -> Policy {
-        try decode(ConfigDocument(file: file, root: node), baseDirectory: baseDirectory, platform: platform,
-                   defaultGoodlistDirectory: defaultGoodlistDirectory)
-    }
-
-    static func decode(_ doc: ConfigDocument, baseDirectory: String, platform override: Platform?,
-                       defaultGoodlistDirectory: String?) throws -> Policy {
-        let root = doc.root
-        let m = try doc.mapping(root, at: nil, allowed: keys)
+    /// Decodes a policy from a node (a policy file's root, or a flow file's inline `policy:` mapping, whose
+    /// errors then name the flow file and `policy.KEY`); relative goodlist files resolve against `baseDirectory`.
+    public static func decode(_ root: ConfigNode, baseDirectory: String, platform override: Platform? = nil,
+                              defaultGoodlistDirectory: String? = nil) throws(ConfigError) -> Policy {
+        let m = try root.fields(keys)
 
         var platform = Platform.ios
-        if let p = try doc.string(m["platform"], "platform", required: false, parent: root) {
-            guard let v = Platform(rawValue: p) else { throw doc.error(m["platform"], "platform", "expected ios or android, found '\(p)'") }
+        if let n = m.value("platform") {
+            let p = try n.string()
+            guard let v = Platform(rawValue: p) else { throw n.error("expected ios or android, found '\(p)'") }
             platform = v
         }
         if let override { platform = override }
 
-        func url(_ key: String, required: Bool) throws -> String? {
-            guard let s = try doc.string(m[key], key, required: required, parent: root) else { return nil }
+        func url(_ key: String, required: Bool) throws(ConfigError) -> String? {
+            guard let n = required ? try m.required(key, expecting: "a string") : m.value(key) else { return nil }
+            let s = try n.string()
             guard let u = WebURL(s) else {
-                throw doc.error(m[key], key, "expected an absolute URL (like https://shop.example.com/path), found '\(s)'")
+                throw n.error("expected an absolute URL (like https://shop.example.com/path), found '\(s)'")
             }
             if SchemeKind(scheme: u.scheme) == .neverExternal || SchemeKind(scheme: u.scheme) == .intent {
-                throw doc.error(m[key], key, "expected an http(s) or app URL, found a \(u.scheme): URL")
+                throw n.error("expected an http(s) or app URL, found a \(u.scheme): URL")
             }
             if (u.scheme == "http" || u.scheme == "https"), u.comparableHost?.isEmpty != false {
-                throw doc.error(m[key], key, "expected a URL with a host, found '\(s)'")
+                throw n.error("expected a URL with a host, found '\(s)'")
             }
             return s
         }
@@ -65,34 +59,37 @@ public enum PolicyFile {
         let termsURL = try url("termsOfServiceUrl", required: false)
 
         var callbackScheme: String?
-        if let cs = try doc.string(m["callbackScheme"], "callbackScheme", required: false, parent: root) {
+        if let n = m.value("callbackScheme") {
+            let cs = try n.string()
             let bytes = Array(cs.utf8)
             let valid = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E) }
                 && isalpha(Int32(bytes[0])) != 0
             guard valid else {
-                throw doc.error(m["callbackScheme"], "callbackScheme", "expected a URL scheme without ':' (like shopapp), found '\(cs)'")
+                throw n.error("expected a URL scheme without ':' (like shopapp), found '\(cs)'")
             }
             let kind = SchemeKind(scheme: cs)
             guard kind == .custom else {
-                throw doc.error(m["callbackScheme"], "callbackScheme", "expected the app's own custom scheme, found the reserved scheme '\(cs)'")
+                throw n.error("expected the app's own custom scheme, found the reserved scheme '\(cs)'")
             }
             callbackScheme = cs.lowercased()
         }
 
         var redirectPolicy: RedirectPolicy?
-        if let rp = try doc.string(m["redirectPolicy"], "redirectPolicy", required: false, parent: root) {
+        if let n = m.value("redirectPolicy") {
+            let rp = try n.string()
             guard let v = RedirectPolicy(rawValue: rp) else {
-                throw doc.error(m["redirectPolicy"], "redirectPolicy", "expected goodlist, webview or browser, found '\(rp)'")
+                throw n.error("expected goodlist, webview or browser, found '\(rp)'")
             }
             redirectPolicy = v
         }
 
         var allowedHosts: [String]?
-        if let hosts = try doc.stringList(m["allowedHosts"], "allowedHosts") {
+        if let hosts = try m.value("allowedHosts")?.items() {
             var normalized: [String] = []
-            for (i, h) in hosts.enumerated() {
+            for node in hosts {
+                let h = try node.string()
                 guard let n = Policy.normalizeAllowedHost(h) else {
-                    throw doc.error(m["allowedHosts"], "allowedHosts[\(i)]", "expected a host name (optionally host:port), found '\(h)'")
+                    throw node.error("expected a host name (optionally host:port), found '\(h)'")
                 }
                 normalized.append(n)
             }
@@ -100,18 +97,19 @@ public enum PolicyFile {
         }
 
         var entries: [GoodlistEntry] = []
-        if let items = try doc.stringList(m["goodlist"], "goodlist") {
-            for (i, item) in items.enumerated() {
+        if let items = try m.value("goodlist")?.items() {
+            for node in items {
+                let item = try node.string()
                 let path = item.hasPrefix("/") ? item : (baseDirectory as NSString).appendingPathComponent(item)
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
                     entries += try GoodlistFiles.load(path: path, displayName: item, isDirectory: isDir.boolValue)
                 } else if item.contains("/") || item.hasSuffix(".goodlist") || item.hasSuffix(".txt") {
-                    throw doc.error(m["goodlist"], "goodlist[\(i)]", "no such goodlist file '\(item)' (relative to the policy file)")
+                    throw node.error("no such goodlist file '\(item)' (relative to the policy file)")
                 } else if GoodlistFiles.isPattern(item) {
-                    entries.append(GoodlistEntry(pattern: item.lowercased(), file: doc.file, line: m["goodlist"]?.mark?.line))
+                    entries.append(GoodlistEntry(pattern: item.lowercased(), file: node.file, line: node.line))
                 } else {
-                    throw doc.error(m["goodlist"], "goodlist[\(i)]", "expected a goodlist file or a host pattern (host, *.host, **.host), found '\(item)'")
+                    throw node.error("expected a goodlist file or a host pattern (host, *.host, **.host), found '\(item)'")
                 }
             }
         } else if let dir = defaultGoodlistDirectory {

@@ -1,27 +1,43 @@
-// The recorded Pages, served so a real browser can walk a flow: every page a flow file (`flow.yaml`, the
-// simulator's format: `pages: [{url, method, in, file | status + location, headers, responses: […]}]`) records
-// is served at its recorded path and query, whatever host it was recorded on; and each flow folder's HTML
-// files at `/<flow>/<file>`; `/` lists both. Only what is indexed when the server starts is served: request
-// paths are looked up in the index, never joined onto the file system, so `..` and symlinks cannot escape.
+// The recorded Pages, served so a real browser can walk a flow: every flow file (`flow.yaml`) in the folder is
+// read by FlowSimulator's FlowLoader, exactly as `simulate` reads it, and each recorded page is served at its
+// recorded path and query, whatever host it was recorded on, as the simulator's network serves it: the recorded
+// statuses and headers (Location, Set-Cookie), the responses of a sequence in order (the last repeats), and a
+// page that requires a cookie answers its `withoutCookie` response (else a 403 "session expired" page) when the
+// request does not carry it. Each flow folder's HTML files are served at `/<flow>/<file>`; `/` lists both.
+// Only what is indexed when the server starts is served: request paths are looked up in the index, never
+// joined onto the file system, so `..` and symlinks cannot escape; a flow whose page file lies outside the
+// folder is not served at all.
 import PlainviewURL
 import PaymentURLHelpers
+import FlowSimulator
 import Foundation
 import NavigationPolicy
-import Yams
+import PlainviewConfig
+import Synchronization
 
-/// One recorded response.
-struct RecordedPage: Sendable {
-    var status: Int
-    var file: String?
-    var headers: [HelperHeader]
+/// One recorded page as served: the flow it comes from and its place in the response counters.
+struct ServedPage: Sendable {
+    var page: RecordedPage
     var flow: String
+    var index: Int
+}
+
+/// How many times each recorded page has been answered (a sequence of responses advances per request).
+final class ServedCounters: Sendable {
+    private let counts: Mutex<[Int]>
+    init(count: Int) { counts = Mutex(Array(repeating: 0, count: count)) }
+    /// The response number for this request of page `i` (then counts it).
+    func next(_ i: Int) -> Int { counts.withLock { c in defer { c[i] += 1 }; return c[i] } }
 }
 
 struct PagesIndex: Sendable {
     /// URL path (`/flow/page.html`) → absolute file path.
     let files: [String: String]
-    /// "METHOD path?query" → the recorded response (the first flow, sorted by name, wins a conflict).
-    let recorded: [String: RecordedPage]
+    /// "path?query" → the recorded pages at that target, in flow order (flows sorted by folder name).
+    let recorded: [String: [ServedPage]]
+    /// Flow files that could not be loaded (the same errors `simulate` reports); their pages are not served.
+    let skipped: [ConfigError]
+    let counters: ServedCounters
     static let maxFileSize = 5 << 20
 
     init(directory: String) throws {
@@ -32,7 +48,9 @@ struct PagesIndex: Sendable {
         }
         let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath()
         var files: [String: String] = [:]
-        var recorded: [String: RecordedPage] = [:]
+        var recorded: [String: [ServedPage]] = [:]
+        var skipped: [ConfigError] = []
+        var count = 0
         let flows = (try? fm.contentsOfDirectory(atPath: root.path)) ?? []
         for flow in flows.sorted() where Self.isSafeName(flow) {
             let flowURL = root.appendingPathComponent(flow)
@@ -47,58 +65,52 @@ struct PagesIndex: Sendable {
                 files["/\(flow)/\(file)"] = fileURL.path
             }
             for name in ["flow.yaml", "flow.yml"] {
-                let flowFile = flowURL.appendingPathComponent(name)
-                guard let text = try? String(contentsOf: flowFile, encoding: .utf8) else { continue }
-                for (key, page) in Self.recordedPages(yaml: text, flow: flow, flowDirectory: flowURL, root: root)
-                where recorded[key] == nil {
-                    recorded[key] = page
+                let flowFile = flowURL.appendingPathComponent(name).path
+                guard fm.fileExists(atPath: flowFile) else { continue }
+                let loaded: Flow
+                do {
+                    loaded = try FlowLoader.load(file: flowFile, confinedTo: root.path)
+                } catch {
+                    skipped.append(error)
+                    continue
+                }
+                for page in loaded.pages {
+                    guard let target = Self.requestTarget(url: page.url) else { continue }
+                    recorded[target, default: []].append(ServedPage(page: page, flow: flow, index: count))
+                    count += 1
                 }
             }
         }
         self.files = files
         self.recorded = recorded
+        self.skipped = skipped
+        self.counters = ServedCounters(count: count)
     }
 
-    /// The pages a flow file records. A flow file that does not parse is skipped (the simulator reports it).
-    static func recordedPages(yaml: String, flow: String, flowDirectory: URL, root: URL) -> [(String, RecordedPage)] {
-        guard let document = try? Yams.load(yaml: yaml) as? [String: Any], let pages = document["pages"] as? [Any] else { return [] }
-        var browserFirst: [(key: String, page: RecordedPage, inBrowser: Bool)] = []
-        for case let entry as [String: Any] in pages {
-            guard let url = entry["url"] as? String, let key = requestKey(url: url, method: entry["method"] as? String) else { continue }
-            // With a sequence of responses, a browser walking the flow sees the first.
-            let response = (entry["responses"] as? [Any])?.first as? [String: Any] ?? entry
-            var headers: [HelperHeader] = []
-            if let location = response["location"] as? String, !PercentEncoding.containsControl(location) {
-                headers.append(HelperHeader("Location", location))
-            }
-            if let extra = response["headers"] as? [String: Any] {
-                for (name, value) in extra {
-                    guard let v = value as? String, !PercentEncoding.containsControl(v), !PercentEncoding.containsControl(name) else { continue }
-                    headers.append(HelperHeader(name, v))
-                }
-            }
-            var file: String? = nil
-            if let relative = response["file"] as? String {
-                let resolved = flowDirectory.appendingPathComponent(relative).standardizedFileURL.resolvingSymlinksInPath()
-                guard resolved.path.hasPrefix(root.path + "/") else { continue }
-                file = resolved.path
-            }
-            let status = response["status"] as? Int ?? (headers.contains { $0.name == "Location" } ? 302 : 200)
-            guard (100...599).contains(status) else { continue }
-            let place = (entry["in"] as? String) ?? "browser"
-            browserFirst.append((key, RecordedPage(status: status, file: file, headers: headers, flow: flow), place == "browser"))
+    /// The page a real browser gets for `method target`: the first flow that records it; within a flow the
+    /// page recorded for the browser (or for both contexts) before one recorded for the web view only, and a
+    /// page naming the method before one that does not (as the simulator's network chooses).
+    func page(method: String, target: String) -> ServedPage? {
+        guard let candidates = recorded[target] else { return nil }
+        var best: (page: ServedPage, flow: String, score: Int)?
+        for c in candidates {
+            if let m = c.page.method, m != method { continue }
+            if let b = best, b.flow != c.flow { break }
+            let context = switch c.page.context { case .browser: 4; case nil: 2; case .webview: 0 }
+            let score = context + (c.page.method == nil ? 0 : 1)
+            if let b = best, b.score >= score { continue }
+            best = (c, c.flow, score)
         }
-        // The same URL recorded in the web view and in the browser: a real browser gets the browser's answer.
-        return browserFirst.filter(\.inBrowser).map { ($0.key, $0.page) } + browserFirst.filter { !$0.inBrowser }.map { ($0.key, $0.page) }
+        return best?.page
     }
 
-    /// "METHOD /path?query" of an absolute recorded URL.
-    static func requestKey(url: String, method: String?) -> String? {
+    /// "/path?query" of an absolute recorded URL.
+    static func requestTarget(url: String) -> String? {
         guard let schemeEnd = url.range(of: "://") else { return nil }
         let afterAuthority = url[schemeEnd.upperBound...].drop { $0 != "/" && $0 != "?" }
         var target = String(afterAuthority.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
-        return "\((method ?? "GET").uppercased()) \(target)"
+        return target
     }
 
     /// Names made of unreserved URI characters only, not starting with a dot (no hidden files, no `..`).
@@ -106,43 +118,58 @@ struct PagesIndex: Sendable {
         !name.isEmpty && !name.hasPrefix(".") && name.utf8.allSatisfy(PercentEncoding.isUnreserved)
     }
 
-    func response(for request: HelperRequest) -> HelperResponse? {
+    /// The answer to a request, nil when nothing is recorded or indexed for it. `cookies` are the request's
+    /// `Cookie` header values.
+    func response(for request: HelperRequest, cookies: [String] = []) -> HelperResponse? {
         let path = String(request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         let lookupMethod = request.method == "HEAD" ? "GET" : request.method
-        if let page = recorded["\(lookupMethod) \(request.target)"] {
-            return serve(page: page, head: request.method == "HEAD")
+        if let served = page(method: lookupMethod, target: request.target) {
+            let response: RecordedResponse
+            if !served.page.isSatisfied(byCookieHeaders: cookies) {
+                response = served.page.missingCookieResponse
+            } else if served.page.responses.isEmpty {
+                return nil
+            } else {
+                response = served.page.responses[min(counters.next(served.index), served.page.responses.count - 1)]
+            }
+            return serve(response, head: request.method == "HEAD")
         }
         guard request.method == "GET" || request.method == "HEAD" else { return nil }
         if path == "/" {
             var items = files.keys.sorted().map { "<li><a href=\"\(HTMLEscaping.escape($0))\">\(HTMLEscaping.escape($0))</a></li>" }
-            items += recorded.keys.sorted().filter { $0.hasPrefix("GET ") }.map { key in
-                let target = String(key.dropFirst(4))
-                return "<li><a href=\"\(HTMLEscaping.escape(target))\">\(HTMLEscaping.escape(target))</a> (recorded, \(HTMLEscaping.escape(recorded[key]?.flow ?? "")))</li>"
+            for target in recorded.keys.sorted() {
+                guard let served = page(method: "GET", target: target) else { continue }
+                items.append("<li><a href=\"\(HTMLEscaping.escape(target))\">\(HTMLEscaping.escape(target))</a> (recorded, \(HTMLEscaping.escape(served.flow)))</li>")
             }
             let body = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Pages</title></head><body><h1>Pages</h1><ul>\n\(items.joined(separator: "\n"))\n</ul></body></html>\n"
             return HelperResponse(status: 200, headers: [HelperHeader("Content-Type", "text/html; charset=utf-8")],
                                   body: request.method == "HEAD" ? "" : body)
         }
         guard let file = files[path] else { return nil }
-        return serve(page: RecordedPage(status: 200, file: file, headers: [], flow: ""), head: request.method == "HEAD")
+        guard let attrs = try? FileManager.default.attributesOfItem(atPath: file),
+              let size = attrs[.size] as? Int, size <= Self.maxFileSize,
+              let data = FileManager.default.contents(atPath: file) else {
+            return Self.unreadable
+        }
+        return serve(RecordedResponse(status: 200, headers: [.init("Content-Type", "text/html; charset=utf-8")], body: Array(data)),
+                     head: request.method == "HEAD")
     }
 
-    func serve(page: RecordedPage, head: Bool) -> HelperResponse {
-        var body = ""
-        var headers = page.headers
-        if let file = page.file {
-            guard let attrs = try? FileManager.default.attributesOfItem(atPath: file),
-                  let size = attrs[.size] as? Int, size <= Self.maxFileSize,
-                  let data = FileManager.default.contents(atPath: file) else {
-                return HelperEndpoints.problemResponse(HelperProblem(type: "about:blank", title: "Not Found", status: 404,
-                                                                     detail: "The recorded page cannot be read."))
-            }
-            body = String(decoding: data, as: UTF8.self)
-            if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-                headers.insert(HelperHeader("Content-Type", "text/html; charset=utf-8"), at: 0)
-            }
+    static let unreadable = HelperEndpoints.problemResponse(HelperProblem(
+        type: "about:blank", title: "Not Found", status: 404, detail: "The recorded page cannot be read."))
+
+    /// A recorded response on the wire: its status and headers (a header with control characters is left
+    /// out), its body, and `nosniff`.
+    func serve(_ r: RecordedResponse, head: Bool) -> HelperResponse {
+        guard r.body.count <= Self.maxFileSize else { return Self.unreadable }
+        var headers: [HelperHeader] = []
+        for h in r.headers where !PercentEncoding.containsControl(h.name) && !PercentEncoding.containsControl(h.value) {
+            headers.append(HelperHeader(h.name, h.value))
+        }
+        if !r.body.isEmpty, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            headers.insert(HelperHeader("Content-Type", "text/html; charset=utf-8"), at: 0)
         }
         headers.append(HelperHeader("X-Content-Type-Options", "nosniff"))
-        return HelperResponse(status: page.status, headers: headers, body: head ? "" : body)
+        return HelperResponse(status: r.status, headers: headers, body: head ? "" : String(decoding: r.body, as: UTF8.self))
     }
 }

@@ -50,6 +50,9 @@ public enum PlainviewServer {
         let knownPublicURL = options.publicURL ?? (options.port == 0 ? nil : defaultPublicURL(host: options.host, port: options.port))
         let validated = try endpointsConfiguration(options, publicURL: knownPublicURL ?? "http://127.0.0.1")
         let pages = try options.pagesDirectory.map { try PagesIndex(directory: $0) }
+        for error in pages?.skipped ?? [] {
+            logger.warning("not serving a flow that does not load: \(error)")
+        }
         let responder = PlainviewResponder(
             endpoints: knownPublicURL == nil ? nil : HelperEndpoints(configuration: validated),
             pages: pages, logger: logger)
@@ -125,7 +128,7 @@ final class PlainviewResponder: HTTPResponder, Sendable {
         let helper = HelperRequest(method: method, target: target)
         let result: HelperResponse
         if let endpoints = endpoints.withLock({ $0 }) {
-            if let pages, !endpoints.handles(target: target), let page = pages.response(for: helper) {
+            if let pages, !endpoints.handles(target: target), let page = pages.response(for: helper, cookies: request.headers[values: .cookie]) {
                 result = page
             } else {
                 result = endpoints.respond(to: helper)
@@ -151,7 +154,7 @@ final class PlainviewResponder: HTTPResponder, Sendable {
     static func response(_ r: HelperResponse) -> Response {
         var fields = HTTPFields()
         for h in r.headers {
-            if let name = HTTPField.Name(h.name) { fields[name] = h.value }
+            if let name = HTTPField.Name(h.name) { fields.append(HTTPField(name: name, value: h.value)) }
         }
         return Response(
             status: HTTPResponse.Status(code: r.status),

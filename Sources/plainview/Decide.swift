@@ -54,7 +54,7 @@ struct Decide: AsyncParsableCommand {
             // Relative to the working directory, so reasons name `Goodlist/3ds.goodlist:12`.
             loadedPolicy = try PolicyFile.load(path: policy, platform: platform, defaultGoodlistDirectory: "Goodlist")
             if let env { system = EnvironmentSystem(try FlowLoader.environment(path: env)) }
-        } catch let error as ConfigError {
+        } catch {
             throw inputError(error.description)
         }
         let engine = NavigationPolicyEngine(policy: loadedPolicy, system: system)

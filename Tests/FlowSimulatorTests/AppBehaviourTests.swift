@@ -3,7 +3,7 @@ import FlowSimulator
 import Foundation
 import NavigationPolicy
 import Testing
-import Yams
+import PlainviewConfig
 
 @Suite struct AppBehaviourTests {
     struct Case: Sendable, CustomStringConvertible {
@@ -66,30 +66,49 @@ import Yams
         }
     }
 
+    /// The behaviour of app A in a flow whose inline environment gives it `yaml` (indented under `behaviour:`).
+    static func behaviour(_ yaml: String) throws(ConfigError) -> AppBehaviour? {
+        let indented = yaml.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
+        let flow = try FlowLoader.parse("""
+        policy: {paymentUrl: https://s.example/pay, completeUrl: https://s.example/c, cancelUrl: https://s.example/x}
+        environment:
+          apps:
+            - name: A
+              schemes: [aapp]
+              behaviour:
+        \(indented)
+        """, file: "flow.yaml", folder: "/nonexistent")
+        return flow.apps["A"]
+    }
+
     @Test func decodesTheEnvironmentShape() throws {
-        let yaml = """
+        let b = try Self.behaviour("""
         then: cancel
         returnTo: {queryParameter: redirect, nullMeansPrevious: true}
         cancelReturnTo: previous
-        """
-        let b = try YAMLDecoder().decode(AppBehaviour.self, from: yaml)
+        """)
         #expect(b == AppBehaviour(then: .cancel, returnTo: .queryParameter("redirect", nullMeansPrevious: true), cancelReturnTo: .previousApp))
-        let p = try YAMLDecoder().decode(AppBehaviour.self, from: "returnTo: protocol")
-        #expect(p.returnTo == .appSwitchProtocol && p.then == .complete)
-        let host = try YAMLDecoder().decode(AppBehaviour.self, from: "host: true")
-        #expect(host.host && host.then == .wait)
+        let p = try Self.behaviour("returnTo: protocol")
+        #expect(p?.returnTo == .appSwitchProtocol && p?.then == .complete)
+        let host = try Self.behaviour("host: true")
+        #expect(host?.host == true && host?.then == .wait)
     }
 
-    @Test func roundTripsThroughJSON() throws {
-        for b in [AppBehaviour(host: true), AppBehaviour(then: .fail, returnTo: .url("https://x.example/")),
-                  AppBehaviour(returnTo: .queryParameter("cb", nullMeansPrevious: true), cancelReturnTo: .appSwitchProtocol)] {
-            let data = try JSONEncoder().encode(b)
-            #expect(try JSONDecoder().decode(AppBehaviour.self, from: data) == b)
+    @Test(arguments: [
+        ("thn: complete", "environment.apps[0].behaviour.thn", "unknown key 'thn'"),
+        ("returnTo: back", "environment.apps[0].behaviour.returnTo", "expected previous, protocol"),
+        ("returnTo: {url: 'https://x.example/', extra: 1}", "environment.apps[0].behaviour.returnTo.extra", "unknown key 'extra'"),
+        ("then: maybe", "environment.apps[0].behaviour.then", "expected complete, cancel, fail or wait"),
+    ])
+    func rejectsUnknownKeysAndValues(_ yaml: String, _ key: String, _ message: String) {
+        do {
+            _ = try Self.behaviour(yaml)
+            Issue.record("accepted \(yaml)")
+        } catch {
+            #expect(error.file == "flow.yaml")
+            #expect(error.line == 7, "\(error)")
+            #expect(error.key == key, "\(error)")
+            #expect(error.message.contains(message), "\(error)")
         }
-    }
-
-    @Test(arguments: ["thn: complete", "returnTo: back", "returnTo: {url: 'https://x.example/', extra: 1}", "then: maybe"])
-    func rejectsUnknownKeysAndValues(_ yaml: String) {
-        #expect(throws: (any Error).self) { try YAMLDecoder().decode(AppBehaviour.self, from: yaml) }
     }
 }

@@ -103,7 +103,7 @@ policy:
         Bad(yaml: minimalPolicy + "assume:\n  universalLinks: sometimes\n", key: "assume.universalLinks", message: "expected works or fails"),
         Bad(yaml: minimalPolicy + "limits: {steps: 0}\n", key: "limits.steps", message: "expected a number from 1 to 100000"),
         Bad(yaml: minimalPolicy + "environment: nowhere.yaml\n", key: "environment", message: "cannot read 'nowhere.yaml'"),
-        Bad(yaml: "policy: [unclosed\n", key: nil, message: "not valid YAML"),
+        Bad(yaml: "policy: [unclosed\n", key: nil, message: "invalid YAML/JSON"),
         Bad(yaml: minimalPolicy + "helpers: {publicUrl: ftp://shop.example.com}\n", key: "helpers", message: "public-url"),
         Bad(yaml: minimalPolicy + "hooks: {completed: loop}\n", key: "hooks.completed", message: "expected complete or canceled"),
     ]

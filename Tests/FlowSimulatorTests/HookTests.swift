@@ -5,7 +5,7 @@ import TestSupport
 
 /// JavaScript hooks (seed 002 "Adding JavaScript Hooks"): a page calling the app's handler ends the run.
 @Suite struct HookTests {
-    static func flow(_ hooks: String, body: String) throws -> Flow {
+    static func flow(_ hooks: String, body: String) throws(ConfigError) -> Flow {
         try FlowLoader.parse("""
         policy:
           platform: ios

@@ -1,4 +1,5 @@
 import Foundation
+import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator
@@ -256,12 +257,16 @@ let plantedSecrets = [
         } catch {
             #expect(error.key == key, "\(error)")
             #expect(error.message.contains(mentions), "\(error)")
-            #expect(error.description.hasPrefix("r.yaml: \(key): "))
+            #expect(error.description.hasPrefix("r.yaml:1: \(key): "), "\(error)")
         }
     }
 
     @Test func notAMappingIsAnError() {
-        #expect(throws: (any Error).self) { try RedactionConfig.parse("- a\n- b\n", file: "r.yaml") }
-        #expect(throws: (any Error).self) { try RedactionConfig.parse("names: [", file: "r.yaml") }
+        let list = #expect(throws: ConfigError.self) { try RedactionConfig.parse("- a\n- b\n", file: "r.yaml") }
+        #expect(list?.line == 1)
+        #expect(list?.message.hasPrefix("expected a mapping with keys") == true, "\(String(describing: list))")
+        let broken = #expect(throws: ConfigError.self) { try RedactionConfig.parse("names: [", file: "r.yaml") }
+        #expect(broken?.file == "r.yaml")
+        #expect(broken?.message.hasPrefix("invalid YAML/JSON: ") == true, "\(String(describing: broken))")
     }
 }

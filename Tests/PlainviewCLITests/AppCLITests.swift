@@ -28,30 +28,18 @@ import TestSupport
         #expect(o["url"] as? String == "swish://paymentrequest?token=T1&callbackurl=merchant%3A%2F%2F")
     }
 
+    /// Black-box: a library validation error is exit 64 with `error: FIELD: …` on stderr and nothing on stdout;
+    /// the options the CLI itself checks (login strategy, tender type) likewise. The other rows are tested
+    /// in-process against the library (`AppValidationRows`).
     @Test(arguments: [
-        (["app", "swish", "--token", "a b", "--callback", "merchant://"], "token:"),
-        (["app", "swish", "--token", "T", "--callback", "javascript:alert(1)"], "callbackurl:"),
         (["app", "bankid", "--autostarttoken", "1234"], "autostarttoken: must be a UUID"),
-        (["app", "bankid", "--autostarttoken", uuid, "--redirect", "file:///etc/passwd"], "redirect:"),
-        (["app", "roampay", "--amount", "0", "--auth-token", "t", "--host-url", "a://"], "amount: must be > 0"),
-        (["app", "roampay", "--amount", "10000001", "--auth-token", "t", "--host-url", "a://"], "amount: must be <= 10000000"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "", "--host-url", "a://"], "authToken:"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://x"], "hostURL:"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--tax", "101"], "tax:"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--tip", "1.5"], "tip:"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--invoice-id", "A-1"], "invoiceID:"),
         (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--login-strategy", "x"], "loginStrategy:"),
         (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--tender-type", "gold"], "tenderType:"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--custom-reference-number", "a b"], "customReferenceNumber:"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--transaction-notes", "café"], "transactionNotes:"),
-        (["app", "parse", "app://?transactionResponse=%%%"], "transactionResponse:"),
-        (["app", "parse", "app://?transactionResponse=bm90IGpzb24="], "not valid JSON"),
-        (["app", "parse", "https://shop.example/checkout"], "is not a Swish, BankID or ROAMpay X URL"),
-        (["app", "parse", "swish://paymentrequest?token=T&callbackurl=m%253A%252F%252F"], "callbackurl: is percent-encoded twice"),
     ] as [([String], String)])
     func invalidInputExits64NamingTheFieldAndRule(_ c: ([String], String)) throws {
         let r = try CLI.run(c.0)
         #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.hasPrefix("error: "), "\(r)")
         #expect(r.stderr.contains(c.1), "\(r)")
         #expect(r.stdout.isEmpty)
         #expect(!r.stderr.contains("Fatal error"))
@@ -125,5 +113,52 @@ import TestSupport
     @Test func unknownOutcomeIsAUsageError() throws {
         let r = try CLI.run(["app", "roampay-response", "--host-url", "shopapp://", "--outcome", "maybe"])
         #expect(r.status == 64, "\(r)")
+    }
+}
+
+/// The `app` subcommands' invalid-input rows, in-process against the AppSwitch library the CLI calls: the same
+/// sentence the CLI prints after `error: `, naming the field and the rule.
+@Suite struct AppValidationRows {
+    struct Row: Sendable, CustomTestStringConvertible {
+        var mentions: String
+        var field: String?
+        var call: @Sendable () throws -> Void
+        var testDescription: String { mentions }
+    }
+
+    static func roampay(amount: String = "1", authToken: String = "t", hostURL: String = "a://", tip: String? = nil, tax: String? = nil,
+                        invoiceID: String? = nil, notes: String? = nil, reference: String? = nil) -> @Sendable () throws -> Void {
+        { _ = try ROAMpayRequest(amount: amount, authToken: authToken, hostURL: hostURL, tip: tip, tax: tax, invoiceID: invoiceID,
+                                 transactionNotes: notes, customReferenceNumber: reference).url() }
+    }
+
+    static let rows: [Row] = [
+        Row(mentions: "token:", field: "token") { _ = try SwishLaunch(token: "a b", callbackURL: "merchant://") },
+        Row(mentions: "callbackurl:", field: "callbackurl") { _ = try SwishLaunch(token: "T", callbackURL: "javascript:alert(1)") },
+        Row(mentions: "redirect:", field: "redirect") {
+            _ = try BankIDLaunch(autoStartToken: AppCLITests.uuid, redirect: .url("file:///etc/passwd"))
+        },
+        Row(mentions: "amount: must be > 0", field: "amount", call: roampay(amount: "0")),
+        Row(mentions: "amount: must be <= 10000000", field: "amount", call: roampay(amount: "10000001")),
+        Row(mentions: "authToken:", field: "authToken", call: roampay(authToken: "")),
+        Row(mentions: "hostURL:", field: "hostURL", call: roampay(hostURL: "a://x")),
+        Row(mentions: "tax:", field: "tax", call: roampay(tax: "101")),
+        Row(mentions: "tip:", field: "tip", call: roampay(tip: "1.5")),
+        Row(mentions: "invoiceID:", field: "invoiceID", call: roampay(invoiceID: "A-1")),
+        Row(mentions: "customReferenceNumber:", field: "customReferenceNumber", call: roampay(reference: "a b")),
+        Row(mentions: "transactionNotes:", field: "transactionNotes", call: roampay(notes: "café")),
+        Row(mentions: "transactionResponse:", field: "transactionResponse") { _ = try AppSwitchMessage.parse("app://?transactionResponse=%%%") },
+        Row(mentions: "not valid JSON", field: "transactionResponse") { _ = try AppSwitchMessage.parse("app://?transactionResponse=bm90IGpzb24=") },
+        Row(mentions: "is not a Swish, BankID or ROAMpay X URL", field: nil) { _ = try AppSwitchMessage.parse("https://shop.example/checkout") },
+        Row(mentions: "callbackurl: is percent-encoded twice", field: "callbackurl") {
+            _ = try AppSwitchMessage.parse("swish://paymentrequest?token=T&callbackurl=m%253A%252F%252F")
+        },
+    ]
+
+    @Test(arguments: rows)
+    func invalidInputNamesTheFieldAndRule(_ row: Row) {
+        let error = #expect(throws: AppSwitchError.self) { try row.call() }
+        #expect(error?.field == row.field, "\(String(describing: error))")
+        #expect(error?.description.contains(row.mentions) == true, "\(String(describing: error))")
     }
 }

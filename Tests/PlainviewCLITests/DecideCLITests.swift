@@ -1,5 +1,7 @@
 import AppSwitch
+import FlowSimulator
 import Foundation
+import PlainviewConfig
 import Testing
 import TestSupport
 
@@ -111,15 +113,23 @@ import TestSupport
         #expect(missing.status == 64, "\(missing)")
         #expect(missing.stderr.contains("nope.yaml: no such file"), "\(missing)")
 
-        let badEnv = try run(["decide", "--policy", "policy.yaml", "--env", "env.yaml", "https://x.example/"],
-                             files: ["policy.yaml": Self.policy, "env.yaml": "apps:\n  - name: X\n    schemes: 42x\n"])
-        #expect(badEnv.status == 64, "\(badEnv)")
-        #expect(badEnv.stderr.contains("env.yaml:3: apps[0].schemes[0]"), "\(badEnv)")
+    }
 
-        let badURL = try run(["decide", "--policy", "policy.yaml", "https://x.example/"],
-                             files: ["policy.yaml": Self.policy.replacingOccurrences(of: "https://shop.example.com/cancel", with: "cancel")])
-        #expect(badURL.status == 64, "\(badURL)")
-        #expect(badURL.stderr.contains("policy.yaml:4: cancelUrl: expected an absolute URL"), "\(badURL)")
+    /// The files `decide` reads, in-process against the loaders it calls (PolicyFile.load, FlowLoader.environment).
+    @Test func badPolicyAndEnvironmentFilesNameFileLineAndKey() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let env = dir.appendingPathComponent("env.yaml").path
+        try "apps:\n  - name: X\n    schemes: 42x\n".write(toFile: env, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigError(file: env, line: 3, key: "apps[0].schemes[0]", "expected a URL scheme (like bankid), found '42x'")) {
+            try FlowLoader.environment(path: env)
+        }
+        let policy = dir.appendingPathComponent("policy.yaml").path
+        try Self.policy.replacingOccurrences(of: "https://shop.example.com/cancel", with: "cancel").write(toFile: policy, atomically: true, encoding: .utf8)
+        #expect(throws: ConfigError(file: policy, line: 4, key: "cancelUrl",
+                                    "expected an absolute URL (like https://shop.example.com/path), found 'cancel'")) {
+            try PolicyFile.load(path: policy, defaultGoodlistDirectory: "Goodlist")
+        }
     }
 
     @Test func usageErrorsExit64() throws {

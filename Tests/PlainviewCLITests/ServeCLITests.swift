@@ -95,9 +95,10 @@ private struct CLIFailure: Error, CustomStringConvertible { var description: Str
         #expect(r.stdout.hasPrefix("FAIL reachable: "), "\(r)")
     }
 
+    /// Black-box rows: exit 64 and an error on stderr. Each helper option's validation is tested in-process
+    /// (PlainviewServerTests `ServeOptionRows`).
     @Test(arguments: [
-        ["serve", "--public-url", "ftp://x"], ["serve", "--root", "relative"], ["serve", "--app-id", "nope"],
-        ["serve", "--android-package", "com"], ["serve", "--sha256-cert", "AB"], ["serve", "--pages", "/no/such/dir"],
+        ["serve", "--public-url", "ftp://x"], ["serve", "--pages", "/no/such/dir"],
         ["serve", "--port", "70000"], ["check-backend", "ftp://x/"], ["check-backend"],
     ])
     func badOptionsAreUsageErrors(arguments: [String]) throws {

@@ -1,4 +1,6 @@
+import FlowSimulator
 import Foundation
+import PlainviewConfig
 import Testing
 import TestSupport
 
@@ -77,19 +79,30 @@ import TestSupport
         #expect(r.stdout.contains("\"passed\":true"))
     }
 
-    @Test(arguments: [
-        ("nmae: x\n", "unknown key 'nmae'"),
-        ("pages:\n  - url: https://a.example/\n    file: nope.html\n", "pages[0].file"),
-        ("start: ftp://x\n", "start: expected an absolute http(s) URL"),
-    ])
-    func badFlowFilesExit64NamingFileAndKey(_ extra: String, _ expected: String) throws {
-        let dir = try folder(["bad": Self.policy + extra])
+    /// Black-box: a bad flow file is exit 64, `error: FILE:LINE: KEY: message` on stderr, nothing on stdout.
+    @Test func aBadFlowFileExits64NamingFileLineAndKey() throws {
+        let dir = try folder(["bad": Self.policy + "nmae: x\n"])
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.run(["simulate", dir.path])
         #expect(r.status == 64, "\(r)")
-        #expect(r.stderr.contains("bad/flow.yaml"), "\(r)")
-        #expect(r.stderr.contains(expected), "\(r)")
+        #expect(r.stderr.hasPrefix("error: \(dir.path)/bad/flow.yaml:6: nmae: unknown key 'nmae'"), "\(r)")
         #expect(r.stdout.isEmpty)
+    }
+
+    /// The rows `simulate` rejects, in-process against the loader it calls (FlowLoader over a folder of flows).
+    @Test(arguments: [
+        ("nmae: x\n", 6, "nmae", "unknown key 'nmae'"),
+        ("pages:\n  - url: https://a.example/\n    file: nope.html\n", 8, "pages[0].file", "cannot read the page file 'nope.html'"),
+        ("start: ftp://x\n", 6, "start", "expected an absolute http(s) URL, got 'ftp://x'"),
+    ] as [(String, Int, String, String)])
+    func badFlowFilesNameFileLineAndKey(_ extra: String, _ line: Int, _ key: String, _ message: String) throws {
+        let dir = try folder(["bad": Self.policy + extra])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let error = #expect(throws: ConfigError.self) { try FlowLoader.load([dir.path]) }
+        #expect(error?.file == dir.appendingPathComponent("bad/flow.yaml").path, "\(String(describing: error))")
+        #expect(error?.line == line, "\(String(describing: error))")
+        #expect(error?.key == key, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error))")
     }
 
     @Test func aMissingPathExits64() throws {

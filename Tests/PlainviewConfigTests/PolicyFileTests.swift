@@ -5,7 +5,6 @@ import TestSupport
 @testable import NavigationPolicy
 @testable import PlainviewConfig
 import Synchronization
-import Yams
 
 private let minimal = """
 paymentUrl: https://shop.example.com/pay?order=42
@@ -211,7 +210,7 @@ cancelUrl: https://shop.example.com/cancel
 
 @Suite struct InlineNodeDecodingTests {
     @Test func policyAndEnvironmentDecodeFromInlineNodes() throws {
-        let flow = try #require(try Yams.compose(yaml: """
+        let flow = try ConfigNode.parse("""
         policy:
           paymentUrl: https://shop.example.com/pay
           completeUrl: https://shop.example.com/complete
@@ -221,25 +220,33 @@ cancelUrl: https://shop.example.com/cancel
             - name: BankID
               schemes: [bankid]
               behaviour: {anything: here}
-        """))
-        let policy = try PolicyFile.decode(try #require(flow["policy"]), file: "flow.yaml", baseDirectory: ".")
+        """, file: "flow.yaml").fields(["policy", "environment"])
+        let policy = try PolicyFile.decode(try flow.required("policy"), baseDirectory: ".")
         #expect(policy.completeURL == "https://shop.example.com/complete")
         let seen = Mutex<String?>(nil)
-        let loaded: LoadedEnvironment<String> = try EnvironmentFile.decode(
-            try #require(flow["environment"]), file: "flow.yaml", baseDirectory: ".") { node, file, key in
-            seen.withLock { $0 = "\(file) \(key) \(node.mark?.line ?? 0)" }
+        let loaded: LoadedEnvironment<String> = try EnvironmentFile.decode(try flow.required("environment"), baseDirectory: ".") { node in
+            seen.withLock { $0 = "\(node.file) \(node.path) \(node.line ?? 0)" }
             return ("decoded", KnownApp.bankID)
         }
         #expect(loaded.behaviours == ["BankID": "decoded"])
         #expect(loaded.environment.apps.first?.model == .bankID)
-        #expect(seen.withLock { $0 } == "flow.yaml apps[0].behaviour 9")
+        #expect(seen.withLock { $0 } == "flow.yaml environment.apps[0].behaviour 9")
+    }
+
+    @Test func inlinePolicyErrorsNameTheFlowFileAndThePolicyKey() throws {
+        let flow = try ConfigNode.parse("name: x\npolicy:\n  paymentUrl: https://shop.example.com/pay\n  completeUrl: nope\n",
+                                        file: "flow.yaml").fields(["name", "policy"])
+        #expect(throws: ConfigError(file: "flow.yaml", line: 4, key: "policy.completeUrl",
+                                    "expected an absolute URL (like https://shop.example.com/path), found 'nope'")) {
+            _ = try PolicyFile.decode(try flow.required("policy"), baseDirectory: ".")
+        }
     }
 
     @Test func behaviourDecoderErrorsKeepFileLineAndKey() throws {
-        let node = try #require(try Yams.compose(yaml: "apps:\n  - name: X\n    behaviour: {then: explode}\n"))
+        let root = try ConfigNode.parse("apps:\n  - name: X\n    behaviour: {then: explode}\n", file: "env.yaml")
         #expect(throws: ConfigError(file: "env.yaml", line: 3, key: "apps[0].behaviour.then", "expected complete, cancel, fail or wait")) {
-            _ = try EnvironmentFile.decode(node, file: "env.yaml", baseDirectory: ".") { node, file, key -> (String, KnownApp?) in
-                throw ConfigError(file: file, line: node.mark?.line, key: key + ".then", "expected complete, cancel, fail or wait")
+            _ = try EnvironmentFile.decode(root, baseDirectory: ".") { node throws(ConfigError) -> (String, KnownApp?) in
+                throw ConfigError(file: node.file, line: node.line, key: node.keyPath("then"), "expected complete, cancel, fail or wait")
             }
         }
     }

@@ -5,7 +5,17 @@ import Glibc
 import Darwin
 #endif
 
+import Foundation
+
 enum RawHTTP {
+    /// `exchange` on its own thread: a blocking socket call must not hold one of the few cooperative threads the
+    /// server's own async responder needs (two tests blocking at once would starve it).
+    static func request(port: Int, _ request: String) async throws -> String {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<String, any Error>) in
+            Thread { c.resume(with: Result { try exchange(port: port, request) }) }.start()
+        }
+    }
+
     struct Failure: Error, CustomStringConvertible { var description: String }
 
     /// Sends `request` verbatim to 127.0.0.1:`port` and returns everything the server sent until it closed.
