@@ -70,8 +70,9 @@ public enum FlowLoader {
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
                            "assume", "expect", "limits", "hooks", "helpers"]
 
-    /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths.
-    public static func parse(_ text: String, file: String, folder: String) throws(ConfigError) -> Flow {
+    /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths. With `bodies`, a page's
+    /// `file:` is looked up there by name instead of on disk (a HAR replayed in memory).
+    public static func parse(_ text: String, file: String, folder: String, bodies: [String: Data]? = nil) throws(ConfigError) -> Flow {
         let root = try YNode.parse(text, file: file)
         let f = try root.fields(flowKeys)
         let defaultName = ((folder as NSString).lastPathComponent)
@@ -102,7 +103,7 @@ public enum FlowLoader {
         }
 
         var pages: [RecordedPage] = []
-        if let p = f["pages"] { pages = try parsePages(p, folder: folder) }
+        if let p = f["pages"] { pages = try parsePages(p, folder: folder, bodies: bodies) }
         var steps: [FlowStep] = []
         if let s = f["steps"] { for item in try s.sequence() { steps.append(try parseStep(item)) } }
         var assumptions = Assumptions()
@@ -146,20 +147,20 @@ public enum FlowLoader {
                            "requireCookie", "withoutCookie", "responses"]
     static let responseKeys = ["status", "headers", "location", "file", "body", "setCookie"]
 
-    static func parsePages(_ node: YNode, folder: String) throws(ConfigError) -> [RecordedPage] {
+    static func parsePages(_ node: YNode, folder: String, bodies: [String: Data]? = nil) throws(ConfigError) -> [RecordedPage] {
         var out: [RecordedPage] = []
         if node.isMapping {
             // `pages: {URL: {…} | [{…}, …]}`
             for (url, value) in try node.mapping() {
-                for item in try value.list() { out.append(try parsePage(item, url: url, folder: folder)) }
+                for item in try value.list() { out.append(try parsePage(item, url: url, folder: folder, bodies: bodies)) }
             }
         } else {
-            for item in try node.sequence() { out.append(try parsePage(item, url: nil, folder: folder)) }
+            for item in try node.sequence() { out.append(try parsePage(item, url: nil, folder: folder, bodies: bodies)) }
         }
         return out
     }
 
-    static func parsePage(_ node: YNode, url keyURL: String?, folder: String) throws(ConfigError) -> RecordedPage {
+    static func parsePage(_ node: YNode, url keyURL: String?, folder: String, bodies: [String: Data]? = nil) throws(ConfigError) -> RecordedPage {
         let f = try node.fields(keyURL == nil ? pageKeys : pageKeys.filter { $0 != "url" })
         let url: String
         if let keyURL { url = keyURL } else { url = try f.required("url").string() }
@@ -183,20 +184,20 @@ public enum FlowLoader {
             for key in ["status", "headers", "location", "file", "body", "setCookie"] where f[key] != nil {
                 throw node.error("'\(key)' and 'responses' cannot both be given: put each response in the list")
             }
-            for r in try rs.sequence() { responses.append(try parseResponse(r, fields: try r.fields(responseKeys), folder: folder)) }
+            for r in try rs.sequence() { responses.append(try parseResponse(r, fields: try r.fields(responseKeys), folder: folder, bodies: bodies)) }
             guard !responses.isEmpty else { throw rs.error("expected at least one response") }
         } else {
-            responses = [try parseResponse(node, fields: f, folder: folder)]
+            responses = [try parseResponse(node, fields: f, folder: folder, bodies: bodies)]
         }
         var withoutCookie: RecordedResponse?
-        if let w = f["withoutCookie"] { withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder) }
+        if let w = f["withoutCookie"] { withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder, bodies: bodies) }
         let requireCookie = try f["requireCookie"]?.string()
         if let rc = requireCookie, rc.isEmpty || rc.hasPrefix("=") { throw node.error("expected a cookie name or name=value", key: node.path + ".requireCookie") }
         return RecordedPage(url: url, method: method, context: context, responses: responses, requireCookie: requireCookie,
                             withoutCookie: withoutCookie, line: node.line)
     }
 
-    static func parseResponse(_ node: YNode, fields f: YNode.Fields, folder: String) throws(ConfigError) -> RecordedResponse {
+    static func parseResponse(_ node: YNode, fields f: YNode.Fields, folder: String, bodies: [String: Data]? = nil) throws(ConfigError) -> RecordedResponse {
         var headers: [RecordedResponse.Header] = []
         if let h = f["headers"] {
             for (k, v) in try h.mapping() {
@@ -221,7 +222,7 @@ public enum FlowLoader {
         if let file = f["file"] {
             let rel = try file.string()
             let path = rel.hasPrefix("/") ? rel : (folder as NSString).appendingPathComponent(rel)
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = bodies.map({ $0[rel] }) ?? FileManager.default.contents(atPath: path) else {
                 throw file.error("cannot read the page file '\(rel)' (looked at \(path))")
             }
             body = Array(data)
