@@ -52,11 +52,7 @@ extension World {
             hostReceive(url)
             return
         }
-        launchURL[app] = url
-        launcher[app] = from
-        let g = (launchGeneration[app] ?? 0) + 1
-        launchGeneration[app] = g
-        waitingApp = nil
+        let g = apps.launch(app, url: url, from: from)
         switchTo(.app(app))
         schedule(.app(app), generation: g, frame: nil, delay: Self.appTime, .appAct)
     }

@@ -86,10 +86,7 @@ final class World {
     var timers: [WorldTimer] = []
     var stepIndex = 0
     var prompt: (app: String, url: String)?
-    var launchURL: [String: String] = [:]
-    var launcher: [String: Surface] = [:]
-    var launchGeneration: [String: Int] = [:]
-    var waitingApp: String?
+    var apps = OtherApps()
     var autoLoads: [String: Int] = [:]
     var lastProblem: String?
     var events: [TraceEvent] = []
