@@ -71,8 +71,11 @@ public enum FlowLoader {
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
                            "assume", "expect", "limits", "hooks", "helpers"]
 
-    /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths.
-    public static func parse(_ text: String, file: String, folder: String, confinedTo root: String? = nil) throws(ConfigError) -> Flow {
+    /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths. With `bodies`, a page's
+    /// `file:` is looked up there by name instead of on disk (a HAR replayed in memory); with `root`, a page
+    /// file outside that folder is an error (what `serve --pages` serves).
+    public static func parse(_ text: String, file: String, folder: String, confinedTo root: String? = nil,
+                             bodies: [String: Data]? = nil) throws(ConfigError) -> Flow {
         let document = try ConfigNode.parse(text, file: file)
         let f = try document.fields(flowKeys)
         let defaultName = ((folder as NSString).lastPathComponent)
@@ -103,7 +106,7 @@ public enum FlowLoader {
         }
 
         var pages: [RecordedPage] = []
-        if let p = f.value("pages") { pages = try parsePages(p, folder: folder, root: root) }
+        if let p = f.value("pages") { pages = try parsePages(p, folder: folder, root: root, bodies: bodies) }
         var steps: [FlowStep] = []
         if let s = f.value("steps") { for item in try s.sequence() { steps.append(try parseStep(item)) } }
         var assumptions = Assumptions()
@@ -147,20 +150,20 @@ public enum FlowLoader {
                            "requireCookie", "withoutCookie", "responses"]
     static let responseKeys = ["status", "headers", "location", "file", "body", "setCookie"]
 
-    static func parsePages(_ node: ConfigNode, folder: String, root: String?) throws(ConfigError) -> [RecordedPage] {
+    static func parsePages(_ node: ConfigNode, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError) -> [RecordedPage] {
         var out: [RecordedPage] = []
         if node.isMapping {
             // `pages: {URL: {…} | [{…}, …]}`
             for (url, value) in try node.mapping() {
-                for item in try value.list() { out.append(try parsePage(item, url: url, folder: folder, root: root)) }
+                for item in try value.list() { out.append(try parsePage(item, url: url, folder: folder, root: root, bodies: bodies)) }
             }
         } else {
-            for item in try node.sequence() { out.append(try parsePage(item, url: nil, folder: folder, root: root)) }
+            for item in try node.sequence() { out.append(try parsePage(item, url: nil, folder: folder, root: root, bodies: bodies)) }
         }
         return out
     }
 
-    static func parsePage(_ node: ConfigNode, url keyURL: String?, folder: String, root: String?) throws(ConfigError) -> RecordedPage {
+    static func parsePage(_ node: ConfigNode, url keyURL: String?, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError) -> RecordedPage {
         let f = try node.fields(keyURL == nil ? pageKeys : pageKeys.filter { $0 != "url" })
         let url: String
         if let keyURL { url = keyURL } else { url = try f.required("url").string() }
@@ -184,20 +187,20 @@ public enum FlowLoader {
             for key in ["status", "headers", "location", "file", "body", "setCookie"] where f[key] != nil {
                 throw node.error("'\(key)' and 'responses' cannot both be given: put each response in the list")
             }
-            for r in try rs.sequence() { responses.append(try parseResponse(r, fields: try r.fields(responseKeys), folder: folder, root: root)) }
+            for r in try rs.sequence() { responses.append(try parseResponse(r, fields: try r.fields(responseKeys), folder: folder, root: root, bodies: bodies)) }
             guard !responses.isEmpty else { throw rs.error("expected at least one response") }
         } else {
-            responses = [try parseResponse(node, fields: f, folder: folder, root: root)]
+            responses = [try parseResponse(node, fields: f, folder: folder, root: root, bodies: bodies)]
         }
         var withoutCookie: RecordedResponse?
-        if let w = f.value("withoutCookie") { withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder, root: root) }
+        if let w = f.value("withoutCookie") { withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder, root: root, bodies: bodies) }
         let requireCookie = try f.value("requireCookie")?.string()
         if let rc = requireCookie, rc.isEmpty || rc.hasPrefix("=") { throw node.error("expected a cookie name or name=value", key: node.path + ".requireCookie") }
         return RecordedPage(url: url, method: method, context: context, responses: responses, requireCookie: requireCookie,
                             withoutCookie: withoutCookie, line: node.line)
     }
 
-    static func parseResponse(_ node: ConfigNode, fields f: ConfigNode.Fields, folder: String, root: String?) throws(ConfigError) -> RecordedResponse {
+    static func parseResponse(_ node: ConfigNode, fields f: ConfigNode.Fields, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError) -> RecordedResponse {
         var headers: [RecordedResponse.Header] = []
         if let h = f.value("headers") {
             for (k, v) in try h.mapping() {
@@ -227,7 +230,7 @@ public enum FlowLoader {
                 let base = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
                 guard resolved.hasPrefix(base + "/") else { throw file.error("the page file '\(rel)' is outside the served folder") }
             }
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = bodies.map({ $0[rel] }) ?? FileManager.default.contents(atPath: path) else {
                 throw file.error("cannot read the page file '\(rel)' (looked at \(path))")
             }
             body = Array(data)

@@ -1,6 +1,7 @@
 // The whole import: read a HAR, redact it, draft the flow, write the flow folder. Used by `plainview import`
-// (into Pages/NAME) and by `plainview simulate FILE.har` (into a temporary folder it then runs and removes).
+// (into Pages/NAME); `plainview simulate FILE.har` drafts the same flow and runs it in memory (HARReplay).
 import Foundation
+import PlainviewConfig
 
 public enum HARImport {
     public struct Options: Sendable {
@@ -35,17 +36,33 @@ public enum HARImport {
         case har(HARError)
         case flow(file: String, HARFlowBuilder.BuildError)
         case write(HARFlowWriter.WriteError)
+        /// The drafted flow (or another flow given with it) does not load.
+        case config(ConfigError)
         public var description: String {
             switch self {
             case .har(let e): return e.description
             case .flow(let file, let e): return "\(file): \(e.description)"
             case .write(let e): return e.description
+            case .config(let e): return e.description
             }
         }
     }
 
     /// Reads `har` (named `name` in messages), redacts, drafts and writes the flow folder `folder` atomically.
     public static func run(har: URL, name: String, to folder: URL, force: Bool, options: Options) throws(Failure) -> Result {
+        var result = try draft(har: har, name: name, options: options)
+        let files = files(result, options: options)
+        do {
+            try HARFlowWriter.write(files, to: folder, force: force)
+        } catch {
+            throw .write(error)
+        }
+        result.fileNames = files.map(\.name)
+        return result
+    }
+
+    /// Reads `har` (named `name` in messages), redacts and drafts the flow, in memory; writes nothing.
+    public static func draft(har: URL, name: String, options: Options) throws(Failure) -> Result {
         var log: HARLog
         do {
             log = try HARReader(options: options.reader).read(contentsOf: har, name: name)
@@ -64,14 +81,13 @@ public enum HARImport {
         } catch {
             throw .flow(file: name, error)
         }
+        return Result(draft: draft, report: report, notes: log.notes, fileNames: [])
+    }
+
+    /// The flow folder's files for a draft: `flow.yaml` first, then the page bodies.
+    public static func files(_ result: Result, options: Options) -> [(name: String, data: Data)] {
         var writerOptions = options.writer
-        writerOptions.redaction = report
-        let files = HARFlowWriter.files(for: draft, options: writerOptions)
-        do {
-            try HARFlowWriter.write(files, to: folder, force: force)
-        } catch {
-            throw .write(error)
-        }
-        return Result(draft: draft, report: report, notes: log.notes, fileNames: files.map(\.name))
+        writerOptions.redaction = result.report
+        return HARFlowWriter.files(for: result.draft, options: writerOptions)
     }
 }

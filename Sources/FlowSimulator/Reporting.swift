@@ -1,5 +1,6 @@
 // Rendering results: the short text summary, JSON, JSON Lines traces and JUnit XML.
 import Foundation
+import NavigationPolicy
 
 public enum Reporting {
     /// One summary line per flow (and, explored, one per branch), then a total line.
@@ -49,23 +50,19 @@ public enum Reporting {
     public static func json(_ results: [FlowResult]) -> String {
         var out = ""
         for r in results {
-            var branches: [String] = []
-            for b in r.branches {
-                var parts = [
-                    "\"branch\":\(JSONText.quote(b.branch))",
-                    "\"choices\":[\(b.choices.map(JSONText.quote).joined(separator: ","))]",
-                    "\"outcome\":\(JSONText.quote(b.outcome.kind.rawValue))",
-                    "\"place\":\(JSONText.quote(b.outcome.place))",
-                    "\"reason\":\(JSONText.quote(b.outcome.reason))",
-                    "\"hops\":\(b.navigationCount)",
-                    "\"appsOpened\":[\(b.appsOpened.map(JSONText.quote).joined(separator: ","))]",
-                    "\"passed\":\(b.passed)",
-                ]
-                parts.append("\"failures\":[\(b.failures.map(JSONText.quote).joined(separator: ","))]")
-                branches.append("{" + parts.joined(separator: ",") + "}")
+            let branches = r.branches.map { b in
+                JSONValue.object([
+                    ("branch", .string(b.branch)), ("choices", .array(b.choices.map(JSONValue.string))),
+                    ("outcome", .string(b.outcome.kind.rawValue)), ("place", .string(b.outcome.place)),
+                    ("reason", .string(b.outcome.reason)), ("hops", .int(b.navigationCount)),
+                    ("appsOpened", .array(b.appsOpened.map(JSONValue.string))), ("passed", .bool(b.passed)),
+                    ("failures", .array(b.failures.map(JSONValue.string))),
+                ])
             }
-            out += "{\"flow\":\(JSONText.quote(r.flow.name)),\"file\":\(JSONText.quote(r.flow.file)),\"explored\":\(r.explored),"
-                + "\"passed\":\(r.passed),\"truncated\":\(r.truncated),\"branches\":[\(branches.joined(separator: ","))]}\n"
+            out += JSONWriter.line(.object([
+                ("flow", .string(r.flow.name)), ("file", .string(r.flow.file)), ("explored", .bool(r.explored)),
+                ("passed", .bool(r.passed)), ("truncated", .bool(r.truncated)), ("branches", .array(branches)),
+            ])) + "\n"
         }
         return out
     }

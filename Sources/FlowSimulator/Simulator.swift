@@ -5,7 +5,8 @@ import NavigationPolicy
 /// The result of one run (one branch) of a flow.
 public struct SimulationReport: Sendable {
     public var flow: String
-    /// `default`, or the non-default choices taken (`universal-link-fails:shop.example.com, prompt-declined:Shop`).
+    /// `default`, or the non-default choices taken, in the canonical order of what they answer
+    /// (`prompt-declined:Shop, universal-link-fails:shop.example.com`).
     public var branch: String
     public var choices: [String]
     public var outcome: Outcome
@@ -37,7 +38,7 @@ public struct FlowResult: Sendable {
 public enum Simulator {
     /// Runs the flow once, with default choices (and the flow's `assume:`), and checks its expectations.
     public static func run(_ flow: Flow) -> FlowResult {
-        var report = runBranch(flow, script: [], exploring: false)
+        var report = runBranch(flow, script: [:], exploring: false)
         report.failures = check(flow.expect, report, explored: false)
         return FlowResult(flow: flow, explored: false, branches: [report], truncated: false)
     }
@@ -47,20 +48,29 @@ public enum Simulator {
 
     static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?) -> FlowResult {
         var reports: [SimulationReport] = []
-        var queue: [[Int]] = [[]]
+        var queue: [[ChoiceKey: Int]] = [[:]]
         var truncated = false
         while !queue.isEmpty {
             if reports.count >= flow.limits.branches { truncated = true; break }
             let script = queue.removeFirst()
             let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider)
             reports.append(report)
-            // Every alternative not yet taken at a point after the script's prefix is a new branch.
-            for i in script.count..<points.count {
-                let prefix = points[..<i].map(\.chosen)
-                for alt in points[i].alternatives.indices where alt != points[i].chosen {
-                    queue.append(prefix + [alt])
+            // The points this run met that its script does not answer split the rest of the tree: for each, in turn,
+            // every other answer (with the points before it at their default) is a new branch. A branch is a set of
+            // answers by key, so the branches found do not depend on the order the questions were asked in.
+            var prefix = script
+            for p in points where script[p.key] == nil {
+                for alt in p.alternatives.indices where alt != p.chosen {
+                    var next = prefix
+                    next[p.key] = alt
+                    queue.append(next)
                 }
+                prefix[p.key] = p.chosen
             }
+        }
+        // Canonical order: the default branch, then by the number of non-default choices, then by name.
+        reports.sort { a, b in
+            (a.choices.count, a.branch) < (b.choices.count, b.branch)
         }
         for i in reports.indices {
             reports[i].failures = check(flow.expect, reports[i], explored: true)
@@ -81,11 +91,11 @@ public enum Simulator {
     }
 
     /// One run with the given choice script; no expectation check. For benchmarks and tests.
-    public static func runBranch(_ flow: Flow, script: [Int] = [], exploring: Bool = false) -> SimulationReport {
+    public static func runBranch(_ flow: Flow, script: [ChoiceKey: Int] = [:], exploring: Bool = false) -> SimulationReport {
         runBranchWithPoints(flow, script: script, exploring: exploring).0
     }
 
-    static func runBranchWithPoints(_ flow: Flow, script: [Int], exploring: Bool,
+    static func runBranchWithPoints(_ flow: Flow, script: [ChoiceKey: Int], exploring: Bool,
                                     decider: ((any SystemServices) -> any NavigationDeciding)? = nil) -> (SimulationReport, [ChoicePoint]) {
         let oracle = ChoiceOracle(script: script, exploring: exploring, depth: flow.limits.depth)
         let world = World(flow: flow, oracle: oracle, decider: decider)

@@ -116,16 +116,14 @@ public struct TraceEvent: Sendable, Hashable, Codable {
 
     /// One JSON object, keys in a fixed order, absent fields left out.
     public var jsonLine: String {
-        var parts: [String] = []
-        func add(_ k: String, _ v: String?) { if let v { parts.append("\"\(k)\":\(JSONText.quote(v))") } }
-        func addInt(_ k: String, _ v: Int?) { if let v { parts.append("\"\(k)\":\(v)") } }
-        add("flow", flow); add("branch", branch); addInt("step", step); addInt("time", time)
-        add("event", event.rawValue); add("context", context); add("url", url); add("frame", frame)
-        add("trigger", trigger)
-        if let gesture { parts.append("\"gesture\":\(gesture)") }
-        add("method", method); add("action", action); add("target", target); add("via", via); add("rule", rule)
-        add("reason", reason); addInt("status", status); add("app", app)
-        return "{" + parts.joined(separator: ",") + "}"
+        JSONWriter.line(.object([
+            ("flow", .string(flow)), ("branch", .string(branch)), ("step", .int(step)), ("time", .int(time)),
+            ("event", .string(event.rawValue)), ("context", .string(context)), ("url", url.map(JSONValue.string)),
+            ("frame", frame.map(JSONValue.string)), ("trigger", trigger.map(JSONValue.string)), ("gesture", gesture.map(JSONValue.bool)),
+            ("method", method.map(JSONValue.string)), ("action", action.map(JSONValue.string)), ("target", target.map(JSONValue.string)),
+            ("via", via.map(JSONValue.string)), ("rule", rule.map(JSONValue.string)), ("reason", reason.map(JSONValue.string)),
+            ("status", status.map(JSONValue.int)), ("app", app.map(JSONValue.string)),
+        ]))
     }
 
     /// One readable line.
@@ -162,10 +160,4 @@ public struct TraceEvent: Sendable, Hashable, Codable {
     private func pad(_ s: String, _ n: Int) -> String {
         s.count >= n ? s : s + String(repeating: " ", count: n - s.count)
     }
-}
-
-/// Minimal JSON text helpers (stable key order, no Foundation formatting surprises).
-public enum JSONText {
-    /// A JSON string literal for trace and report files (URLs keep their `&`).
-    public static func quote(_ s: String) -> String { JSONEscaping.quote(s, htmlSafe: false) }
 }

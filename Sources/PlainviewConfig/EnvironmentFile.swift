@@ -109,11 +109,15 @@ public enum EnvironmentFile {
         }
         // Which of the platform's own apps (tel: Phone, mailto: Mail …) the device has; absent: all of them.
         var defaultApps: [String]?
-        if let list = try doc.stringList(m["defaultApps"], "defaultApps") {
+        if let node = m.value("defaultApps") {
             let known = Set(Platform.allCases.flatMap { PlatformDefaultApps.handlers(on: $0).map(\.scheme) })
-            for (i, scheme) in list.enumerated() where !known.contains(scheme.lowercased()) {
-                throw doc.error(m["defaultApps"], "defaultApps[\(i)]",
-                                "expected a scheme the platform's own apps handle (\(known.sorted().joined(separator: ", "))), found '\(scheme)'")
+            var list: [String] = []
+            for item in try node.items() {
+                let scheme = try item.string()
+                guard known.contains(scheme.lowercased()) else {
+                    throw item.error("expected a scheme the platform's own apps handle (\(known.sorted().joined(separator: ", "))), found '\(scheme)'")
+                }
+                list.append(scheme)
             }
             defaultApps = list
         }

@@ -80,10 +80,9 @@ struct Decide: AsyncParsableCommand {
 /// One decision as a JSON object with the contract's keys, in the contract's order.
 enum DecisionJSON {
     static func line(url: String, _ d: Decision) -> String {
-        let fields: [(String, String?)] = [
-            ("url", url), ("action", d.action.name), ("target", d.action.target), ("via", d.action.via?.rawValue),
-            ("rule", d.rule.rawValue), ("reason", d.reason),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":" + ($0.1.map(jsonString) ?? "null") }.joined(separator: ",") + "}"
+        JSONWriter.line(.object([
+            ("url", .string(url)), ("action", .string(d.action.name)), ("target", .string(orNull: d.action.target)),
+            ("via", .string(orNull: d.action.via?.rawValue)), ("rule", .string(d.rule.rawValue)), ("reason", .string(d.reason)),
+        ]))
     }
 }

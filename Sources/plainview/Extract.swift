@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NavigationPolicy
 import PageScan
 
 struct Extract: AsyncParsableCommand {
@@ -51,15 +52,16 @@ struct Extract: AsyncParsableCommand {
             if error.code == .unreadable { throw inputError(error.message) }
             throw inputError("'\(file)': \(error.message)")
         }
-        var out = PrettyJSONWriter()
+        let output = FileOutput()
+        var out = JSONWriter(.pretty, sink: output.write)
         Self.write(result, to: &out)
         out.flush()
-        if let code = out.writeError { throw inputError("cannot write the output: \(String(cString: strerror(code)).lowercased())") }
+        if let code = output.writeError { throw inputError("cannot write the output: \(String(cString: strerror(code)).lowercased())") }
     }
 
     /// The JSON object, written as it goes: every key present (`refresh` is null when the page has none), keys
     /// sorted, each link, form, … turned into JSON only when it is written.
-    static func write(_ result: PageScanResult, to out: inout PrettyJSONWriter) {
+    static func write(_ result: PageScanResult, to out: inout JSONWriter) {
         out.raw("{\n  ")
         out.key("forms")
         out.array(result.forms, indent: 2) { f in

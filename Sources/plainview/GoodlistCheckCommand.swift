@@ -28,11 +28,11 @@ struct GoodlistCheckCommand: AsyncParsableCommand {
         let results = GoodlistCheck.check(urls, against: list)
         for r in results {
             if json {
-                printOut(jsonObject([
-                    ("url", jsonString(r.input)), ("host", jsonValue(r.host)), ("allowed", r.allowed ? "true" : "false"),
-                    ("pattern", jsonValue(r.entry?.pattern)), ("file", jsonValue(r.entry?.file)),
-                    ("line", jsonValue(r.entry?.line)), ("error", jsonValue(r.error)),
-                ]))
+                printOut(JSONWriter.line(.object([
+                    ("url", .string(r.input)), ("host", .string(orNull: r.host)), ("allowed", .bool(r.allowed)),
+                    ("pattern", .string(orNull: r.entry?.pattern)), ("file", .string(orNull: r.entry?.file)),
+                    ("line", .int(orNull: r.entry?.line)), ("error", .string(orNull: r.error)),
+                ])))
             } else if let entry = r.entry {
                 printOut("allowed: \(r.input) (host \(r.host ?? "")) by '\(entry.pattern)' at \(entry.location ?? "?")")
             } else if let error = r.error {

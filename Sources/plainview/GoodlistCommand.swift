@@ -39,14 +39,3 @@ func orInputError<T>(_ body: () throws(ConfigError) -> T) throws -> T {
         throw inputError(error.description)
     }
 }
-
-/// A JSON string literal for terminal and file output (URLs keep their `&`).
-func jsonString(_ s: String) -> String { JSONEscaping.quote(s, htmlSafe: false) }
-
-/// A one-line JSON object from ordered key/value pairs (values already JSON).
-func jsonObject(_ pairs: [(String, String)]) -> String {
-    "{" + pairs.map { "\(jsonString($0.0)):\($0.1)" }.joined(separator: ",") + "}"
-}
-
-func jsonValue(_ s: String?) -> String { s.map(jsonString) ?? "null" }
-func jsonValue(_ n: Int?) -> String { n.map(String.init) ?? "null" }

@@ -32,14 +32,14 @@ struct GoodlistDiffCommand: AsyncParsableCommand {
         let diff = GoodlistDiff(old: oldList, new: newList)
         for c in diff.changes {
             if json {
-                let overlapping = "[" + c.overlapping.map { e in
-                    jsonObject([("pattern", jsonString(e.pattern)), ("file", jsonValue(e.file)), ("line", jsonValue(e.line))])
-                }.joined(separator: ",") + "]"
-                printOut(jsonObject([
-                    ("change", jsonString(c.direction.rawValue)), ("pattern", jsonString(c.pattern.description)),
-                    ("file", jsonValue(c.entry.file)), ("line", jsonValue(c.entry.line)),
-                    ("hosts", jsonString(c.hosts)), ("overlapping", overlapping),
-                ]))
+                let overlapping = JSONValue.array(c.overlapping.map { e in
+                    .object([("pattern", .string(e.pattern)), ("file", .string(orNull: e.file)), ("line", .int(orNull: e.line))])
+                })
+                printOut(JSONWriter.line(.object([
+                    ("change", .string(c.direction.rawValue)), ("pattern", .string(c.pattern.description)),
+                    ("file", .string(orNull: c.entry.file)), ("line", .int(orNull: c.entry.line)),
+                    ("hosts", .string(c.hosts)), ("overlapping", overlapping),
+                ])))
             } else {
                 var line = "\(c.direction == .widens ? "+ widens " : "- narrows") \(c.pattern) (\(c.entry.location ?? "?")): "
                 line += c.direction == .widens ? "newly allows \(c.hosts)" : "no longer allows \(c.hosts)"

@@ -46,17 +46,17 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
         let date = today.flatMap(GoodlistDate.init) ?? .today()
         for c in candidates {
             if json {
-                let evidence = "[" + c.evidence.map { e in
-                    jsonObject([
-                        ("kind", jsonString(e.kind.rawValue)), ("flow", jsonString(e.flow)), ("branch", jsonValue(e.branch)),
-                        ("step", jsonValue(e.step)), ("detail", jsonString(e.detail)), ("file", jsonString(e.file)),
-                        ("line", String(e.line)),
+                let evidence = JSONValue.array(c.evidence.map { e in
+                    .object([
+                        ("kind", .string(e.kind.rawValue)), ("flow", .string(e.flow)), ("branch", .string(orNull: e.branch)),
+                        ("step", .int(orNull: e.step)), ("detail", .string(e.detail)), ("file", .string(e.file)),
+                        ("line", .int(e.line)),
                     ])
-                }.joined(separator: ",") + "]"
-                printOut(jsonObject([
-                    ("host", jsonString(c.host)), ("pattern", jsonString(c.host)), ("left", String(c.leftCount)),
-                    ("stuck", String(c.stuckCount)), ("evidence", evidence),
-                ]))
+                })
+                printOut(JSONWriter.line(.object([
+                    ("host", .string(c.host)), ("pattern", .string(c.host)), ("left", .int(c.leftCount)),
+                    ("stuck", .int(c.stuckCount)), ("evidence", evidence),
+                ])))
             } else {
                 for line in c.goodlistLines(today: date, sources: traces) { printOut(line) }
             }

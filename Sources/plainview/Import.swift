@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowSimulator
 import Foundation
+import NavigationPolicy
 import PlainviewConfig
 
 /// Redaction flags shared by `import` and `simulate FILE.har`.
@@ -56,10 +57,10 @@ struct Import: AsyncParsableCommand {
     var environment: String?
 
     @Option(help: "Platform of a drafted policy: ios or android.")
-    var platform: String = "ios"
+    var platform: Platform = .ios
 
     @Option(help: "The outcome the flow must reach (complete, canceled, stuck, …). Default: left for you to fill in.")
-    var expect: String?
+    var expect: Outcome.Kind?
 
     @Option(name: .customLong("tap"), help: "A user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
     var taps: [String] = []
@@ -70,10 +71,7 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var redaction: RedactionOptions
 
     func validate() throws {
-        guard ["ios", "android"].contains(platform) else { throw ValidationError("--platform: expected ios or android") }
-        if let expect, !["complete", "canceled", "stuck", "loop", "error"].contains(expect) {
-            throw ValidationError("--expect: expected complete, canceled, stuck, loop or error")
-        }
+        try requireFiles([("--policy", policy), ("--env", environment)])
     }
 
     func run() async throws {
@@ -82,17 +80,12 @@ struct Import: AsyncParsableCommand {
         // As in `simulate FILE.har`: the policy's own URLs must still match the flow, so their query values are
         // never redacted (import → simulate then gives the same run as replaying the HAR).
         if let policy, let text = try? String(contentsOfFile: policy, encoding: .utf8) { redactConfig?.keepQueryValues(ofURLsIn: text) }
-        for (flag, path) in [("--policy", policy), ("--env", environment)] {
-            if let path, !FileManager.default.fileExists(atPath: path) {
-                throw inputError("\(flag) \(path): no such file")
-            }
-        }
         let folder = URL(fileURLWithPath: out)
         let writer = HARFlowWriter.Options(
             name: name ?? folder.lastPathComponent, source: har,
             policyPath: policy.map { relativePath(from: folder, to: $0) },
             environmentPath: environment.map { relativePath(from: folder, to: $0) },
-            platform: platform, expect: expect)
+            platform: platform.rawValue, expect: expect?.rawValue)
         let result: HARImport.Result
         do {
             result = try HARImport.run(har: URL(fileURLWithPath: har), name: har, to: folder, force: force,
@@ -118,9 +111,15 @@ func relativePath(from folder: URL, to file: String) -> String {
     return (ups + target[i...]).joined(separator: "/")
 }
 
-/// `plainview simulate FILE.har …`: the HAR-only options, and turning each HAR into a temporary flow folder
-/// (the same import as `plainview import`, redacted by default) that the simulator then runs like any flow.
-struct HARReplayOptions: ParsableArguments {
+/// Exits 64 naming the flag when a file it names does not exist.
+func requireFiles(_ flags: [(String, String?)]) throws {
+    for (flag, path) in flags {
+        if let path, !FileManager.default.fileExists(atPath: path) { throw inputError("\(flag) \(path): no such file") }
+    }
+}
+
+/// `plainview simulate FILE.har …`: the HAR-only options (the recording is replayed in memory, see `LoadedFlows`).
+struct HARReplayArguments: ParsableArguments {
     @Option(help: "HAR replay: the policy file (required when a PATH is a .har file).")
     var policy: String?
 
@@ -128,84 +127,32 @@ struct HARReplayOptions: ParsableArguments {
     var environment: String?
 
     @Option(help: "HAR replay: the outcome the recording must reach: complete, canceled, stuck, loop or error (default: complete).")
-    var expect: String?
+    var expect: Outcome.Kind?
 
     @Option(name: .customLong("tap"), help: "HAR replay: a user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
     var taps: [String] = []
 
     @OptionGroup var redaction: RedactionOptions
 
-    static func isHAR(_ path: String) -> Bool { path.lowercased().hasSuffix(".har") }
-
-    /// Replaces every `.har` path by a temporary flow folder. Call `cleanup()` on the result when done.
-    func prepare(_ paths: [String]) throws -> HARReplay {
-        let hars = paths.filter(Self.isHAR)
-        if hars.isEmpty {
+    /// The HAR options are given only with a .har PATH, which needs --policy; the files they name exist.
+    func validate(paths: [String]) throws {
+        guard paths.contains(where: LoadedFlows.isHAR) else {
             if policy != nil || environment != nil || expect != nil || !taps.isEmpty || redaction.noRedact
                 || redaction.redactConfig != nil || !redaction.redactNames.isEmpty || !redaction.keepNames.isEmpty {
                 throw inputError("--policy, --env, --expect, --tap and the redaction options apply to .har files only")
             }
-            return HARReplay(paths: paths, root: nil, endings: [:])
+            return
         }
-        guard let policy else { throw inputError("replaying a HAR needs --policy FILE (the merchant's policy)") }
-        if let expect, !["complete", "canceled", "stuck", "loop", "error"].contains(expect) {
-            throw inputError("--expect: expected complete, canceled, stuck, loop or error, got '\(expect)'")
-        }
-        for (flag, path) in [("--policy", Optional(policy)), ("--env", environment)] {
-            if let path, !FileManager.default.fileExists(atPath: path) { throw inputError("\(flag) \(path): no such file") }
-        }
+        guard policy != nil else { throw inputError("replaying a HAR needs --policy FILE (the merchant's policy)") }
+        try requireFiles([("--policy", policy), ("--env", environment)])
+    }
+
+    /// The replay options, or nil when no policy is given (no .har PATH).
+    func options() throws -> HARReplayOptions? {
+        guard let policy else { return nil }
         var config: RedactionConfig?
         do { config = try redaction.config() } catch { throw inputError(error.description) }
-        // The policy's own URLs must still match the recording: their query values are never redacted.
-        if let text = try? String(contentsOfFile: policy, encoding: .utf8) { config?.keepQueryValues(ofURLsIn: text) }
-
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-har-\(UUID().uuidString)")
-        var out: [String] = []
-        var endings: [String: HARFlowDraft.Ending] = [:]
-        var used: Set<String> = []
-        let replay = HARReplay(paths: [], root: root, endings: [:])
-        for path in paths {
-            guard Self.isHAR(path) else {
-                out.append(path)
-                continue
-            }
-            var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-            if name.isEmpty { name = "recording" }
-            var unique = name
-            var n = 2
-            while used.contains(unique) {
-                unique = "\(name)-\(n)"
-                n += 1
-            }
-            used.insert(unique)
-            let folder = root.appendingPathComponent(unique)
-            let writer = HARFlowWriter.Options(
-                name: unique, source: path,
-                policyPath: URL(fileURLWithPath: policy).standardizedFileURL.path,
-                environmentPath: environment.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                expect: expect ?? "complete")
-            let result: HARImport.Result
-            do {
-                result = try HARImport.run(har: URL(fileURLWithPath: path), name: path, to: folder, force: false,
-                                           options: .init(redaction: config, taps: taps.isEmpty ? nil : taps, writer: writer))
-            } catch {
-                replay.cleanup()
-                throw inputError(error.description)
-            }
-            if let end = result.draft.ending { endings[unique] = end }
-            out.append(folder.path)
-        }
-        return HARReplay(paths: out, root: root, endings: endings)
-    }
-}
-
-/// The flow paths to run after `HARReplayOptions.prepare`, and where each recording ended (by flow name).
-struct HARReplay {
-    var paths: [String]
-    var root: URL?
-    var endings: [String: HARFlowDraft.Ending]
-
-    func cleanup() {
-        if let root { try? FileManager.default.removeItem(at: root) }
+        return HARReplayOptions(policy: policy, environment: environment, expect: expect ?? .complete,
+                                taps: taps.isEmpty ? nil : taps, redaction: config)
     }
 }

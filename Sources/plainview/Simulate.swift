@@ -11,8 +11,8 @@ struct Simulate: AsyncParsableCommand {
         PATH is a flow folder (holding flow.yaml), a flow file, or a folder of flows (default: Pages/).
         Exit status: 0 every expectation met, 1 an expectation failed, 64 bad input.
         The flow-file format is described in Pages/README.md.
-        A PATH ending in .har is a recording (HAR 1.2/1.1): it is imported like `plainview import` (redacted by
-        default) into a temporary flow with --policy, --env, --expect (default: complete) and --tap, then run.
+        A PATH ending in .har is a recording (HAR 1.2/1.1): it is drafted like `plainview import` (redacted by
+        default) into a flow with --policy, --env, --expect (default: complete) and --tap, and run in memory.
         """
     )
 
@@ -34,18 +34,18 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the trace of every run, not only of failing ones.")
     var verbose = false
 
-    @OptionGroup(title: "HAR replay") var har: HARReplayOptions
+    @OptionGroup(title: "HAR replay") var har: HARReplayArguments
+
+    func validate() throws { try har.validate(paths: paths) }
 
     func run() async throws {
-        let replay = try har.prepare(paths)
-        defer { replay.cleanup() }
-        let flows: [Flow]
+        let loaded: LoadedFlows
         do {
-            flows = try FlowLoader.load(replay.paths.isEmpty ? ["Pages"] : replay.paths)
-        } catch {
+            loaded = try LoadedFlows.load(paths.isEmpty ? ["Pages"] : paths, har: har.options())
+        } catch let error as HARImport.Failure {
             throw inputError(error.description)
         }
-        let results = replay.annotate(flows.map { explore ? Simulator.explore($0) : Simulator.run($0) })
+        let results = loaded.annotate(loaded.flows.map { explore ? Simulator.explore($0) : Simulator.run($0) })
         print(json ? Reporting.json(results) : Reporting.text(results, verbose: verbose), terminator: "")
         do {
             if let trace { try Reporting.writeAtomically(Reporting.traceJSONLines(results), to: trace) }

@@ -42,7 +42,7 @@ func page(_ url: String, headers: [RecordedResponse.Header] = [], in context: Pa
                  requireCookie: requireCookie)
 }
 
-func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Int] = [], exploring: Bool = false)
+func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [ChoiceKey: Int] = [:], exploring: Bool = false)
     -> (SimulationReport, [ChoicePoint]) {
     Simulator.runBranchWithPoints(flow, script: script, exploring: exploring, decider: { _ in TableDecider(table: table) })
 }

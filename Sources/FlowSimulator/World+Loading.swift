@@ -1,0 +1,139 @@
+// A browsing context (the web view or the browser tab) loading pages over the simulated network: redirects,
+// cookies, what a loaded page does by itself (scripts, auto-submitted forms, refreshes, frames).
+import NavigationPolicy
+import PageScan
+
+extension World {
+    // MARK: navigation
+
+    func navigate(_ surface: Surface, _ url: String, frame: NavigationFrame, frameIndex: Int?,
+                  trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int = 0) {
+        switch surface {
+        case .host: webViewNavigate(url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+        case .browser: browserNavigate(url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+        case .app: break
+        }
+    }
+
+    func submit(_ surface: Surface, _ form: PageScanResult.Form, frameIndex: Int?, gesture: Bool) {
+        let method = form.method.uppercased() == "POST" ? "POST" : "GET"
+        let url = method == "GET" ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }) : form.action
+        let frame: NavigationFrame = form.target == "_blank" ? .newWindow : (frameIndex == nil || form.target == "_top" ? .main : .sub)
+        navigate(surface, url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .form, gesture: gesture, method: method)
+    }
+
+    /// Counts automatic loads of the same URL in one context; too many is a loop.
+    func countAutomatic(_ surface: Surface, _ url: String, trigger: NavigationTrigger, gesture: Bool) -> Bool {
+        guard !gesture, trigger != .initialLoad, trigger != .link else { return true }
+        let key = surface.name + " " + URLTools.pageKey(url)
+        let n = autoLoads[key, default: 0] + 1
+        autoLoads[key] = n
+        if n > flow.limits.repeats {
+            finish(.loop, place: surface, reason: "\(url) loaded \(n) times by itself (a redirect/refresh/reload cycle)")
+            return false
+        }
+        return true
+    }
+
+    /// Fetches a URL in a context and shows it: follows redirects, stores cookies, schedules what the page does.
+    func fetchAndShow(_ surface: Surface, _ url: String, frame: NavigationFrame, frameIndex: Int?,
+                      trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int) {
+        let context: PageContext = surface == .host ? .webview : .browser
+        let jar = surface == .host ? web.jar : browser.jar
+        clock += Self.networkTime
+        switch network.fetch(url, method: method, context: context, jar: jar) {
+        case .unrecorded:
+            if surface == .browser {
+                // The browser knows nothing of completeUrl/cancelUrl: reaching them there leaves the app uninformed.
+                let d = decider.decide(Navigation(url: url, currentURL: nil, frame: .main, trigger: .link, userGesture: false))
+                if d.action == .complete || d.action == .canceled {
+                    finish(.stuck, place: .browser, reason: "\(d.action == .complete ? "completeUrl" : "cancelUrl") \(url) was reached in the browser, not in the app: the app never learns the outcome")
+                    return
+                }
+            }
+            finish(.error, place: surface, reason: "no recorded response for \(method) \(url) (in the \(context == .webview ? "web view" : "browser"))")
+        case .response(let r, let missingCookie):
+            var newJar = jar
+            for c in r.headers("Set-Cookie") { newJar.set(c, from: url) }
+            if surface == .host { web.jar = newJar } else { browser.jar = newJar }
+            let location = r.header("Location").flatMap { URLTools.resolve($0, against: url) }
+            emit(.response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
+            if let missingCookie {
+                let other = surface == .host ? browser.jar : web.jar
+                let here = surface == .host ? "web view" : "browser", there = surface == .host ? "browser" : "web view"
+                var text = "the \(here) has no cookie '\(CookieJar.split(missingCookie).0)' for \(url), which requires it"
+                if other.satisfies(missingCookie, for: url) {
+                    text = "cookie '\(CookieJar.split(missingCookie).0)' was set in the \(there), but \(url) opened in the \(here) without it (cookies do not move with the page)"
+                }
+                problem(text, context: surface, url: url)
+            }
+            if (300..<400).contains(r.status), let location {
+                guard redirects < Self.redirectLimit else {
+                    finish(.loop, place: surface, reason: "more than \(Self.redirectLimit) redirects from \(url)")
+                    return
+                }
+                let keep = r.status == 307 || r.status == 308
+                navigate(surface, location, frame: frame, frameIndex: frameIndex, trigger: .serverRedirect, gesture: false,
+                         method: keep ? method : "GET", redirects: redirects + 1)
+                return
+            }
+            show(surface, url, response: r, frame: frame, frameIndex: frameIndex, missingCookie: missingCookie)
+        }
+    }
+
+    func show(_ surface: Surface, _ url: String, response r: RecordedResponse, frame: NavigationFrame, frameIndex: Int?,
+              missingCookie: String?) {
+        let contentType = r.header("Content-Type")
+        var scan = PageScanResult()
+        if contentType.map({ $0.lowercased().contains("html") }) ?? true {
+            do {
+                scan = try PageScanner.scan(r.body, contentType: contentType, documentURL: url)
+            } catch {
+                finish(.error, place: surface, reason: "bad page \(url): \(error)")
+                return
+            }
+        }
+        if scan.refresh == nil, let header = r.header("Refresh") {
+            scan.refresh = RefreshHeader.parse(header, documentURL: url)
+        }
+        let page = LoadedPage(url: url, status: r.status, scan: scan, missingCookie: missingCookie)
+        var tab = surface == .host ? web : browser
+        let isFrame = frame == .sub && frameIndex != nil
+        if isFrame, let i = frameIndex {
+            tab.frames[i] = page
+        } else {
+            tab.generation += 1
+            tab.page = page
+            tab.frames = [:]
+            tab.history.append(url)
+        }
+        if surface == .host { web = tab } else { browser = tab }
+        emit(.load, context: surface.name, url: url, frame: isFrame ? .sub : .main, status: r.status)
+        scheduleAutomatic(surface, page, generation: tab.generation, frame: isFrame ? frameIndex : nil)
+        if !isFrame {
+            for (i, f) in scan.frames.prefix(Self.frameLimit).enumerated() {
+                navigate(surface, f.url, frame: .sub, frameIndex: i, trigger: .initialLoad, gesture: false, method: "GET")
+                if outcome != nil { return }
+            }
+        }
+    }
+
+    func scheduleAutomatic(_ surface: Surface, _ page: LoadedPage, generation: Int, frame: Int?) {
+        // Only the host app's web view has the app's JavaScript hooks; the browser has none.
+        if surface == .host {
+            for h in page.scan.hooks where h.onLoad {
+                if let kind = flow.hooks[h.name] { schedule(surface, generation: generation, frame: frame, delay: 0, .hook(h.name, kind)) }
+            }
+        }
+        for s in page.scan.scriptNavigations where s.onLoad {
+            // A `setTimeout(…, N)` navigation waits its N ms on the simulated clock (ordered against refreshes).
+            schedule(surface, generation: generation, frame: frame, delay: s.delay ?? 0, .script(s))
+        }
+        for f in page.scan.forms where f.autoSubmit {
+            schedule(surface, generation: generation, frame: frame, delay: 0, .form(f))
+        }
+        if let r = page.scan.refresh {
+            schedule(surface, generation: generation, frame: frame, delay: r.delay * 1000, .refresh(r.url))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+// The host app's web view: every navigation is asked to the policy, and the decision is carried out; the
+// host app receiving a URL from the OS (its paymentUrl, completeUrl or cancelUrl) and reloading the payment page.
+import NavigationPolicy
+
+extension World {
+    /// A navigation in the host app's web view: the policy decides it, the world carries the decision out.
+    func webViewNavigate(_ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
+                         gesture: Bool, method: String, redirects: Int) {
+        guard outcome == nil else { return }
+        guard countAutomatic(.host, url, trigger: trigger, gesture: gesture) else { return }
+        navigationCount += 1
+        emit(.navigate, context: "webview", url: url, frame: frame, trigger: trigger, gesture: gesture, method: method)
+        system.beginAttempt()
+        let nav = Navigation(url: url, currentURL: web.page?.url, frame: frame, trigger: trigger, userGesture: gesture, method: method)
+        let d = decider.decide(nav)
+        let a = d.action
+        emit(.decide, context: "webview", url: url, action: a.name, target: a.target, via: a.via?.rawValue,
+             rule: d.rule.rawValue, reason: d.reason)
+        switch a {
+        case .allow:
+            fetchAndShow(.host, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+        case .complete:
+            finish(.complete, place: .host, reason: "completeUrl reached (\(d.rule))")
+        case .canceled:
+            finish(.canceled, place: .host, reason: "cancelUrl reached (\(d.rule))")
+        case .reload(let target):
+            if (trigger == .initialLoad || trigger == .reload) && frame == .main {
+                // The host app's own load of its payment page (an SDK loads the payment menu itself; its
+                // delegate lets that load through): load it.
+                fetchAndShow(.host, url, frame: frame, frameIndex: nil, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+            } else {
+                hostReload(target)
+            }
+        case .terms:
+            emit(.note, context: "webview", url: url, reason: "the host app shows the terms of service; the payment page stays")
+        case .openApp(let target, let via):
+            follow(router.route(target, from: .webView(via: via)), url: target, from: .host)
+        case .openBrowser(let target):
+            osOpen(target, from: .host)
+        case .load(let target):
+            guard redirects < Self.redirectLimit else {
+                finish(.loop, place: .host, reason: "more than \(Self.redirectLimit) load/redirect hops from \(url)")
+                return
+            }
+            webViewNavigate(target, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: false, method: "GET", redirects: redirects + 1)
+        case .block:
+            lastProblem = "the web view blocked \(url) (\(d.rule): \(d.reason))"
+        }
+    }
+
+    /// The web view hands an app URL to the OS (the policy decided open-app).
+    /// recognises its paymentUrl (reload), completeUrl or cancelUrl; anything else is ignored.
+    func hostReceive(_ url: String) {
+        switchTo(.host)
+        emit(.receive, context: "webview", url: url, app: flow.hostApp)
+        system.beginAttempt()
+        let d = decider.decide(Navigation(url: url, currentURL: web.page?.url, frame: .main, trigger: .link, userGesture: false))
+        emit(.decide, context: "webview", url: url, action: d.action.name, target: d.action.target,
+             via: d.action.via?.rawValue, rule: d.rule.rawValue, reason: d.reason)
+        switch d.action {
+        case .reload(let target): hostReload(target)
+        case .complete: finish(.complete, place: .host, reason: "completeUrl delivered to the app (\(d.rule))")
+        case .canceled: finish(.canceled, place: .host, reason: "cancelUrl delivered to the app (\(d.rule))")
+        default: problem("the host app ignores \(url): the policy does not recognise it as its paymentUrl", context: .host, url: url)
+        }
+    }
+
+    func hostReload(_ target: String) {
+        switchTo(.host)
+        emit(.note, context: "webview", url: target, reason: "the host app reloads the payment page")
+        webViewNavigate(target, frame: .main, frameIndex: nil, trigger: .reload, gesture: false, method: "GET", redirects: 0)
+    }
+}
