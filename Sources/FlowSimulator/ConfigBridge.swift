@@ -21,12 +21,11 @@ enum ConfigBridge {
     /// A path to a policy file (relative to the flow's folder) or an inline mapping, whose errors name the
     /// flow file and `policy.KEY`.
     static func policy(_ node: ConfigNode, folder: String) throws(ConfigError) -> Policy {
-        // Without a `goodlist` key, the repository's Goodlist/ (found from the flow's folder upwards) applies.
-        let goodlists = GoodlistFiles.defaultFolder(from: folder)
+        // Without a `goodlist` key, the shipped list (compiled in) applies, wherever the flow lives.
         if node.isScalar {
-            return try PolicyFile.load(path: try path(node, folder: folder), defaultGoodlistDirectory: goodlists)
+            return try PolicyFile.load(path: try path(node, folder: folder))
         }
-        return try PolicyFile.decode(node, baseDirectory: folder, defaultGoodlistDirectory: goodlists)
+        return try PolicyFile.decode(node, baseDirectory: folder)
     }
 
     static func environment(_ node: ConfigNode, folder: String) throws(ConfigError) -> LoadedEnvironment {

@@ -43,6 +43,8 @@ public struct NavigationPolicyEngine: Sendable {
     private let ownOrigins: Set<String>
     /// `ownOrigins` as a list when it has at most 8 members (nil otherwise).
     private let ownOriginList: [String]?
+    /// Wildcard `allowedHosts` entries (`*.shop.example`, `**.shop.example`); `http`: also over plain http.
+    private let ownPatterns: [(pattern: HostPattern, http: Bool)]
 
     public init(policy: Policy, system: any SystemServices = NoApps()) {
         self.policy = policy
@@ -58,9 +60,18 @@ public struct NavigationPolicyEngine: Sendable {
         paymentQueryItems = payment?.queryItems ?? []
         callbackScheme = policy.callbackScheme.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
         var origins = Set<String>()
+        var patterns: [(pattern: HostPattern, http: Bool)] = []
         for entry in policy.allowedHosts {
-            if let o = Policy.normalizeAllowedHost(entry) { origins.insert(o) }
+            guard let o = Policy.normalizeAllowedHost(entry) else { continue }
+            let http = o.hasPrefix("http://")
+            let host = http ? String(o.dropFirst(7)) : o
+            if host.hasPrefix("*"), let p = try? HostPattern(host) {
+                patterns.append((p, http))
+            } else {
+                origins.insert(o)
+            }
         }
+        ownPatterns = patterns
         ownOrigins = origins
         ownOriginList = origins.count <= 8 ? Array(origins) : nil
     }
@@ -195,8 +206,11 @@ public struct NavigationPolicyEngine: Sendable {
         // Plain http is the merchant's own only where the policy names the http origin itself.
         if url.scheme == "http" { key = "http://" + key }
         // A handful of origins (the usual case): comparing is cheaper than hashing the key.
-        if let few = ownOriginList { return few.contains(key) }
-        return ownOrigins.contains(key)
+        if let few = ownOriginList { if few.contains(key) { return true } } else if ownOrigins.contains(key) { return true }
+        // Wildcard entries admit their hosts on the scheme's default port only, like goodlist entries.
+        guard !ownPatterns.isEmpty, url.port == nil else { return false }
+        let http = url.scheme == "http"
+        return ownPatterns.contains { (!http || $0.http) && $0.pattern.matches(normalizedHost: host) }
     }
 
     private func decideWeb(_ url: WebURL, host comparableHost: String?, _ navigation: Navigation) -> Decision {

@@ -48,22 +48,35 @@ public struct Policy: Sendable {
         self.goodlist = goodlist
     }
 
-    /// An `allowedHosts` entry (`host` or `host:port`, IPv6 in brackets) normalised like URL hosts (case, trailing
-    /// dot, IDN → punycode); ports 80 and 443 are dropped (the default of http/https). nil when not a host.
-    /// `http://host[:port]` admits that origin over plain http as well (kept with its `http://` prefix).
+    /// An `allowedHosts` entry in the goodlist's pattern grammar (`host`, `*.host`, `**.host`; IPv6 in
+    /// brackets), normalised like URL hosts (case, one trailing dot, IDN → punycode). An exact host may carry
+    /// a port (`host:8443`; 80 and 443 are dropped, the defaults of http/https). `http://` in front admits that
+    /// origin over plain http as well (kept with its `http://` prefix). nil when it is not such an entry: an
+    /// empty label (`a..b`), a scheme other than http, a path, a wildcard with a port.
     public static func normalizeAllowedHost(_ entry: String) -> String? {
-        if entry.utf8.count > 7, entry.prefix(7).lowercased() == "http://" {
-            return normalizeAllowedHost(String(entry.dropFirst(7))).map { "http://" + $0 }
+        var rest = Substring(entry)
+        var prefix = ""
+        if rest.utf8.count > 7, rest.prefix(7).lowercased() == "http://" {
+            prefix = "http://"
+            rest = rest.dropFirst(7)
         }
-        var hostPart = Substring(entry)
+        var hostPart = rest
         var port: Int?
-        if let c = entry.lastIndex(of: ":"), !entry.hasSuffix("]"), entry.firstIndex(of: ":") == c || entry.hasPrefix("[") {
-            guard let p = Int(entry[entry.index(after: c)...]), (0...65535).contains(p) else { return nil }
-            hostPart = entry[..<c]
+        if let c = rest.lastIndex(of: ":"), !rest.hasSuffix("]"), rest.firstIndex(of: ":") == c || rest.hasPrefix("[") {
+            guard let p = Int(rest[rest.index(after: c)...]), (0...65535).contains(p) else { return nil }
+            hostPart = rest[..<c]
             port = (p == 80 || p == 443) ? nil : p
         }
-        guard let host = HostName.normalize(String(hostPart)) else { return nil }
-        return port.map { "\(host):\($0)" } ?? host
+        let key: String
+        if hostPart.hasPrefix("[") {
+            guard let host = HostName.normalize(String(hostPart)) else { return nil }
+            key = host
+        } else {
+            guard let pattern = try? HostPattern(String(hostPart)) else { return nil }
+            if pattern.kind != .exact, port != nil { return nil }
+            key = pattern.description
+        }
+        return prefix + (port.map { "\(key):\($0)" } ?? key)
     }
 
     /// The hosts of the given URLs (with a `:port` when not the default), normalised; the default of `allowedHosts`.

@@ -7,28 +7,26 @@ import NavigationPolicy
 public enum PolicyFile {
     /// The keys a policy file may have.
     public static let keys = ["platform", "paymentUrl", "completeUrl", "cancelUrl", "termsOfServiceUrl",
-                              "callbackScheme", "redirectPolicy", "goodlist", "allowedHosts"]
+                              "callbackScheme", "redirectPolicy", "goodlist", "allowedHosts", "allowPublicSuffixWildcards"]
 
     /// Loads a policy file. `goodlist` entries are files relative to the policy file or inline host patterns;
-    /// without the key, the files of `defaultGoodlistDirectory` (the repository's `Goodlist/`) are used.
+    /// without the key, the shipped list compiled into the binary (`DefaultGoodlist`) is used.
     /// `platform` overrides the file's platform (and with it the default redirect policy).
-    public static func load(path: String, platform: Platform? = nil, defaultGoodlistDirectory: String? = nil) throws(ConfigError) -> Policy {
+    public static func load(path: String, platform: Platform? = nil) throws(ConfigError) -> Policy {
         let root = try ConfigNode.load(path: path)
         let baseDir = (path as NSString).deletingLastPathComponent
-        return try decode(root, baseDirectory: baseDir, platform: platform, defaultGoodlistDirectory: defaultGoodlistDirectory)
+        return try decode(root, baseDirectory: baseDir, platform: platform)
     }
 
     /// Parses policy text (YAML or JSON); `file` names it in errors; relative goodlist files resolve against `baseDirectory`.
     public static func parse(_ text: String, file: String = "<policy>", baseDirectory: String = ".",
-                             platform: Platform? = nil, defaultGoodlistDirectory: String? = nil) throws(ConfigError) -> Policy {
-        try decode(ConfigNode.parse(text, file: file), baseDirectory: baseDirectory, platform: platform,
-                   defaultGoodlistDirectory: defaultGoodlistDirectory)
+                             platform: Platform? = nil) throws(ConfigError) -> Policy {
+        try decode(ConfigNode.parse(text, file: file), baseDirectory: baseDirectory, platform: platform)
     }
 
     /// Decodes a policy from a node (a policy file's root, or a flow file's inline `policy:` mapping, whose
     /// errors then name the flow file and `policy.KEY`); relative goodlist files resolve against `baseDirectory`.
-    public static func decode(_ root: ConfigNode, baseDirectory: String, platform override: Platform? = nil,
-                              defaultGoodlistDirectory: String? = nil) throws(ConfigError) -> Policy {
+    public static func decode(_ root: ConfigNode, baseDirectory: String, platform override: Platform? = nil) throws(ConfigError) -> Policy {
         let m = try root.fields(keys)
 
         var platform = Platform.ios
@@ -89,7 +87,7 @@ public enum PolicyFile {
             for node in hosts {
                 let h = try node.string()
                 guard let n = Policy.normalizeAllowedHost(h) else {
-                    throw node.error("expected a host name (optionally host:port), found '\(h)'")
+                    throw node.error("expected a host, *.host or **.host as in a goodlist (an exact host may add :port; http://host admits it over plain http), found '\(h)'")
                 }
                 normalized.append(n)
             }
@@ -112,15 +110,42 @@ public enum PolicyFile {
                     throw node.error("expected a goodlist file or a host pattern (host, *.host, **.host), found '\(item)'")
                 }
             }
-        } else if let dir = defaultGoodlistDirectory {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue {
-                entries = try GoodlistFiles.load(path: dir, displayName: dir, isDirectory: true)
-            }
+        } else {
+            // No goodlist named: the shipped list, compiled in, so the answer never depends on the directory.
+            entries = DefaultGoodlist.entries
+        }
+
+        // A wildcard over a public suffix (`*.com`, `**.github.io`) admits every site registered under it:
+        // such a list is refused, as `goodlist lint` reports it, unless the policy explicitly allows it.
+        var allowUnsafe = false
+        if let n = m.value("allowPublicSuffixWildcards") { allowUnsafe = try n.bool() }
+        if !allowUnsafe, m.value("goodlist") != nil {
+            try refusePublicSuffixWildcards(entries, goodlistNode: m.value("goodlist"))
         }
 
         return Policy(platform: platform, paymentURL: paymentURL, completeURL: completeURL, cancelURL: cancelURL,
                       termsOfServiceURL: termsURL, callbackScheme: callbackScheme, redirectPolicy: redirectPolicy,
                       allowedHosts: allowedHosts, goodlist: Goodlist(entries: entries))
+    }
+
+    /// Throws for the first entry whose wildcard stands over a public suffix, naming its file and line. The
+    /// Public Suffix List is read only when there is a wildcard entry to check.
+    static func refusePublicSuffixWildcards(_ entries: [GoodlistEntry], goodlistNode: ConfigNode?) throws(ConfigError) {
+        let wildcards = entries.compactMap { e -> (GoodlistEntry, HostPattern)? in
+            guard let p = try? HostPattern(e.pattern), p.kind != .exact else { return nil }
+            return (e, p)
+        }
+        guard !wildcards.isEmpty else { return }
+        let suffixes: PublicSuffixRules
+        do {
+            suffixes = try PublicSuffixList.load()
+        } catch {
+            throw goodlistNode?.error("the goodlist has wildcard entries, and checking them needs the Public Suffix List: \(error.message)")
+                ?? error
+        }
+        for (entry, pattern) in wildcards where suffixes.isPublicSuffix(pattern.base) {
+            throw ConfigError(file: entry.file ?? goodlistNode?.file ?? "goodlist", line: entry.line, key: goodlistNode?.path,
+                "'\(entry.pattern)' is a wildcard over the public suffix '\(pattern.base)': it admits every site registered under it (goodlist lint reports it); list the bank's own hosts, or set allowPublicSuffixWildcards: true in the policy to use it anyway")
+        }
     }
 }

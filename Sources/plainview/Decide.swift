@@ -11,7 +11,7 @@ struct Decide: AsyncParsableCommand {
         abstract: "Decide what the web view must do with each URL.",
         discussion: """
         Prints one JSON object per URL: {"url","action","target","via","rule","reason"}.
-        Without a `goodlist` key in the policy file, the goodlists in ./Goodlist are used.
+        Without a `goodlist` key in the policy file, the shipped goodlist (built in) is used.
         A single `-` reads the URLs from standard input, one per line (for many URLs).
         """
     )
@@ -51,8 +51,7 @@ struct Decide: AsyncParsableCommand {
         let loadedPolicy: Policy
         var system: any SystemServices = NoApps()
         do {
-            // Relative to the working directory, so reasons name `Goodlist/3ds.goodlist:12`.
-            loadedPolicy = try PolicyFile.load(path: policy, platform: platform, defaultGoodlistDirectory: "Goodlist")
+            loadedPolicy = try PolicyFile.load(path: policy, platform: platform)
             if let env { system = EnvironmentSystem(try FlowLoader.environment(path: env)) }
         } catch {
             throw inputError(error.description)

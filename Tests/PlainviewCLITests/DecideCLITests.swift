@@ -94,6 +94,30 @@ import TestSupport
         #expect(try objects(sub).map { $0["action"] as? String } == ["block", "allow"])
     }
 
+    @Test func theDecisionDoesNotDependOnTheWorkingDirectory() throws {
+        // No `goodlist` key: the built-in list answers, in a folder with no Goodlist/ and in the repository alike.
+        let policy = Self.policy.replacingOccurrences(of: "goodlist: []\n", with: "").replacingOccurrences(of: "goodlist: []", with: "")
+        let url = "https://acs4.sparebank1.no/acs"
+        let elsewhere = try run(["decide", "--policy", "policy.yaml", "--current", "https://x.example/", url], files: ["policy.yaml": policy])
+        #expect(elsewhere.status == 0, "\(elsewhere)")
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try policy.write(to: dir.appendingPathComponent("policy.yaml"), atomically: true, encoding: .utf8)
+        let here = try CLI.run(["decide", "--policy", dir.appendingPathComponent("policy.yaml").path, "--current", "https://x.example/", url])
+        #expect(here.stdout == elsewhere.stdout)
+        #expect(elsewhere.stdout.contains("\"rule\":\"web.goodlist\""), "\(elsewhere)")
+        #expect(elsewhere.stdout.contains("Goodlist/3ds.goodlist:13"), "\(elsewhere)")
+    }
+
+    @Test func aGoodlistWithAPublicSuffixWildcardIsRefused() throws {
+        let policy = Self.policy.replacingOccurrences(of: "goodlist: []", with: "goodlist: ['**.github.io']")
+        let r = try run(["decide", "--policy", "policy.yaml", "https://evil.github.io/phish"], files: ["policy.yaml": policy])
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("policy.yaml:6"), "\(r)")
+        #expect(r.stderr.contains("public suffix 'github.io'"), "\(r)")
+    }
+
     @Test func malformedURLIsABlockNotAnError() throws {
         let r = try run(["decide", "--policy", "policy.yaml", "--", "http://[::1", "", "-not-a-url"])
         #expect(r.status == 0, "\(r)")
@@ -128,7 +152,7 @@ import TestSupport
         try Self.policy.replacingOccurrences(of: "https://shop.example.com/cancel", with: "cancel").write(toFile: policy, atomically: true, encoding: .utf8)
         #expect(throws: ConfigError(file: policy, line: 4, key: "cancelUrl",
                                     "expected an absolute URL (like https://shop.example.com/path), found 'cancel'")) {
-            try PolicyFile.load(path: policy, defaultGoodlistDirectory: "Goodlist")
+            try PolicyFile.load(path: policy)
         }
     }
 

@@ -1,4 +1,3 @@
-@testable import AppSwitch
 import Foundation
 import Testing
 import TestSupport
@@ -69,7 +68,14 @@ cancelUrl: https://shop.example.com/cancel
         BadCase(text: minimal + "\nredirectPolicy: sometimes", line: 4, key: "redirectPolicy", contains: "expected goodlist, webview or browser"),
         BadCase(text: minimal + "\ncallbackScheme: https", line: 4, key: "callbackScheme", contains: "reserved scheme"),
         BadCase(text: minimal + "\ncallbackScheme: 'my app'", line: 4, key: "callbackScheme", contains: "expected a URL scheme"),
-        BadCase(text: minimal + "\nallowedHosts: [shop.example.com/path]", line: 4, key: "allowedHosts[0]", contains: "expected a host name"),
+        BadCase(text: minimal + "\nallowedHosts: [shop.example.com/path]", line: 4, key: "allowedHosts[0]", contains: "expected a host, *.host or **.host"),
+        BadCase(text: minimal + "\nallowedHosts: [a..b]", line: 4, key: "allowedHosts[0]", contains: "expected a host, *.host or **.host"),
+        BadCase(text: minimal + "\nallowedHosts: ['evil*.shop.example']", line: 4, key: "allowedHosts[0]", contains: "expected a host"),
+        BadCase(text: minimal + "\nallowedHosts: ['**.shop.example:8443']", line: 4, key: "allowedHosts[0]", contains: "expected a host"),
+        BadCase(text: minimal + "\nallowedHosts: ['ftp://shop.example']", line: 4, key: "allowedHosts[0]", contains: "expected a host"),
+        BadCase(text: minimal + "\ngoodlist: ['**.github.io']", line: 4, key: "goodlist", contains: "wildcard over the public suffix 'github.io'"),
+        BadCase(text: minimal + "\ngoodlist: ['acs.bank.example', '*.com']", line: 4, key: "goodlist", contains: "allowPublicSuffixWildcards"),
+        BadCase(text: minimal + "\nallowPublicSuffixWildcards: maybe", line: 4, key: "allowPublicSuffixWildcards", contains: "true or false"),
         BadCase(text: minimal + "\ngoodlist: [lists/missing.goodlist]", line: 4, key: "goodlist[0]", contains: "no such goodlist file"),
         BadCase(text: minimal + "\ngoodlist: ['evil*.com']", line: 4, key: "goodlist[0]", contains: "host pattern"),
         BadCase(text: "paymentUrl: [unclosed", line: 2, key: nil, contains: "invalid YAML"),
@@ -90,6 +96,47 @@ cancelUrl: https://shop.example.com/cancel
         } catch {
             Issue.record("unexpected error \(error)")
         }
+    }
+
+    @Test func aPublicSuffixWildcardIsUsedOnlyWhenThePolicySaysSo() throws {
+        let p = try PolicyFile.parse(minimal + "\ngoodlist: ['**.github.io']\nallowPublicSuffixWildcards: true", file: "p.yaml")
+        let e = NavigationPolicyEngine(policy: p)
+        #expect(e.decide(Navigation(url: "https://evil.github.io/phish", currentURL: "https://acs.bank.example/")).rule == .webGoodlist)
+    }
+
+    @Test func aPublicSuffixWildcardInAGoodlistFileNamesTheFileAndLine() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "acs.bank.example issuer=Bank\n# a comment\n*.com issuer=Oops\n".write(to: dir.appendingPathComponent("mine.goodlist"), atomically: true, encoding: .utf8)
+        try (minimal + "\ngoodlist: [mine.goodlist]\n").write(to: dir.appendingPathComponent("policy.yaml"), atomically: true, encoding: .utf8)
+        #expect(throws: ConfigError.self) { _ = try PolicyFile.load(path: dir.appendingPathComponent("policy.yaml").path) }
+        do {
+            _ = try PolicyFile.load(path: dir.appendingPathComponent("policy.yaml").path)
+        } catch {
+            #expect(error.file == "mine.goodlist", "\(error)")
+            #expect(error.line == 3, "\(error)")
+        }
+    }
+
+    @Test func withoutAGoodlistKeyTheBuiltInListAppliesAnywhere() throws {
+        let p = try PolicyFile.parse(minimal, file: "p.yaml", baseDirectory: "/")
+        #expect(p.goodlist.entries.count == DefaultGoodlist.entries.count)
+        let d = NavigationPolicyEngine(policy: p).decide(Navigation(url: "https://acs4.sparebank1.no/acs", currentURL: "https://x.example/"))
+        #expect(d.rule == .webGoodlist)
+        #expect(d.reason.contains("Goodlist/3ds.goodlist:13"), "\(d.reason)")
+    }
+
+    @Test func allowedHostsTakeGoodlistPatterns() throws {
+        let p = try PolicyFile.parse(minimal + "\nallowedHosts: ['**.nordshop.se', 'http://localhost:8080', 'Shop.Example.com.']", file: "p.yaml")
+        let e = NavigationPolicyEngine(policy: p)
+        let current = "https://acs.bank.example/"
+        #expect(e.decide(Navigation(url: "https://nordshop.se/", currentURL: current)).rule == .webOwnHost)
+        #expect(e.decide(Navigation(url: "https://a.b.nordshop.se/x", currentURL: current)).rule == .webOwnHost)
+        #expect(e.decide(Navigation(url: "https://evilnordshop.se/", currentURL: current)).rule == .webPickyPage)
+        #expect(e.decide(Navigation(url: "https://a.nordshop.se:8443/", currentURL: current)).rule == .webPickyPage)
+        #expect(e.decide(Navigation(url: "http://a.nordshop.se/", currentURL: current)).rule == .webInsecure)
+        #expect(e.decide(Navigation(url: "http://localhost:8080/pay", currentURL: current)).rule == .webOwnHost)
+        #expect(e.decide(Navigation(url: "https://shop.example.com/x", currentURL: current)).rule == .webOwnHost)
     }
 
     @Test func goodlistFilesResolveRelativeToThePolicyFile() throws {
