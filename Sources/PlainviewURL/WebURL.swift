@@ -109,8 +109,22 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses an absolute URL string the way a browser's URL parser does. nil when it is not one.
     public init?(_ input: String) {
-        guard let parsed = WebURL.parse(Array(input.utf8)) else { return nil }
+        guard let parsed = WebURL.parse(Array(input.utf8), base: nil) else { return nil }
         self = parsed
+    }
+
+    /// The URL Standard's basic URL parser with a base: `input` resolved against `base` the way a browser
+    /// resolves a link, a `Location` header or a form action (`//host`, `/path`, `path`, `../x`, `?q`, `#f`,
+    /// `\` as `/` for special schemes, `http:foo` against an http base). nil when a browser would fail.
+    public init?(_ input: String, relativeTo base: WebURL) {
+        guard let parsed = WebURL.parse(Array(input.utf8), base: base) else { return nil }
+        self = parsed
+    }
+
+    /// `input` resolved against `base` (both strings), as an href; nil when either fails to parse.
+    public static func resolve(_ input: String, against base: String) -> String? {
+        guard let b = WebURL(base) else { return nil }
+        return WebURL(input, relativeTo: b)?.href
     }
 
     private init(scheme: String) { self.scheme = scheme }
@@ -122,7 +136,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     private static let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\"), question = UInt8(ascii: "?"),
         hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":"), at = UInt8(ascii: "@")
 
-    static func parse(_ raw: [UInt8]) -> WebURL? {
+    static func parse(_ raw: [UInt8], base: WebURL?) -> WebURL? {
         // Strip leading/trailing C0 control or space; remove every tab and newline.
         var lo = 0, hi = raw.count
         while lo < hi, raw[lo] <= 0x20 { lo += 1 }
@@ -137,17 +151,21 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             b = copy
         }
 
-        // Scheme.
-        guard let first = b.first, isASCIIAlpha(first) else { return nil }
-        var i = 1
-        while i < b.count, isASCIIAlpha(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: ".") {
-            i += 1
+        // Scheme ("scheme start state"); without one, the input is relative ("no scheme state").
+        guard let i = schemeEnd(b) else {
+            guard let base else { return nil }
+            return parseRelative(b, 0, base: base)
         }
-        guard i < b.count, b[i] == colon else { return nil }
         let scheme = lowerScheme(b[0..<i])
         var url = WebURL(scheme: scheme)
         var p = i + 1
         let special = specialDefaultPort(scheme) != nil
+        if special, let base, base.scheme == scheme {
+            // "special relative or authority state": `http:foo`, `http:/foo`, `http:\\foo` against an http base
+            // are relative to it; `http://…` is not. `file:` against a file base goes to the file state.
+            if scheme == "file" { return parseFileRelative(b, p, base: base) }
+            if !(p + 1 < b.count && b[p] == slash && b[p + 1] == slash) { return parseRelative(b, p, base: base) }
+        }
 
         if special {
             if scheme == "file" {
@@ -175,6 +193,117 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             parseQueryFragment(&url, b, end, special: false)
         }
         return url
+    }
+
+    /// The index of the `:` ending a valid scheme at the start of `b`, or nil when `b` has no scheme.
+    private static func schemeEnd(_ b: [UInt8]) -> Int? {
+        guard let first = b.first, isASCIIAlpha(first) else { return nil }
+        var i = 1
+        while i < b.count, isASCIIAlpha(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: ".") {
+            i += 1
+        }
+        return i < b.count && b[i] == colon ? i : nil
+    }
+
+    /// The "relative state" and what follows it: `b[p...]` (no scheme of its own, or the base's special
+    /// scheme already consumed) against a base.
+    private static func parseRelative(_ b: [UInt8], _ p: Int, base: WebURL) -> WebURL? {
+        if base.hasOpaquePath {
+            // A base like `mailto:x` or `javascript:…` accepts only a fragment.
+            guard p < b.count, b[p] == hash else { return nil }
+            var url = base
+            url.fragment = percentEncode(b[(p + 1)...], .fragment)
+            return url
+        }
+        if base.scheme == "file" { return parseFileRelative(b, p, base: base) }
+        let special = base.isSpecial
+        var url = WebURL(scheme: base.scheme)
+        @inline(__always) func isSeparator(_ c: UInt8) -> Bool { c == slash || (special && c == backslash) }
+        if p < b.count, isSeparator(b[p]) {
+            if p + 1 < b.count, isSeparator(b[p + 1]) {
+                // Scheme-relative (`//host/path`): a new authority with the base's scheme.
+                var q = p + 2
+                if special { while q < b.count, isSeparator(b[q]) { q += 1 } }
+                let authorityEnd = b[q...].firstIndex { isSeparator($0) || $0 == question || $0 == hash } ?? b.count
+                guard parseAuthority(&url, b[q..<authorityEnd], special: special) else { return nil }
+                parsePathQueryFragment(&url, b, authorityEnd, special: special)
+                return url
+            }
+            // Path-absolute: the base's authority, a new path.
+            url.copyAuthority(of: base)
+            parsePathQueryFragment(&url, b, p, special: special)
+            return url
+        }
+        url.copyAuthority(of: base)
+        if p == b.count {
+            // Empty input: the base without its fragment.
+            url.path = base.path
+            url.query = base.query
+            return url
+        }
+        if b[p] == question || b[p] == hash {
+            url.path = base.path
+            if b[p] == hash { url.query = base.query }
+            parseQueryFragment(&url, b, p, special: special)
+            return url
+        }
+        // Path-relative: the base's path without its last segment, then this path, dot segments resolved.
+        let end = b[p...].firstIndex { $0 == question || $0 == hash } ?? b.count
+        url.path = normalizePath(mergedPath(base.path, b[p..<end])[...], special: special)
+        parseQueryFragment(&url, b, end, special: special)
+        return url
+    }
+
+    /// The base path up to and including its last `/` (`/` when it has none), followed by `relative`.
+    private static func mergedPath(_ basePath: String, _ relative: ArraySlice<UInt8>) -> [UInt8] {
+        let base = basePath.utf8
+        var merged: [UInt8] = []
+        merged.reserveCapacity(base.count + relative.count + 1)
+        if let last = base.lastIndex(of: slash) {
+            merged.append(contentsOf: base[...last])
+        } else {
+            merged.append(slash)
+        }
+        merged.append(contentsOf: relative)
+        return merged
+    }
+
+    /// The "file state" with a file base (`file:` consumed or no scheme). Windows drive letters are not
+    /// special-cased (Plainview sees file: URLs only to block them).
+    private static func parseFileRelative(_ b: [UInt8], _ p: Int, base: WebURL) -> WebURL? {
+        var url = WebURL(scheme: "file")
+        url.host = .empty
+        @inline(__always) func isSeparator(_ c: UInt8) -> Bool { c == slash || c == backslash }
+        if p < b.count, isSeparator(b[p]) {
+            if p + 1 < b.count, isSeparator(b[p + 1]) { return parseFile(&url, b, p) }
+            url.host = base.host
+            parsePathQueryFragment(&url, b, p, special: true)
+            return url
+        }
+        guard base.scheme == "file" else { return parseFile(&url, b, p) }
+        url.host = base.host
+        if p == b.count {
+            url.path = base.path
+            url.query = base.query
+            return url
+        }
+        if b[p] == question || b[p] == hash {
+            url.path = base.path
+            if b[p] == hash { url.query = base.query }
+            parseQueryFragment(&url, b, p, special: true)
+            return url
+        }
+        let end = b[p...].firstIndex { $0 == question || $0 == hash } ?? b.count
+        url.path = normalizePath(mergedPath(base.path, b[p..<end])[...], special: true)
+        parseQueryFragment(&url, b, end, special: true)
+        return url
+    }
+
+    private mutating func copyAuthority(of base: WebURL) {
+        username = base.username
+        password = base.password
+        host = base.host
+        port = base.port
     }
 
     /// The scheme, lower case; the common ones without building a new string.
