@@ -62,24 +62,57 @@ public enum PercentEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// What a `%` not followed by two hex digits means to a decoder.
+    public enum MalformedEscape: Sendable {
+        /// It stays as it is (the URL Standard's percent-decode; browsers, `decodeURI`-like readers).
+        case keep
+        /// The whole input is refused (RFC 3986 strictness, as Apple's `removingPercentEncoding`).
+        case fail
+    }
+
+    /// The percent-decoder: `%XX` → the byte XX. `plusAsSpace`: `+` is a space
+    /// (`application/x-www-form-urlencoded`). nil only when `malformed` is `.fail` and an escape is malformed.
+    /// Every decoder in the project is this function or a thin wrapper of it.
+    public static func decodeBytes<C: Collection>(_ bytes: C, plusAsSpace: Bool = false,
+                                                  malformed: MalformedEscape = .keep) -> [UInt8]? where C.Element == UInt8 {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
+            let b = bytes[i]
+            if b == UInt8(ascii: "%") {
+                let h = bytes.index(after: i)
+                let l = h == bytes.endIndex ? h : bytes.index(after: h)
+                if h != bytes.endIndex, l != bytes.endIndex, isHex(bytes[h]), isHex(bytes[l]) {
+                    out.append(hexValue(bytes[h]) << 4 | hexValue(bytes[l]))
+                    i = bytes.index(after: l)
+                    continue
+                }
+                if malformed == .fail { return nil }
+                out.append(b)
+            } else if plusAsSpace, b == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
+            } else {
+                out.append(b)
+            }
+            i = bytes.index(after: i)
+        }
+        return out
+    }
+
+    /// Lenient decoding to text: a malformed escape stays as it is, bytes that are not UTF-8 become U+FFFD.
+    /// Returns `s` itself when it holds nothing to decode.
+    public static func decode<S: StringProtocol>(_ s: S, plusAsSpace: Bool = false) -> String {
+        if !s.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(s)
+        }
+        return String(decoding: decodeBytes(s.utf8, plusAsSpace: plusAsSpace) ?? [], as: UTF8.self)
+    }
+
     /// Percent-decodes an RFC 3986 component. `+` stays `+` (RFC 3986, as Apple's URLComponents does; it is
     /// only a space in HTML form encoding). nil for a malformed escape or bytes that are not UTF-8.
     public static func decodeComponent<S: StringProtocol>(_ s: S) -> String? {
-        let bytes = Array(s.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
-            let b = bytes[i]
-            if b == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { return nil }
-                out.append(hexValue(bytes[i + 1]) << 4 | hexValue(bytes[i + 2]))
-                i += 3
-            } else {
-                out.append(b)
-                i += 1
-            }
-        }
+        guard let out = decodeBytes(s.utf8, malformed: .fail) else { return nil }
         return String(validating: out, as: UTF8.self)
     }
 

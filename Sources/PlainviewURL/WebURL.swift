@@ -767,30 +767,22 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Percent-decodes bytes (`%zz` stays as is).
+    /// Percent-decodes bytes (`%zz` stays as is): `PercentEncoding.decodeBytes`.
     public static func percentDecode<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        let a = Array(bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity(a.count)
-        var i = 0
-        func hv(_ b: UInt8) -> UInt8? {
-            switch b {
-            case 48...57: b - 48
-            case 97...102: b - 87
-            case 65...70: b - 55
-            default: nil
-            }
-        }
-        while i < a.count {
-            if a[i] == UInt8(ascii: "%"), i + 2 < a.count, let h = hv(a[i + 1]), let l = hv(a[i + 2]) {
-                out.append(h << 4 | l)
-                i += 3
-            } else {
-                out.append(a[i])
-                i += 1
-            }
-        }
-        return out
+        PercentEncoding.decodeBytes(bytes) ?? []
+    }
+
+    /// The URL parser's input clean-up: leading and trailing C0 controls and spaces stripped, every tab and
+    /// newline removed. What a browser does to an href before parsing it.
+    public static func stripped(_ input: String) -> String {
+        let u = input.utf8
+        guard let first = u.first, let last = u.last else { return input }
+        if first > 0x20, last > 0x20, !u.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return input }
+        let bytes = Array(u)
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
+        while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
+        return String(decoding: bytes[lo..<hi].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
     }
 }
 
@@ -799,12 +791,9 @@ extension WebURL {
     public var queryItems: [QueryItem] {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let bytes = Array(pair.utf8).map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
-            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
-                return QueryItem(name: String(decoding: WebURL.percentDecode(bytes[..<eq]), as: UTF8.self),
-                                 value: String(decoding: WebURL.percentDecode(bytes[(eq + 1)...]), as: UTF8.self))
-            }
-            return QueryItem(name: String(decoding: WebURL.percentDecode(bytes), as: UTF8.self), value: "")
+            let (name, value) = PercentEncoding.splitQueryItem(pair)
+            return QueryItem(name: PercentEncoding.decode(name, plusAsSpace: true),
+                             value: PercentEncoding.decode(value, plusAsSpace: true))
         }
     }
 
