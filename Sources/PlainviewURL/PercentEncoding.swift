@@ -46,13 +46,26 @@ public enum PercentEncoding {
         encode(s, keeping: isUnreserved)
     }
 
-    /// Percent-encodes (upper-case hex) every UTF-8 byte of `s` for which `keep` is false.
-    public static func encode(_ s: String, keeping keep: (UInt8) -> Bool) -> String {
+    /// The `application/x-www-form-urlencoded` byte serializer (HTML forms, `URLSearchParams`): ASCII
+    /// alphanumerics and `*-._` stay, a space is `+`, every other UTF-8 byte is `%XX`.
+    public static func encodeForm(_ s: String) -> String {
+        encode(s, keeping: { b in
+            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+                || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
+        }, spaceAsPlus: true)
+    }
+
+    /// The percent-encoder: every UTF-8 byte of `s` for which `keep` is false becomes `%XX` (upper-case hex);
+    /// `spaceAsPlus`: a space becomes `+` instead (form encoding). Every encoder in the project is this
+    /// function, a thin wrapper of it, or WebURL's encode sets (the URL parser's own).
+    public static func encode(_ s: String, keeping keep: (UInt8) -> Bool, spaceAsPlus: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         for b in s.utf8 {
             if keep(b) {
                 out.append(b)
+            } else if spaceAsPlus, b == UInt8(ascii: " ") {
+                out.append(UInt8(ascii: "+"))
             } else {
                 out.append(UInt8(ascii: "%"))
                 out.append(hexDigits[Int(b >> 4)])

@@ -813,6 +813,45 @@ extension WebURL {
         return copy
     }
 
+    /// The same URL with another query (`nil`: none). `query` is percent-encoded further where the URL
+    /// Standard's query encode set requires it (an already form-encoded query is kept as it is).
+    public func replacingQuery(_ query: String?) -> WebURL {
+        var copy = self
+        copy.query = query.map { WebURL.percentEncode(Array($0.utf8)[...], isSpecial ? .specialQuery : .query) }
+        return copy
+    }
+
+    /// The same URL with a domain host's trailing dot removed (`shop.example.com.` → `shop.example.com`).
+    public var withoutTrailingDot: WebURL {
+        guard case .domain = host, let h = comparableHost else { return self }
+        var copy = self
+        copy.host = .domain(h)
+        return copy
+    }
+
+    /// The origin as serialised in HTTP (`https://shop.example.com`, `http://h.example:8080`) for special
+    /// schemes other than file; nil for the others (their origin is opaque).
+    public var origin: String? {
+        guard isSpecial, scheme != "file", let host else { return nil }
+        var s = scheme + "://" + host.serialized
+        if let port { s += ":" + String(port) }
+        return s
+    }
+
+    /// What an HTTP request line carries: the path and `?query` (no fragment).
+    public var requestTarget: String {
+        guard let query else { return path }
+        return path + "?" + query
+    }
+
+    /// The scheme of `input` (lower case) when it starts with one after the parser's clean-up, whether or
+    /// not the rest parses. nil when it has none (a relative reference).
+    public static func scheme(of input: String) -> String? {
+        let b = Array(stripped(input).utf8)
+        guard let end = schemeEnd(b) else { return nil }
+        return lowerScheme(b[0..<end])
+    }
+
     /// The URL without its fragment (what reaches the server).
     public var withoutFragment: WebURL {
         var copy = self
