@@ -79,7 +79,7 @@ public enum PercentEncoding {
     public enum MalformedEscape: Sendable {
         /// It stays as it is (the URL Standard's percent-decode; browsers, `decodeURI`-like readers).
         case keep
-        /// The whole input is refused (RFC 3986 strictness, as Apple's `removingPercentEncoding`).
+        /// The whole input is refused (RFC 3986 strictness, as Foundation's decoding).
         case fail
     }
 
@@ -122,7 +122,7 @@ public enum PercentEncoding {
         return String(decoding: decodeBytes(s.utf8, plusAsSpace: plusAsSpace) ?? [], as: UTF8.self)
     }
 
-    /// Percent-decodes an RFC 3986 component. `+` stays `+` (RFC 3986, as Apple's URLComponents does; it is
+    /// Percent-decodes an RFC 3986 component. `+` stays `+` (RFC 3986, as Foundation does; it is
     /// only a space in HTML form encoding). nil for a malformed escape or bytes that are not UTF-8.
     public static func decodeComponent<S: StringProtocol>(_ s: S) -> String? {
         guard let out = decodeBytes(s.utf8, malformed: .fail) else { return nil }
