@@ -2,7 +2,6 @@
 // Byte-exact and dependency-free on purpose: the seeds specify the encoding character by character.
 import NavigationPolicy
 import PlainviewURL
-import PlainviewURL
 
 /// Percent-encoding as the app-switch seeds specify it.
 public enum AppSwitchEncoding {
@@ -30,38 +29,9 @@ public enum AppSwitchEncoding {
 
     /// Decodes `%XX` sequences once. `+` stays `+` (RFC 3986, not HTML forms).
     /// nil when a `%` is not followed by two hex digits or the bytes are not UTF-8.
-    public static func decode(_ value: some StringProtocol) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count)
-        var it = Array(value.utf8)[...]
-        while let b = it.popFirst() {
-            if b == UInt8(ascii: "%") {
-                guard let h = it.popFirst(), let l = it.popFirst(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
-                bytes.append(hv << 4 | lv)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
+    public static func decode(_ value: some StringProtocol) -> String? { PercentEncoding.decodeComponent(value) }
 
-    static func isUnreserved(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-        default: false
-        }
-    }
-
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func isUnreserved(_ b: UInt8) -> Bool { PercentEncoding.isUnreserved(b) }
 
     private static func encode(_ value: String, keep: (UInt8) -> Bool) -> String {
         PercentEncoding.encode(value, keeping: keep)

@@ -13,10 +13,10 @@
 //     model: roampay-x                    # a built-in app (swish | bankid | roampay-x): fills in its schemes,
 //                                         # universal links and package, and returns through its protocol
 //     failure: reader-battery-low         # ROAMpay X: the documented failure `then: fail` reports (default unknown-error)
+import PlainviewURL
 import AppSwitch
 import NavigationPolicy
 #if canImport(FoundationEssentials)
-import AppSwitch
 import FoundationEssentials
 #else
 import Foundation
@@ -189,29 +189,7 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
     }
 
     /// Decodes `%XX` escapes (UTF-8); nil on a malformed escape or invalid UTF-8.
-    static func percentDecode(_ s: Substring) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(s.utf8.count)
-        var it = s.utf8.makeIterator()
-        while let b = it.next() {
-            if b == UInt8(ascii: "%") {
-                guard let h = it.next(), let l = it.next(), let hv = hex(h), let lv = hex(l) else { return nil }
-                bytes.append(hv << 4 | lv)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hex(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func percentDecode(_ s: Substring) -> String? { PercentEncoding.decodeComponent(s) }
 
     // MARK: Codable (the environment file's shape)
 

@@ -228,6 +228,8 @@ extension AndroidIntent {
 
     /// Android's `Uri.decode`: `%XX` escapes as UTF-8 (invalid → U+FFFD); `+` stays `+`.
     static func uriDecode(_ bytes: some Collection<UInt8>) -> String {
-        AASAURLParts.percentDecoded(text(bytes))
+        PercentEncoding.decode(text(bytes))
     }
 }
+
+import PlainviewURL

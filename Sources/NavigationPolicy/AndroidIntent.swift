@@ -177,7 +177,7 @@ extension AndroidIntent {
         if unsafeDataSchemes.contains(scheme) { return true }
         if scheme == "tel" || scheme == "sms" || scheme == "smsto" || scheme == "mms" {
             let rest = uri.drop { $0 != ":" }.dropFirst()
-            let decoded = AASAURLParts.percentDecoded(rest)
+            let decoded = PercentEncoding.decode(rest)
             return decoded.contains("#") || decoded.contains("*")
         }
         return false
@@ -201,3 +201,5 @@ extension AndroidIntent {
         return cleaned.lowercased()
     }
 }
+
+import PlainviewURL

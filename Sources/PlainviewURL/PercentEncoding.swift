@@ -8,6 +8,11 @@ public enum PercentEncoding {
             || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")
     }
 
+    /// A-Z, a-z, 0-9.
+    public static func isASCIIAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+    }
+
     /// RFC 3986 `sub-delims`: "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "=".
     public static func isSubDelim(_ b: UInt8) -> Bool {
         switch b {
@@ -50,8 +55,7 @@ public enum PercentEncoding {
     /// alphanumerics and `*-._` stay, a space is `+`, every other UTF-8 byte is `%XX`.
     public static func encodeForm(_ s: String) -> String {
         encode(s, keeping: { b in
-            (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
-                || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
+            isASCIIAlphanumeric(b) || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
         }, spaceAsPlus: true)
     }
 
