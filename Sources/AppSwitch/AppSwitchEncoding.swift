@@ -78,7 +78,7 @@ struct AppSwitchURLParts: Sendable, Hashable {
             if !(alpha || (i > 0 && other)) { return nil }
         }
         let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-        let special = scheme == "http" || scheme == "https"
+        let special = SchemeKind(scheme: scheme) == .web
         func isSlash(_ b: UInt8) -> Bool { b == UInt8(ascii: "/") || (special && b == UInt8(ascii: "\\")) }
 
         var i = colon + 1
@@ -139,8 +139,6 @@ struct AppSwitchURLParts: Sendable, Hashable {
         }
     }
 
-    /// Schemes that must never be handed to an app or used as a return address.
-    static let unsafeSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "about", "blob", "filesystem"]
 }
 
 /// Reads the query items of a launch URL for one protocol: every name at most once.

@@ -102,7 +102,7 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
         if scheme == "merchant" {
             out.append("callbackurl uses merchant://, the seed's example scheme; register your app's own unique scheme")
         }
-        if scheme == "http" || scheme == "https" {
+        if SchemeKind(scheme: scheme) == .web {
             out.append("callbackurl is an \(scheme) URL: Swish returns to a browser page, not to your app")
         }
         return out

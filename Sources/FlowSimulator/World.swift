@@ -8,6 +8,7 @@
 // Timers only run while their context is in front (iOS and Android suspend background web views).
 import NavigationPolicy
 import PageScan
+import PlainviewURL
 
 /// Something that decides web-view navigations. `NavigationPolicyEngine` is the only one the simulator
 /// uses for flows; tests may pass a fixed table for world-only checks.
@@ -346,8 +347,8 @@ final class World {
         let scheme = URLTools.scheme(url) ?? ""
         let ios = flow.policy.platform == .ios
         let topLevel = frame != .sub
-        switch scheme {
-        case "http", "https":
+        switch scheme.isEmpty ? .neverExternal : SchemeKind(scheme: scheme) {
+        case .web:
             if topLevel && gesture {
                 if ios {
                     // Safari opens a universal link only on a user tap to a different domain than the current page.
@@ -362,7 +363,7 @@ final class World {
                 }
             }
             fetchAndShow(.browser, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
-        case "intent", "android-app":
+        case .intent:
             guard !ios else {
                 problem("Safari cannot open \(scheme): URLs (the address is invalid)", context: .browser, url: url)
                 return
@@ -385,9 +386,9 @@ final class World {
                 problem("no app takes the intent (package \(intent.package ?? "none")) and it has no http(s) fallback: Chrome offers the Play Store",
                         context: .browser, url: url)
             }
-        case "javascript", "data", "file", "about", "blob", "":
+        case .neverExternal:
             emit(.note, context: "browser", url: url, reason: "nothing to navigate to")
-        default:
+        case .custom:
             guard topLevel else {
                 emit(.note, context: "browser", url: url, reason: "a frame cannot open an app")
                 return
@@ -517,8 +518,8 @@ final class World {
         system.beginAttempt()
         let ios = flow.policy.platform == .ios
         let scheme = URLTools.scheme(url) ?? ""
-        switch scheme {
-        case "http", "https":
+        switch scheme.isEmpty ? .neverExternal : SchemeKind(scheme: scheme) {
+        case .web:
             if ios, let app = system.universalLinkApp(for: url) {
                 launch(app, url: url, via: .universalLink, from: from)
             } else if !ios, let app = system.appLinkApp(for: url) {
@@ -527,7 +528,7 @@ final class World {
                 switchTo(.browser)
                 browserNavigate(url, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
             }
-        case "intent", "android-app":
+        case .intent:
             guard !ios, let intent = IntentURL.parse(url) else {
                 problem("the OS cannot open \(url)", context: from, url: url)
                 return
@@ -540,9 +541,9 @@ final class World {
             } else {
                 problem("no app takes the intent (package \(intent.package ?? "none"))", context: from, url: url)
             }
-        case "javascript", "data", "file", "about", "blob", "":
+        case .neverExternal:
             problem("the OS refuses to open \(scheme.isEmpty ? "a malformed URL" : scheme + ": URLs")", context: from, url: url)
-        default:
+        case .custom:
             if let app = system.customSchemeApp(for: scheme) {
                 launch(app, url: url, via: .customScheme, from: from)
             } else {

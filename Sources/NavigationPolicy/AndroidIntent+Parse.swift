@@ -1,5 +1,6 @@
 // `Intent.parseUri` for `intent:` and `android-app:` URIs (and the `#Intent;…;end` fragment on any URI,
 // which is what `parseUri(uri, 0)` / `Intent.getIntent` accept). Linear, no recursion, never traps.
+import PlainviewURL
 
 extension AndroidIntent {
     /// Parses an intent URI the way Android's `Intent.parseUri` does:
@@ -231,5 +232,3 @@ extension AndroidIntent {
         PercentEncoding.decode(text(bytes))
     }
 }
-
-import PlainviewURL

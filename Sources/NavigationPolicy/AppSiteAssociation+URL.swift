@@ -1,5 +1,6 @@
 // Splitting an https URL into host, path, query and fragment for AASA matching (own small code:
 // AASA compares the URL's percent-encoded text, so no URL type may re-encode or normalise it first).
+import PlainviewURL
 
 struct AASAURLParts: Sendable {
     var scheme: String
@@ -84,5 +85,3 @@ struct AASAURLParts: Sendable {
     /// `%XX` → byte, then UTF-8 (invalid sequences become U+FFFD; a stray `%` stays as it is).
     static func percentDecoded(_ s: some StringProtocol) -> String { PercentEncoding.decode(s) }
 }
-
-import PlainviewURL

@@ -219,7 +219,7 @@ public struct NavigationPolicyEngine: Sendable {
             }
             // Picky-page rule (seed 002, SwedbankPay iOS SDK): re-open the CURRENT page in the browser; when the
             // current page is the payment page itself (or there is none), the SDK opens the new URL instead.
-            let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap { $0.scheme == "http" || $0.scheme == "https" ? $0 : nil }
+            let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap { SchemeKind(scheme: $0.scheme) == .web ? $0 : nil }
             if let current, !isPayment(current) {
                 return Decision(.openBrowser(target: current.href), rule: .webPickyPage,
                                 reason: "\(host) is not on the goodlist: the current page continues in the browser")
@@ -265,7 +265,7 @@ public struct NavigationPolicyEngine: Sendable {
             return Decision(.openApp(target: raw, via: .intent), rule: .intentApp, reason: "\(app) takes the intent")
         }
         if intent.browserFallbackURL != nil {
-            if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), f.scheme == "http" || f.scheme == "https" {
+            if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), SchemeKind(scheme: f.scheme) == .web {
                 return Decision(.load(target: f.href), rule: .intentFallback,
                                 reason: "no app takes the intent: loading its browser_fallback_url")
             }

@@ -205,21 +205,15 @@ public enum HelperValidation {
         return true
     }
 
-    /// Schemes a payment page's browser handles itself: redirecting the fallback to one of them would loop
-    /// (http/https back to this endpoint), downgrade, or hand the browser something unsafe.
-    public static let reservedSchemes: Set<String> = [
-        "http", "https", "javascript", "vbscript", "data", "file", "blob", "about", "intent", "filesystem",
-        "ws", "wss", "ftp", "view-source", "chrome", "content",
-    ]
-
-    /// RFC 3986 `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, at most 64 bytes, not a reserved
-    /// browser scheme. Case-insensitive; callers use the lower-cased form.
+    /// RFC 3986 `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, at most 64 bytes, and a custom scheme
+    /// (`SchemeKind.isCustom`: not web, intent or never-external — redirecting the fallback to one of those
+    /// would loop, downgrade or hand the browser something unsafe). Case-insensitive.
     public static func isAppScheme(_ s: String) -> Bool {
         guard let first = s.utf8.first, s.utf8.count <= 64,
               (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
               s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
                   || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
         else { return false }
-        return !reservedSchemes.contains(s.lowercased())
+        return SchemeKind.isCustom(s)
     }
 }

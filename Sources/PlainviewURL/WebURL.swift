@@ -47,24 +47,10 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// True for `scheme:opaque-path` URLs (no authority, path not starting with `/`).
     public private(set) var hasOpaquePath = false
 
-    /// The special schemes of the URL Standard and their default ports.
-    static let specialSchemes: [String: Int?] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "file": nil]
+    public var isSpecial: Bool { SchemeKind.specialDefaultPort(scheme) != nil }
 
-    public var isSpecial: Bool { WebURL.specialDefaultPort(scheme) != nil }
-
-    /// `specialSchemes[scheme]` without hashing: nil when not special, `.some(nil)` for file.
     @inline(__always)
-    static func specialDefaultPort(_ scheme: String) -> Int?? {
-        switch scheme {
-        case "https": return .some(443)
-        case "http": return .some(80)
-        case "ws": return .some(80)
-        case "wss": return .some(443)
-        case "ftp": return .some(21)
-        case "file": return .some(nil)
-        default: return nil
-        }
-    }
+    static func specialDefaultPort(_ scheme: String) -> Int?? { SchemeKind.specialDefaultPort(scheme) }
 
     /// The serialised host (`hostname` in WHATWG terms), nil without an authority.
     public var hostname: String? { host?.serialized }

@@ -112,7 +112,7 @@ enum Vectors {
         let trimmed = Vectors.trimmed(c.input)
         guard let colon = trimmed.firstIndex(of: ":"), WebURL("\(trimmed[..<colon]):x") != nil else { return false }
         let scheme = trimmed[..<colon].lowercased()
-        if let base = c.base, base.lowercased().hasPrefix(scheme + ":"), WebURL.specialSchemes[scheme] != nil {
+        if let base = c.base, base.lowercased().hasPrefix(scheme + ":"), SchemeKind.special[scheme] != nil {
             let slashes = trimmed[trimmed.index(after: colon)...].prefix { $0 == "/" || $0 == "\\" }.count
             if slashes < 2 { return false }
         }
