@@ -177,10 +177,8 @@ public struct AppBehaviour: Sendable, Hashable, Codable {
 
     /// The percent-decoded value of the first query item `name` of `url` (nil when absent or undecodable).
     public static func queryValue(_ name: String, in url: String) -> String? {
-        var s = Substring(url)
-        if let hash = s.firstIndex(of: "#") { s = s[..<hash] }
-        guard let q = s.firstIndex(of: "?") else { return nil }
-        for item in s[s.index(after: q)...].split(separator: "&", omittingEmptySubsequences: true) {
+        guard let query = WebURL(url)?.query else { return nil }
+        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let key = percentDecode(parts[0]), key == name else { continue }
             return parts.count > 1 ? percentDecode(parts[1]) : ""

@@ -130,8 +130,8 @@ public struct NavigationPolicyEngine: Sendable {
     }
 
     /// paymentUrl, or a variant: extra query items in any order; `callbackScheme` instead of http(s).
-    public func isPaymentURL(_ string: String) -> Bool {
-        guard let url = WebURL(string) else { return false }
+    public func isPaymentURL(_ candidate: String) -> Bool {
+        guard let url = WebURL(candidate) else { return false }
         return isPayment(url)
     }
 
@@ -277,13 +277,7 @@ public struct NavigationPolicyEngine: Sendable {
     }
 
     /// Without leading/trailing C0 controls and spaces, and without tab/newline (what a browser ignores).
-    static func trimmed(_ s: String) -> String {
-        let bytes = Array(s.utf8)
-        var lo = 0, hi = bytes.count
-        while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
-        while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
-        return String(decoding: bytes[lo..<hi].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
-    }
+    static func trimmed(_ s: String) -> String { WebURL.stripped(s) }
 
     static func schemeOf(_ s: String) -> String? {
         guard let url = WebURL(s) else {

@@ -94,11 +94,8 @@ struct PagesIndex: Sendable {
 
     /// "METHOD /path?query" of an absolute recorded URL.
     static func requestKey(url: String, method: String?) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let afterAuthority = url[schemeEnd.upperBound...].drop { $0 != "/" && $0 != "?" }
-        var target = String(afterAuthority.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
-        return "\((method ?? "GET").uppercased()) \(target)"
+        guard let u = WebURL(url), u.origin != nil else { return nil }
+        return "\((method ?? "GET").uppercased()) \(u.requestTarget)"
     }
 
     /// Names made of unreserved URI characters only, not starting with a dot (no hidden files, no `..`).
