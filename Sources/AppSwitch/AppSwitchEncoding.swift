@@ -68,10 +68,10 @@ struct AppSwitchURLParts: Sendable, Hashable {
     /// Everything before `?` (or `#`) as written: scheme, authority and path.
     var base: String
 
-    /// Splits `string`. nil when it holds spaces or control characters or is not a URL a browser would parse.
-    init?(_ string: String) {
-        guard !string.isEmpty, string.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
-              let url = WebURL(string) else { return nil }
+    /// Splits `raw`. nil when it holds spaces or control characters or is not a URL a browser would parse.
+    init?(_ raw: String) {
+        guard !raw.isEmpty, raw.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
+              let url = WebURL(raw) else { return nil }
         switch url.host {
         case nil, .empty?:
             host = nil
@@ -86,20 +86,20 @@ struct AppSwitchURLParts: Sendable, Hashable {
         // The protocols want the authority written out: `https:host`, `https:///host` (which a browser repairs)
         // have none here, so a reader's "needs a host" check refuses them.
         let special = url.isSpecial
-        let slashes = string.utf8.dropFirst(url.scheme.utf8.count + 1)
+        let slashes = raw.utf8.dropFirst(url.scheme.utf8.count + 1)
             .prefix { $0 == UInt8(ascii: "/") || (special && $0 == UInt8(ascii: "\\")) }.count
         if special, slashes != 2 { host = nil }
         hasAuthority = url.host != nil && slashes >= 2
         userinfo = url.hasCredentials ? url.username + (url.password.isEmpty ? "" : ":" + url.password) : nil
         port = url.port.map { String($0) }
         path = url.path
-        // The query starts at the first `?` before the first `#`, in the string as written (the parser's
-        // boundaries: the string holds no tab or newline it would remove).
-        let hashIndex = string.firstIndex(of: "#") ?? string.endIndex
-        let queryIndex = string[..<hashIndex].firstIndex(of: "?") ?? hashIndex
-        query = queryIndex < hashIndex ? String(string[string.index(after: queryIndex)..<hashIndex]) : nil
-        fragment = hashIndex < string.endIndex ? String(string[string.index(after: hashIndex)...]) : nil
-        base = String(string[..<queryIndex])
+        // The query starts at the first `?` before the first `#`, in the text as written (the parser's
+        // boundaries: the text holds no tab or newline it would remove).
+        let hashIndex = raw.firstIndex(of: "#") ?? raw.endIndex
+        let queryIndex = raw[..<hashIndex].firstIndex(of: "?") ?? hashIndex
+        query = queryIndex < hashIndex ? String(raw[raw.index(after: queryIndex)..<hashIndex]) : nil
+        fragment = hashIndex < raw.endIndex ? String(raw[raw.index(after: hashIndex)...]) : nil
+        base = String(raw[..<queryIndex])
     }
 
     /// The query split on `&` into items (empty pieces skipped). Names are decoded; values are kept raw.
