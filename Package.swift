@@ -94,6 +94,7 @@ let package = Package(
             name: "NavigationPolicyTests",
             dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "TestSupport"]
         ),
+        .testTarget(name: "PlainviewURLTests", dependencies: ["PlainviewURL", "TestSupport"]),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "TestSupport"]),
         .testTarget(

@@ -2,7 +2,6 @@
 // Byte-exact and dependency-free on purpose: the seeds specify the encoding character by character.
 import NavigationPolicy
 import PlainviewURL
-import PlainviewURL
 
 /// Percent-encoding as the app-switch seeds specify it.
 public enum AppSwitchEncoding {
@@ -30,38 +29,9 @@ public enum AppSwitchEncoding {
 
     /// Decodes `%XX` sequences once. `+` stays `+` (RFC 3986, not HTML forms).
     /// nil when a `%` is not followed by two hex digits or the bytes are not UTF-8.
-    public static func decode(_ value: some StringProtocol) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(value.utf8.count)
-        var it = Array(value.utf8)[...]
-        while let b = it.popFirst() {
-            if b == UInt8(ascii: "%") {
-                guard let h = it.popFirst(), let l = it.popFirst(), let hv = hexValue(h), let lv = hexValue(l) else { return nil }
-                bytes.append(hv << 4 | lv)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
+    public static func decode(_ value: some StringProtocol) -> String? { PercentEncoding.decodeComponent(value) }
 
-    static func isUnreserved(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
-        default: false
-        }
-    }
-
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func isUnreserved(_ b: UInt8) -> Bool { PercentEncoding.isUnreserved(b) }
 
     private static func encode(_ value: String, keep: (UInt8) -> Bool) -> String {
         PercentEncoding.encode(value, keeping: keep)
@@ -74,86 +44,62 @@ struct RawQueryItem: Sendable, Hashable {
     var rawValue: String?
 }
 
-/// The parts of a URL the app-switch parsers need. Not a general URL parser: it splits like WHATWG does for
-/// the schemes in play (`\` counts as `/` in http(s) authorities, userinfo ends at the last `@`), so a host
-/// read here is the host a browser would contact.
+/// The parts of a URL the app-switch parsers need, read by the URL core (`WebURL`): scheme, authority and
+/// path as a browser parses them, so a host read here is the host a browser would contact. The query and
+/// fragment stay exactly as written (the protocol readers decode each value themselves, once).
 struct AppSwitchURLParts: Sendable, Hashable {
     /// Lower case, without `:`.
     var scheme: String
-    /// True when `//` follows the scheme.
+    /// True when the URL has an authority (`//` after a custom scheme; always for http(s)).
     var hasAuthority: Bool
+    /// `user[:password]` when the URL carries credentials.
     var userinfo: String?
-    /// Normalised (lower case, no trailing dot); nil when there is no authority or it is empty.
+    /// Normalised (lower case, IDN as punycode, no trailing dot); nil when there is no authority or it is empty.
     var host: String?
+    /// The port when it is not the scheme's default.
     var port: String?
+    /// The path as the URL parser serialises it (`/` at least for http(s)).
     var path: String
+    /// As written, without `?`.
     var query: String?
+    /// As written, without `#`.
     var fragment: String?
 
-    /// Everything before `?` (or `#`): scheme, authority and path as written.
+    /// Everything before `?` (or `#`) as written: scheme, authority and path.
     var base: String
 
-    /// Splits `string`. nil when it has no valid scheme or holds spaces or control characters.
-    init?(_ string: String) {
-        guard !string.isEmpty,
-              string.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F })
-        else { return nil }
-        let bytes = Array(string.utf8)
-        // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"
-        guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return nil }
-        for (i, b) in bytes[..<colon].enumerated() {
-            let alpha = (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z")
-            let other = (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: "+")
-                || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
-            if !(alpha || (i > 0 && other)) { return nil }
+    /// Splits `raw`. nil when it holds spaces or control characters or is not a URL a browser would parse.
+    init?(_ raw: String) {
+        guard !raw.isEmpty, raw.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
+              let url = WebURL(raw) else { return nil }
+        switch url.host {
+        case nil, .empty?:
+            host = nil
+        case .opaque(let raw)?:
+            // A custom scheme's host (`swish://PaymentRequest`): compared like a domain.
+            guard let decoded = PercentEncoding.decodeComponent(raw), let normal = HostName.normalize(decoded) else { return nil }
+            host = normal
+        case .domain?, .ipv4?, .ipv6?:
+            host = url.comparableHost
         }
-        let scheme = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-        let special = scheme == "http" || scheme == "https"
-        func isSlash(_ b: UInt8) -> Bool { b == UInt8(ascii: "/") || (special && b == UInt8(ascii: "\\")) }
-
-        var i = colon + 1
-        // Fragment and query boundaries (the first `#`, then the first `?` before it).
-        let hashIndex = bytes[i...].firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-        let queryIndex = bytes[i..<hashIndex].firstIndex(of: UInt8(ascii: "?")) ?? hashIndex
-
-        var hasAuthority = false
-        var userinfo: String?
-        var host: String?
-        var port: String?
-        if i + 1 < queryIndex, isSlash(bytes[i]), isSlash(bytes[i + 1]) {
-            hasAuthority = true
-            i += 2
-            let authEnd = bytes[i..<queryIndex].firstIndex(where: isSlash) ?? queryIndex
-            var authority = bytes[i..<authEnd]
-            if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
-                userinfo = String(decoding: authority[..<at], as: UTF8.self)
-                authority = authority[(at + 1)...]
-            }
-            var hostBytes = authority
-            if let portColon = authority.lastIndex(of: UInt8(ascii: ":")),
-               !authority.contains(UInt8(ascii: "]"))
-                || (portColon > authority.startIndex && authority[portColon - 1] == UInt8(ascii: "]")) {
-                let digits = authority[(portColon + 1)...]
-                guard digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
-                port = digits.isEmpty ? nil : String(decoding: digits, as: UTF8.self)
-                hostBytes = authority[..<portColon]
-            }
-            if !hostBytes.isEmpty {
-                guard let decoded = AppSwitchEncoding.decode(String(decoding: hostBytes, as: UTF8.self)),
-                      let normal = HostName.normalize(decoded) else { return nil }
-                host = normal
-            }
-            i = authEnd
-        }
-        self.scheme = scheme
-        self.hasAuthority = hasAuthority
-        self.userinfo = userinfo
-        self.host = host
-        self.port = port
-        self.path = String(decoding: bytes[i..<queryIndex], as: UTF8.self)
-        self.query = queryIndex < hashIndex ? String(decoding: bytes[(queryIndex + 1)..<hashIndex], as: UTF8.self) : nil
-        self.fragment = hashIndex < bytes.endIndex ? String(decoding: bytes[(hashIndex + 1)...], as: UTF8.self) : nil
-        self.base = String(decoding: bytes[..<queryIndex], as: UTF8.self)
+        scheme = url.scheme
+        // The protocols want the authority written out: `https:host`, `https:///host` (which a browser repairs)
+        // have none here, so a reader's "needs a host" check refuses them.
+        let special = url.isSpecial
+        let slashes = raw.utf8.dropFirst(url.scheme.utf8.count + 1)
+            .prefix { $0 == UInt8(ascii: "/") || (special && $0 == UInt8(ascii: "\\")) }.count
+        if special, slashes != 2 { host = nil }
+        hasAuthority = url.host != nil && slashes >= 2
+        userinfo = url.hasCredentials ? url.username + (url.password.isEmpty ? "" : ":" + url.password) : nil
+        port = url.port.map { String($0) }
+        path = url.path
+        // The query starts at the first `?` before the first `#`, in the text as written (the parser's
+        // boundaries: the text holds no tab or newline it would remove).
+        let hashIndex = raw.firstIndex(of: "#") ?? raw.endIndex
+        let queryIndex = raw[..<hashIndex].firstIndex(of: "?") ?? hashIndex
+        query = queryIndex < hashIndex ? String(raw[raw.index(after: queryIndex)..<hashIndex]) : nil
+        fragment = hashIndex < raw.endIndex ? String(raw[raw.index(after: hashIndex)...]) : nil
+        base = String(raw[..<queryIndex])
     }
 
     /// The query split on `&` into items (empty pieces skipped). Names are decoded; values are kept raw.
@@ -169,8 +115,6 @@ struct AppSwitchURLParts: Sendable, Hashable {
         }
     }
 
-    /// Schemes that must never be handed to an app or used as a return address.
-    static let unsafeSchemes: Set<String> = ["javascript", "data", "file", "vbscript", "about", "blob", "filesystem"]
 }
 
 /// Reads the query items of a launch URL for one protocol: every name at most once.

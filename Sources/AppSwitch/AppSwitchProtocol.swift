@@ -26,7 +26,7 @@ enum ReturnURLRule {
                 field: field,
                 rule: "must be an absolute URL (scheme:…) without spaces or control characters", value: value)
         }
-        if AppSwitchURLParts.unsafeSchemes.contains(parts.scheme) {
+        if SchemeKind(scheme: parts.scheme) == .neverExternal {
             throw AppSwitchError.invalidField(
                 field: field, rule: "must not use the \(parts.scheme): scheme; use your app's own scheme or an https URL",
                 value: value)
@@ -35,7 +35,7 @@ enum ReturnURLRule {
             throw AppSwitchError.invalidField(
                 field: field, rule: "must not use the \(launchingScheme): scheme (the app would open itself)", value: value)
         }
-        if parts.scheme == "http" || parts.scheme == "https" {
+        if SchemeKind(scheme: parts.scheme) == .web {
             guard parts.hasAuthority, parts.host != nil else {
                 throw AppSwitchError.invalidField(field: field, rule: "an http(s) URL needs a host", value: value)
             }

@@ -19,7 +19,7 @@ public enum BankID {
         for (i, b) in bytes.enumerated() {
             if i == 8 || i == 13 || i == 18 || i == 23 {
                 if b != UInt8(ascii: "-") { return false }
-            } else if AppSwitchEncoding.hexValue(b) == nil {
+            } else if !PercentEncoding.isHex(b) {
                 return false
             }
         }

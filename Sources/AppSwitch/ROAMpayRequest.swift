@@ -225,10 +225,10 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
         guard let parts = AppSwitchURLParts(hostURL) else {
             throw AppSwitchError.invalidField(field: "hostURL", rule: rule, value: hostURL)
         }
-        if AppSwitchURLParts.unsafeSchemes.contains(parts.scheme) {
+        if SchemeKind(scheme: parts.scheme) == .neverExternal {
             throw AppSwitchError.invalidField(field: "hostURL", rule: "must not use the \(parts.scheme): scheme; " + rule, value: hostURL)
         }
-        if parts.scheme == "http" || parts.scheme == "https" {
+        if SchemeKind(scheme: parts.scheme) == .web {
             guard parts.host != nil else {
                 throw AppSwitchError.invalidField(field: "hostURL", rule: "a web-app hostURL needs a host (https://shop.example/…)", value: hostURL)
             }

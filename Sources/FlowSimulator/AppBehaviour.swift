@@ -13,10 +13,10 @@
 //     model: roampay-x                    # a built-in app (swish | bankid | roampay-x): fills in its schemes,
 //                                         # universal links and package, and returns through its protocol
 //     failure: reader-battery-low         # ROAMpay X: the documented failure `then: fail` reports (default unknown-error)
+import PlainviewURL
 import AppSwitch
 import NavigationPolicy
 #if canImport(FoundationEssentials)
-import AppSwitch
 import FoundationEssentials
 #else
 import Foundation
@@ -177,10 +177,8 @@ public struct AppBehaviour: Sendable, Hashable {
 
     /// The percent-decoded value of the first query item `name` of `url` (nil when absent or undecodable).
     public static func queryValue(_ name: String, in url: String) -> String? {
-        var s = Substring(url)
-        if let hash = s.firstIndex(of: "#") { s = s[..<hash] }
-        guard let q = s.firstIndex(of: "?") else { return nil }
-        for item in s[s.index(after: q)...].split(separator: "&", omittingEmptySubsequences: true) {
+        guard let query = WebURL(url)?.query else { return nil }
+        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let key = percentDecode(parts[0]), key == name else { continue }
             return parts.count > 1 ? percentDecode(parts[1]) : ""
@@ -189,27 +187,5 @@ public struct AppBehaviour: Sendable, Hashable {
     }
 
     /// Decodes `%XX` escapes (UTF-8); nil on a malformed escape or invalid UTF-8.
-    static func percentDecode(_ s: Substring) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(s.utf8.count)
-        var it = s.utf8.makeIterator()
-        while let b = it.next() {
-            if b == UInt8(ascii: "%") {
-                guard let h = it.next(), let l = it.next(), let hv = hex(h), let lv = hex(l) else { return nil }
-                bytes.append(hv << 4 | lv)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hex(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func percentDecode(_ s: Substring) -> String? { PercentEncoding.decodeComponent(s) }
 }

@@ -191,7 +191,7 @@ public enum HARFlowBuilder {
     static func tapReason(from prev: HAREntry, to next: HAREntry) -> String {
         let referer = next.request.headers.first(named: "Referer")
         var why = "inferred: \(prev.request.url) does not go to it by itself"
-        if let referer, canonical(referer) == canonical(prev.request.url) || URL(string: referer)?.host == URL(string: prev.request.url)?.host {
+        if let referer, canonical(referer) == canonical(prev.request.url) || URLTools.host(referer).map({ $0 == URLTools.host(prev.request.url) }) == true {
             why += " (Referer: \(referer))"
         } else if let referer {
             why += " (Referer: \(referer), not the previous page: check the step)"
@@ -210,26 +210,10 @@ public enum HARFlowBuilder {
         return resolve(u, against: base)
     }
 
-    static func isWeb(_ url: String) -> Bool {
-        let l = url.lowercased()
-        return l.hasPrefix("http://") || l.hasPrefix("https://")
-    }
+    static func isWeb(_ url: String) -> Bool { URLTools.isWeb(url) }
 
-    static func resolve(_ ref: String, against base: String) -> String? {
-        let trimmed = ref.trimmingCharacters(in: .whitespaces)
-        if let abs = URL(string: trimmed), abs.scheme != nil { return abs.absoluteString }
-        return URL(string: trimmed, relativeTo: URL(string: base))?.absoluteString
-    }
+    static func resolve(_ ref: String, against base: String) -> String? { URLTools.resolve(ref, against: base) }
 
-    /// For matching recorded URLs: no fragment, lower-case scheme and host, default port dropped, empty path `/`.
-    static func canonical(_ url: String) -> String {
-        var s = url
-        if let hash = s.firstIndex(of: "#") { s = String(s[..<hash]) }
-        guard var c = URLComponents(string: s) else { return s }
-        c.scheme = c.scheme?.lowercased()
-        c.host = c.host?.lowercased()
-        if (c.scheme == "https" && c.port == 443) || (c.scheme == "http" && c.port == 80) { c.port = nil }
-        if c.path.isEmpty, c.host != nil { c.path = "/" }
-        return c.string ?? s
-    }
+    /// For matching recorded URLs: the simulator's page key (no fragment, the URL core's serialisation).
+    static func canonical(_ url: String) -> String { URLTools.pageKey(url) }
 }

@@ -1,5 +1,6 @@
 // Writes a HARFlowDraft as a flow folder (flow.yaml + one file per recorded body), atomically: everything
 // goes to a hidden temporary folder beside the target, which is renamed into place only when complete.
+import PlainviewURL
 import AppSwitch
 import Foundation
 
@@ -59,7 +60,7 @@ public enum HARFlowWriter {
             line("policy: \(q(p))")
         } else {
             let last = draft.pages.last(where: { !$0.isFrame })?.url ?? draft.start
-            let host = URL(string: draft.start)?.host ?? "shop.example.com"
+            let host = URLTools.host(draft.start) ?? "shop.example.com"
             line("policy:  # drafted from the recording (no --policy given): check every value")
             line("  platform: \(options.platform)")
             line("  paymentUrl: \(q(draft.start))  # the first page recorded")
@@ -233,9 +234,9 @@ public enum HARFlowWriter {
 
     /// `03-psp.example.net-checkout-card.html`: number, host, last path segment; safe characters only.
     static func fileName(_ n: Int, url: String, contentType: String, used: inout Set<String>) -> String {
-        let u = URL(string: url)
-        var stem = (u?.host ?? "page")
-        let last = u?.lastPathComponent ?? ""
+        let u = WebURL(url)
+        var stem = u?.comparableHost.flatMap { $0.isEmpty ? nil : $0 } ?? "page"
+        let last = u.flatMap { $0.path.split(separator: "/").last }.map { PercentEncoding.decode($0) } ?? ""
         if !last.isEmpty, last != "/" { stem += "-" + last }
         var safe = String(stem.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" ? $0 : "-" })
         while safe.hasSuffix(".") || safe.hasSuffix("-") { safe.removeLast() }

@@ -82,12 +82,12 @@ enum HARClassifier {
             if entries[i].resourceType == pendingRedirect {
                 entries[i].resourceType = "inferred:redirect"
                 if let loc = entries[i].response.location,
-                   let target = URL(string: loc, relativeTo: URL(string: entries[i].request.url))?.absoluteString,
-                   let j = firstIndexOfURL[target] {
+                   let target = URLTools.resolve(loc, against: entries[i].request.url),
+                   let j = firstIndexOfURL[URLTools.pageKey(target)] {
                     entries[i].role = entries[j].role
                 }
             }
-            firstIndexOfURL[entries[i].request.url] = i
+            firstIndexOfURL[URLTools.pageKey(entries[i].request.url)] = i
         }
     }
 }

@@ -1,5 +1,6 @@
 // HAR 1.2 (and 1.1) recordings: the parts a navigation replay needs, as Sendable values.
 // Reading is in HARReader.swift, telling documents from subresources in HAR+ResourceKind.swift.
+import PlainviewURL
 import Foundation
 
 /// One recorded browser session: pages and entries, entries in time order.
@@ -241,33 +242,7 @@ public enum HARForm {
 
     /// `+` → space, then percent-decoding (an invalid `%` sequence stays as written; bytes that are not
     /// UTF-8 after decoding become U+FFFD, as browsers do).
-    static func unescape(_ s: String) -> String {
-        percentDecode(s.replacingOccurrences(of: "+", with: " "))
-    }
+    static func unescape(_ s: String) -> String { PercentEncoding.decode(s, plusAsSpace: true) }
 
-    static func percentDecode(_ s: String) -> String {
-        guard s.contains("%") else { return s }
-        let b = Array(s.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(b.count)
-        func hex(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 0x30...0x39: return c - 0x30
-            case 0x41...0x46: return c - 0x41 + 10
-            case 0x61...0x66: return c - 0x61 + 10
-            default: return nil
-            }
-        }
-        var i = 0
-        while i < b.count {
-            if b[i] == 0x25, i + 2 < b.count, let h = hex(b[i + 1]), let l = hex(b[i + 2]) {
-                out.append(h << 4 | l)
-                i += 3
-            } else {
-                out.append(b[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    static func percentDecode(_ s: String) -> String { PercentEncoding.decode(s) }
 }

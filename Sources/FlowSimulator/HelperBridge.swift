@@ -10,6 +10,7 @@
 import PaymentURLHelpers
 import Foundation
 import NavigationPolicy
+import PlainviewURL
 import PlainviewConfig
 
 enum HelperBridge {
@@ -36,12 +37,7 @@ enum HelperBridge {
 
     /// `scheme://authority` (default port dropped, lower case) and `path?query` of an http(s) URL.
     static func split(_ url: String) -> (String, String)? {
-        guard let c = URLComponents(string: url), let scheme = c.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = c.host?.lowercased() else { return nil }
-        var origin = "\(scheme)://\(host)"
-        if let port = c.port, !(scheme == "https" && port == 443), !(scheme == "http" && port == 80) { origin += ":\(port)" }
-        var target = c.percentEncodedPath.isEmpty ? "/" : c.percentEncodedPath
-        if let q = c.percentEncodedQuery { target += "?" + q }
-        return (origin, target)
+        guard let u = WebURL(url), SchemeKind(scheme: u.scheme) == .web, let origin = u.origin else { return nil }
+        return (origin, u.requestTarget)
     }
 }

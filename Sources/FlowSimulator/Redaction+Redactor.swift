@@ -6,6 +6,7 @@
 // credentials, cards, personal numbers, e-mails) and gives each a placeholder in order of appearance; the
 // second replaces them where found and, for secrets of at least `minimumGlobalLength` characters, everywhere
 // else in the file too, in their plain, percent-encoded, form-encoded and HTML-escaped spellings.
+import PlainviewURL
 import Foundation
 
 public struct Redactor: Sendable {
@@ -217,7 +218,7 @@ public struct Redactor: Sendable {
     private func shouldRedact(name: String, value: String) -> Bool {
         guard !value.isEmpty, !placeholders.contains(value), matchesName(name) else { return false }
         // A URL-valued field (a return URL) stays a URL; its own secrets are redacted inside it.
-        let v = (value.removingPercentEncoding ?? value).lowercased()
+        let v = (PercentEncoding.decodeComponent(value) ?? value).lowercased()
         if v.hasPrefix("http://") || v.hasPrefix("https://") || v.hasPrefix("/") || v.contains("://") { return false }
         return true
     }
@@ -227,7 +228,7 @@ public struct Redactor: Sendable {
         let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
         let inner = quoted ? String(value.dropFirst().dropLast()) : value
         guard !inner.isEmpty else { return value }
-        let p = replaceSecret(inner, key: inner.removingPercentEncoding ?? inner, kind: .cookie, name: cookie, at: location)
+        let p = replaceSecret(inner, key: PercentEncoding.decodeComponent(inner) ?? inner, kind: .cookie, name: cookie, at: location)
         return quoted ? "\"\(p)\"" : p
     }
 
@@ -423,11 +424,11 @@ public struct Redactor: Sendable {
 
     private mutating func learnSpellings(found: String, key: String, placeholder: String) {
         var spellings: Set<String> = [found, key]
-        spellings.insert(PercentCoding.encode(key, plusForSpace: false))
-        spellings.insert(PercentCoding.encode(key, plusForSpace: true))
+        spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved))
+        spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved, spaceAsPlus: true))
         spellings.insert(HTMLText.escape(key))
         spellings.insert(HTMLText.unescape(found))
-        if let decoded = found.removingPercentEncoding { spellings.insert(decoded) }
+        if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
         let ph = placeholder
         for s in spellings where s.count >= config.minimumGlobalLength && globalSpellings[s] == nil && !placeholders.contains(s) {
             // An e-mail's spelling in a URL keeps its form: `%40`.
@@ -512,25 +513,6 @@ public struct Redactor: Sendable {
     }
 }
 
-/// Percent-encoding as browsers write query values (RFC 3986 unreserved kept; optionally space as `+`).
-enum PercentCoding {
-    static func encode(_ s: String, plusForSpace: Bool) -> String {
-        var out = ""
-        for byte in s.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                out.append(Character(UnicodeScalar(byte)))
-            case UInt8(ascii: " ") where plusForSpace:
-                out.append("+")
-            default:
-                out += String(format: "%%%02X", byte)
-            }
-        }
-        return out
-    }
-}
 
 /// The HTML escapes recorders' pages use in attribute values.
 enum HTMLText {

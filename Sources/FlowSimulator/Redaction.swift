@@ -1,5 +1,6 @@
 // Redaction of recordings: what counts as a secret (RedactionConfig), what was replaced (RedactionReport).
 // The work is done by Redactor (Redaction+Redactor.swift) with the detectors of Redaction+Detectors.swift.
+import PlainviewURL
 import AppSwitch
 import Foundation
 import PlainviewConfig
@@ -52,7 +53,7 @@ public struct RedactionConfig: Sendable, Hashable {
             guard let url = m.group(0, in: text as NSString), let q = url.firstIndex(of: "?") else { continue }
             for item in HARForm.decode(String(url[url.index(after: q)...]).components(separatedBy: "#")[0]) where !item.value.isEmpty {
                 keepValues.insert(item.value)
-                keepValues.insert(PercentCoding.encode(item.value, plusForSpace: false))
+                keepValues.insert(PercentEncoding.encode(item.value, keeping: PercentEncoding.isUnreserved))
             }
         }
     }

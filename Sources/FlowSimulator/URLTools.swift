@@ -1,77 +1,48 @@
 // Small URL helpers the world needs: resolving a Location, the host of a page, page-lookup keys, form URLs.
 // (Decisions never use these: every web-view navigation is decided by NavigationPolicyEngine.)
 import Foundation
+import PlainviewURL
 
 enum URLTools {
     /// The scheme, lower case (`https`, `intent`, `bankid`), or nil when there is none.
-    static func scheme(_ url: String) -> String? {
-        guard let colon = url.firstIndex(of: ":") else { return nil }
-        let s = url[..<colon]
-        guard let first = s.first, first.isLetter,
-              s.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) else { return nil }
-        return s.lowercased()
-    }
+    static func scheme(_ url: String) -> String? { WebURL.scheme(of: url) }
 
     static func isWeb(_ url: String) -> Bool {
-        let s = scheme(url)
-        return s == "http" || s == "https"
+        scheme(url).map { SchemeKind(scheme: $0) == .web } ?? false
     }
 
-    /// The host, lower case without a trailing dot, for http(s) URLs.
+    /// The host as the policy compares it (lower case, punycode, no trailing dot) of an http(s) URL.
     static func host(_ url: String) -> String? {
-        guard isWeb(url), let c = URLComponents(string: url), var h = c.host?.lowercased(), !h.isEmpty else { return nil }
-        if h.hasSuffix(".") { h.removeLast() }
+        guard let u = WebURL(url), SchemeKind(scheme: u.scheme) == .web, let h = u.comparableHost, !h.isEmpty else { return nil }
         return h
     }
 
-    /// `reference` resolved against `base` (a Location header, a relative link).
+    /// `reference` resolved against `base` (a Location header, a relative link) as a browser resolves it.
     static func resolve(_ reference: String, against base: String) -> String? {
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
-        if scheme(trimmed) != nil { return trimmed }
-        guard let b = URL(string: base), let u = URL(string: trimmed, relativeTo: b) else { return nil }
-        return u.absoluteString
+        guard let b = WebURL(base) else { return WebURL(reference)?.href }
+        return WebURL(reference, relativeTo: b)?.href
     }
 
-    /// The key recorded pages are matched on: scheme and host lower case, default port dropped,
-    /// empty path as `/`, fragment dropped; path and query kept exactly.
+    /// The key recorded pages are matched on: the http(s) URL as the URL parser serialises it (scheme and
+    /// host lower case, default port dropped, empty path as `/`, dot segments resolved), host without a
+    /// trailing dot, fragment dropped. Other URLs: the string without its fragment.
     static func pageKey(_ url: String) -> String {
-        var s = url
-        if let hash = s.firstIndex(of: "#") { s = String(s[..<hash]) }
-        guard isWeb(s), var c = URLComponents(string: s) else { return s }
-        c.scheme = c.scheme?.lowercased()
-        if var h = c.host?.lowercased() {
-            if h.hasSuffix(".") { h.removeLast() }
-            c.host = h
+        guard let u = WebURL(url), SchemeKind(scheme: u.scheme) == .web else {
+            guard let hash = url.firstIndex(of: "#") else { return url }
+            return String(url[..<hash])
         }
-        if (c.scheme == "https" && c.port == 443) || (c.scheme == "http" && c.port == 80) { c.port = nil }
-        if c.percentEncodedPath.isEmpty { c.percentEncodedPath = "/" }
-        c.fragment = nil
-        return c.string ?? s
+        return u.withoutFragment.withoutTrailingDot.href
     }
 
-    /// A GET form's URL: the action with its query replaced by the fields (application/x-www-form-urlencoded).
+    /// A GET form's URL: the action with its query replaced by the fields (application/x-www-form-urlencoded)
+    /// and no fragment.
     static func formGetURL(action: String, fields: [(String, String)]) -> String {
-        var base = action
-        if let hash = base.firstIndex(of: "#") { base = String(base[..<hash]) }
-        if let q = base.firstIndex(of: "?") { base = String(base[..<q]) }
         let query = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
-        return base + "?" + query
+        guard let u = WebURL(action) else { return action }
+        return u.withoutFragment.replacingQuery(query).href
     }
 
-    static func formEncode(_ s: String) -> String {
-        var out = ""
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "*"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            case UInt8(ascii: " "): out += "+"
-            default: out += String(format: "%%%02X", b)
-            }
-        }
-        return out
-    }
+    static func formEncode(_ s: String) -> String { PercentEncoding.encodeForm(s) }
 
     /// Text compared loosely: lower case, runs of white space as one space, trimmed.
     static func looseText(_ s: String) -> String {

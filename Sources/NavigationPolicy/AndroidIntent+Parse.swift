@@ -1,5 +1,6 @@
 // `Intent.parseUri` for `intent:` and `android-app:` URIs (and the `#Intent;…;end` fragment on any URI,
 // which is what `parseUri(uri, 0)` / `Intent.getIntent` accept). Linear, no recursion, never traps.
+import PlainviewURL
 
 extension AndroidIntent {
     /// Parses an intent URI the way Android's `Intent.parseUri` does:
@@ -229,6 +230,6 @@ extension AndroidIntent {
 
     /// Android's `Uri.decode`: `%XX` escapes as UTF-8 (invalid → U+FFFD); `+` stays `+`.
     static func uriDecode(_ bytes: some Collection<UInt8>) -> String {
-        AASAURLParts.percentDecoded(text(bytes))
+        PercentEncoding.decode(text(bytes))
     }
 }

@@ -2,6 +2,7 @@
 // scheme, action, category, type, identifier, launchFlags, package, component, sourceBounds, extras,
 // then `SEL;` and the selector's keys, then `end`. Categories and extras come out in the order of
 // Android's ArraySet/ArrayMap: ascending Java `String.hashCode`.
+import PlainviewURL
 
 extension AndroidIntent {
     /// The `intent:` URI of this intent (Android's `toUri(Intent.URI_INTENT_SCHEME)`).
@@ -92,19 +93,7 @@ extension AndroidIntent {
     /// Android's `Uri.encode`: everything but `A-Z a-z 0-9 _ - ! . ~ ' ( ) *` (and `allowing`) as UTF-8 `%XX`.
     static func uriEncode(_ s: String, allowing: String = "") -> String {
         let allowed = Set("_-!.~'()*".utf8).union(allowing.utf8)
-        var out = ""
-        for b in s.utf8 {
-            if (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || allowed.contains(b) {
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            } else {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(hex[Int(b >> 4)])
-                out.unicodeScalars.append(hex[Int(b & 0xF)])
-            }
-        }
-        return out
+        return PercentEncoding.encode(s, keeping: { (b: UInt8) -> Bool in PercentEncoding.isASCIIAlphanumeric(b) || allowed.contains(b) })
     }
 
     /// Java's `String.hashCode` (UTF-16, wrapping Int32), ArrayMap's key order.

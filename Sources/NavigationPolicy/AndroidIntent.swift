@@ -1,5 +1,6 @@
 // Android `intent:` / `android-app:` URLs as Android's `Intent.parseUri` reads them.
 // Parsing: AndroidIntent+Parse.swift; serialising (`toUri`): AndroidIntent+Serialize.swift.
+import PlainviewURL
 
 /// An Android intent as parsed from an `intent:` or `android-app:` URL.
 public struct AndroidIntent: Sendable, Hashable {
@@ -128,7 +129,7 @@ extension AndroidIntent {
     public var dataScheme: String? { data.flatMap(Self.scheme(of:)) }
 
     /// True when the data (or the selector's data) must never reach an app: `file:`, `javascript:`,
-    /// `content:`, `data:`, `about:` and similar local or script schemes (`unsafeDataSchemes`),
+    /// `content:`, `data:`, `about:` and similar local or script schemes (`SchemeKind.neverExternalSchemes`),
     /// and `tel:`/`sms:` carrying USSD/MMI codes (`#`, `*`, GeckoView's rule). Control characters and
     /// blanks around the scheme do not hide it.
     public var isUnsafeData: Bool {
@@ -140,7 +141,7 @@ extension AndroidIntent {
     /// `S.browser_fallback_url` only when it is an absolute http(s) URL with a host (Chrome loads no other).
     public var safeBrowserFallbackURL: String? {
         guard let url = browserFallbackURL, let parts = AASAURLParts(url),
-              parts.scheme == "http" || parts.scheme == "https" else { return nil }
+              SchemeKind(scheme: parts.scheme) == .web else { return nil }
         return url
     }
 
@@ -161,15 +162,6 @@ extension AndroidIntent {
     public static let allowedLaunchFlags = 0x10 | 0x800 | 0x1000 | 0x2000 | 0x8_0000 | 0x0400_0000 | 0x0800_0000
         | 0x1000_0000 | 0x2000_0000
 
-    /// Schemes whose URIs never go from web content to an app: Chrome's internal/privileged list
-    /// (about, content, chrome, chrome-native, devtools, fido, file) plus script and local-data schemes.
-    /// (`intent:` data nested in an intent is not listed: Chrome launches `intent://myownurl` when an app
-    /// takes it.)
-    public static let unsafeDataSchemes: Set<String> = [
-        "file", "javascript", "vbscript", "content", "data", "about", "blob", "filesystem", "jar",
-        "chrome", "chrome-native", "devtools", "view-source", "fido",
-    ]
-
     /// GeckoView's check before handing a URI from web content to another app: false for the unsafe
     /// schemes above, `tel:`/`sms:` with `#` or `*` (also percent-encoded), and `intent:`/`android-app:`
     /// URIs that do not parse or whose data is unsafe.
@@ -184,10 +176,10 @@ extension AndroidIntent {
 
     static func isUnsafeDataURI(_ uri: String) -> Bool {
         guard let scheme = lenientScheme(of: uri) else { return false }
-        if unsafeDataSchemes.contains(scheme) { return true }
+        if SchemeKind(scheme: scheme) == .neverExternal { return true }
         if scheme == "tel" || scheme == "sms" || scheme == "smsto" || scheme == "mms" {
             let rest = uri.drop { $0 != ":" }.dropFirst()
-            let decoded = AASAURLParts.percentDecoded(rest)
+            let decoded = PercentEncoding.decode(rest)
             return decoded.contains("#") || decoded.contains("*")
         }
         return false

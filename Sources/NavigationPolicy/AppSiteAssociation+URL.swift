@@ -1,5 +1,6 @@
 // Splitting an https URL into host, path, query and fragment for AASA matching (own small code:
 // AASA compares the URL's percent-encoded text, so no URL type may re-encode or normalise it first).
+import PlainviewURL
 
 struct AASAURLParts: Sendable {
     var scheme: String
@@ -82,27 +83,5 @@ struct AASAURLParts: Sendable {
     }
 
     /// `%XX` → byte, then UTF-8 (invalid sequences become U+FFFD; a stray `%` stays as it is).
-    static func percentDecoded(_ s: some StringProtocol) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(s.utf8.count)
-        var it = Array(s.utf8)[...]
-        while let b = it.popFirst() {
-            if b == UInt8(ascii: "%"), it.count >= 2, let hi = hexValue(it[it.startIndex]), let lo = hexValue(it[it.startIndex + 1]) {
-                bytes.append(hi << 4 | lo)
-                it = it.dropFirst(2)
-            } else {
-                bytes.append(b)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): b - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): b - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): b - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
+    static func percentDecoded(_ s: some StringProtocol) -> String { PercentEncoding.decode(s) }
 }

@@ -34,7 +34,7 @@ public struct EnvironmentSystem: SystemServices {
     }
 
     public func appLinkApp(for url: String) -> String? {
-        guard let u = WebURL(url), u.scheme == "http" || u.scheme == "https", let host = u.comparableHost else { return nil }
+        guard let u = WebURL(url), SchemeKind(scheme: u.scheme) == .web, let host = u.comparableHost else { return nil }
         for app in environment.apps {
             for claim in app.appLinks where HostName.normalize(claim.host) == host {
                 if claim.paths.contains(where: { EnvironmentSystem.glob($0, u.path) }) { return app.name }
@@ -59,11 +59,10 @@ public struct EnvironmentSystem: SystemServices {
             return environment.apps.first { $0.package == package }?.name
         }
         guard let data = intent.data, let url = WebURL(data) else { return nil }
-        switch url.scheme {
-        case "http", "https":
+        if SchemeKind(scheme: url.scheme) == .web {
             // Only a non-browser app: one with a verified app link for it.
             return appLinkApp(for: url.href)
-        default:
+        } else {
             return customSchemeApp(for: url.scheme)
         }
     }

@@ -314,3 +314,13 @@ public struct Goodlist: Sendable {
         }
     }
 }
+
+extension Goodlist {
+    /// The goodlist's verdict on a web URL, exactly as `decide` applies it under redirectPolicy goodlist: the
+    /// entry admitting the URL's host as the URL parser sees it (`comparableHost`), on the scheme's default
+    /// port only (a port must not widen the list). nil: not admitted. `goodlist check` asks this same function.
+    public func entry(admitting url: WebURL) -> GoodlistEntry? {
+        guard url.port == nil, let host = url.comparableHost else { return nil }
+        return match(host: host)
+    }
+}

@@ -151,8 +151,8 @@ public struct NavigationPolicyEngine: Sendable {
     }
 
     /// paymentUrl, or a variant: extra query items in any order; `callbackScheme` instead of http(s).
-    public func isPaymentURL(_ string: String) -> Bool {
-        guard let url = WebURL(string) else { return false }
+    public func isPaymentURL(_ candidate: String) -> Bool {
+        guard let url = WebURL(candidate) else { return false }
         return isPayment(url)
     }
 
@@ -244,7 +244,7 @@ public struct NavigationPolicyEngine: Sendable {
                             reason: "redirectPolicy browser: \(host) is not the merchant's own; it opens in the browser")
         case .goodlist:
             // The goodlist admits hosts on their scheme's default port only: a port must not widen it.
-            if url.port == nil, let entry = policy.goodlist.match(host: host) {
+            if let entry = policy.goodlist.entry(admitting: url) {
                 var at = ""
                 if let file = entry.file { at = " (\(file)\(entry.line.map { ":\($0)" } ?? ""))" }
                 return Decision(.allow, rule: .webGoodlist, reason: "\(host) is on the goodlist as \(entry.pattern)\(at)")
@@ -256,7 +256,7 @@ public struct NavigationPolicyEngine: Sendable {
                 return Decision(.openBrowser(target: url.href), rule: .webPickyPageNewWindow,
                                 reason: "\(host) is not on the goodlist: the new window opens in the browser; the current page stays")
             }
-            let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap { $0.scheme == "http" || $0.scheme == "https" ? $0 : nil }
+            let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap { SchemeKind(scheme: $0.scheme) == .web ? $0 : nil }
             if let current, !isPayment(current) {
                 return Decision(.openBrowser(target: current.href), rule: .webPickyPage,
                                 reason: "\(host) is not on the goodlist: the current page continues in the browser")
@@ -302,7 +302,7 @@ public struct NavigationPolicyEngine: Sendable {
             return Decision(.openApp(target: raw, via: .intent), rule: .intentApp, reason: "\(app) takes the intent")
         }
         if intent.browserFallbackURL != nil {
-            if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), f.scheme == "http" || f.scheme == "https" {
+            if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), SchemeKind(scheme: f.scheme) == .web {
                 // The fallback is a web navigation like any other: the same interception, app links, own
                 // hosts, goodlist and picky-page rule decide it. Only a page the web view may show is loaded.
                 var web = navigation
@@ -323,13 +323,7 @@ public struct NavigationPolicyEngine: Sendable {
     }
 
     /// Without leading/trailing C0 controls and spaces, and without tab/newline (what a browser ignores).
-    static func trimmed(_ s: String) -> String {
-        let bytes = Array(s.utf8)
-        var lo = 0, hi = bytes.count
-        while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
-        while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
-        return String(decoding: bytes[lo..<hi].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
-    }
+    static func trimmed(_ s: String) -> String { WebURL.stripped(s) }
 
     static func schemeOf(_ s: String) -> String? {
         guard let url = WebURL(s) else {

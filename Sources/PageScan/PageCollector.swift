@@ -1,6 +1,7 @@
 // Turns parser events into a PageScanResult, the way a browser with scripting enabled sees the page:
 // `<noscript>`, `<template>`, `<noembed>` and `<noframes>` contents are not part of the document there, so
 // nothing inside them counts; comments never reach us; URLs resolve once `<base href>` is known.
+import PlainviewURL
 
 final class PageCollector: HTMLEventSink {
     private struct PendingForm {
@@ -265,13 +266,12 @@ final class PageCollector: HTMLEventSink {
     }
 
     /// The page's findings, every URL resolved. Call once, after the parse: it hands over what it collected.
-    func result(document: URLResolver.Parts) -> PageScanResult {
+    func result(document: WebURL) -> PageScanResult {
         var base = document
-        if let baseHref, let resolved = URLResolver.resolve(baseHref, against: document),
-           let parts = URLResolver.parseAbsolute(resolved), !parts.isOpaque {
-            base = parts
+        if let baseHref, let resolved = WebURL(baseHref, relativeTo: document), !resolved.hasOpaquePath {
+            base = resolved
         }
-        let documentURL = URLResolver.encode(document)
+        let documentURL = document.href
         var out = PageScanResult()
 
         // The first refresh is scheduled; a later one whose delay is equal or shorter replaces it (what WebKit
@@ -279,20 +279,20 @@ final class PageCollector: HTMLEventSink {
         for r in refreshes {
             if let pending = out.refresh, r.delay > pending.delay { continue }
             if let raw = r.url {
-                guard let url = URLResolver.resolve(raw, against: base) else { continue }
+                guard let url = WebURL(raw, relativeTo: base)?.href else { continue }
                 out.refresh = .init(delay: r.delay, url: url)
             } else {
                 out.refresh = .init(delay: r.delay, url: documentURL)
             }
         }
         while let open = openLinks.popLast() { closeLink(open) }
-        let resolve = { (raw: String) in URLResolver.resolve(raw, against: base) }
+        let resolve = { (raw: String) in WebURL(raw, relativeTo: base)?.href }
         let defaultTarget = baseTarget
         out.links = links
         links = []
         Self.resolveInPlace(&out.links, \.url, resolve) { if $0.target == nil { $0.target = defaultTarget } }
         for f in frames {
-            guard let url = URLResolver.resolve(f.src, against: base) else { continue }
+            guard let url = WebURL(f.src, relativeTo: base)?.href else { continue }
             out.frames.append(.init(url: url, name: f.name))
         }
 
@@ -317,7 +317,7 @@ final class PageCollector: HTMLEventSink {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
             let action: String
             if let a = f.action, !a.trimmingASCIIWhitespace().isEmpty {
-                guard let url = URLResolver.resolve(a, against: base) else { continue }
+                guard let url = WebURL(a, relativeTo: base)?.href else { continue }
                 action = url
             } else {
                 action = documentURL
@@ -354,9 +354,9 @@ final class PageCollector: HTMLEventSink {
 
     /// `javascript:` links run their code when tapped: scan it like a click handler.
     private func addJavaScriptURL(_ href: String) {
-        let trimmed = URLResolver.clean(href)
+        let trimmed = WebURL.stripped(href)
         guard trimmed.utf8.count > 11, trimmed.prefix(11).lowercased() == "javascript:" else { return }
-        let code = percentDecode(String(trimmed.dropFirst(11)))
+        let code = PercentEncoding.decode(trimmed.dropFirst(11))
         scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
     }
 

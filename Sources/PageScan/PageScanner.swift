@@ -1,4 +1,5 @@
 // Public entry points of PageScan: scan a served page, parse a Refresh value, time the bare parse.
+import PlainviewURL
 
 /// Errors PageScan reports instead of crashing.
 public struct PageScanError: Error, Sendable, CustomStringConvertible, Equatable {
@@ -48,8 +49,7 @@ public enum PageScanner {
 
     private static func scan(_ source: ByteSource, encoding: String?, documentURL: String,
                              androidInterfaces: Set<String>) throws(PageScanError) -> PageScanResult {
-        guard let document = URLResolver.parseAbsolute(documentURL),
-              !(document.isSpecial && document.scheme != "file" && (document.authority ?? "").isEmpty) else {
+        guard let document = WebURL(documentURL) else {
             throw PageScanError(.invalidDocumentURL,
                                 "document URL '\(documentURL)' is not an absolute URL (expected e.g. https://shop.example/checkout)")
         }

@@ -7,6 +7,7 @@
 // "On load" is decided per position: top-level code of an inline script or a body `onload` handler runs on
 // load; the body of a named function runs on load only when that function is referenced from code that runs on
 // load (transitively); other handler attributes (`onclick`…) and click listeners run on a tap.
+import PlainviewURL
 
 /// One piece of JavaScript: an inline `<script>` or an event-handler attribute.
 struct ScriptUnit {
@@ -325,7 +326,7 @@ struct ScriptScanner {
                                             // would throw there, but the page's intent (and the issue) is a decode.
                                             "decodeURLComponent"].contains(text(t[k], s)),
                       k + 3 < t.count, isPunct(t[k + 1], s, "("), t[k + 2].kind == .string, isPunct(t[k + 3], s, ")") {
-                piece = percentDecode(decodeString(t[k + 2], s))
+                piece = PercentEncoding.decode(decodeString(t[k + 2], s))
                 k += 4
             } else {
                 return nil
@@ -510,22 +511,6 @@ private func hexValue(_ c: Unicode.Scalar) -> UInt32? {
 }
 
 /// `decodeURIComponent` semantics, lenient: valid UTF-8 `%XX` sequences decode, anything else stays as is.
-func percentDecode(_ s: String) -> String {
-    guard s.utf8.contains(UInt8(ascii: "%")) else { return s }
-    var out: [UInt8] = []
-    let b = Array(s.utf8)
-    var i = 0
-    while i < b.count {
-        if b[i] == UInt8(ascii: "%"), i + 2 < b.count,
-           let h = hexValue(Unicode.Scalar(b[i + 1])), let l = hexValue(Unicode.Scalar(b[i + 2])) {
-            out.append(UInt8(h * 16 + l)); i += 3
-        } else {
-            out.append(b[i]); i += 1
-        }
-    }
-    return String(decoding: out, as: UTF8.self)
-}
-
 func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     guard let first = needle.first, needle.count <= haystack.count else { return false }
     var i = 0
@@ -557,7 +542,7 @@ extension StringProtocol {
 
 /// JavaScript tokenizer: enough to know where strings, comments and regexes are.
 struct Tokenizer {
-    private static let operators = URLResolver.EncodeSet(Array("=!<>+-*%&|^~?".utf8))
+    private static let operators = ByteSet(Array("=!<>+-*%&|^~?".utf8))
     let s: [UInt8]
     init(_ s: [UInt8]) { self.s = s }
 
@@ -764,5 +749,18 @@ struct ScriptAnalysis {
         kept = []
         findings = ScriptFindings()
         return out
+    }
+}
+
+/// A set of ASCII bytes as two bit masks (one test per byte on the scanner's hot loop).
+struct ByteSet {
+    private var low: UInt64 = 0, high: UInt64 = 0   // bits for bytes 0…63 and 64…127
+    init(_ bytes: [UInt8]) {
+        for b in bytes where b < 128 { if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) } }
+    }
+    @inline(__always)
+    func contains(_ b: UInt8) -> Bool {
+        if b >= 128 { return false }
+        return b < 64 ? (low >> UInt64(b)) & 1 == 1 : (high >> UInt64(b - 64)) & 1 == 1
     }
 }

@@ -19,53 +19,34 @@ public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
     /// Parses `http(s)://host[:port][/]`. Anything else (userinfo, a path, query, fragment, a bad host or port)
     /// → nil. Trailing dot removed, case folded, default port dropped.
     public init?(_ text: String) {
+        // The written form: `http(s)://` then the authority, ASCII (an IDN as punycode), at most one `/` after it.
         let lower = text.lowercased()
-        let scheme: String
-        var rest: Substring
-        if lower.hasPrefix("https://") {
-            scheme = "https"; rest = Substring(lower.dropFirst(8))
-        } else if lower.hasPrefix("http://") {
-            scheme = "http"; rest = Substring(lower.dropFirst(7))
-        } else {
-            return nil
-        }
-        if rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard !rest.isEmpty, rest.utf8.count <= 300 else { return nil }
-        var hostPart = rest
-        var port: Int? = nil
-        if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { return nil }
-            hostPart = rest[rest.startIndex...close]
-            let inner = rest[rest.index(after: rest.startIndex)..<close]
-            guard !inner.isEmpty, inner.contains(":"),
-                  inner.utf8.allSatisfy({ PercentEncoding.isHex($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
-            else { return nil }
-            let after = rest[rest.index(after: close)...]
-            if !after.isEmpty {
-                guard after.hasPrefix(":"), let p = Int(after.dropFirst()), (1...65535).contains(p) else { return nil }
-                port = p
-            }
-        } else {
-            if let colon = rest.lastIndex(of: ":") {
-                hostPart = rest[rest.startIndex..<colon]
-                let digits = rest[rest.index(after: colon)...]
-                guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), digits.count <= 5,
-                      let p = Int(digits), (1...65535).contains(p) else { return nil }
-                port = p
-            }
-            if hostPart.hasSuffix(".") { hostPart = hostPart.dropLast() }
-            guard !hostPart.isEmpty, hostPart.utf8.count <= 253 else { return nil }
-            let labels = hostPart.split(separator: ".", omittingEmptySubsequences: false)
-            for label in labels {
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), text.utf8.count <= 310,
+              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !lower.hasSuffix(":"), !lower.hasSuffix(":/"),
+              let url = WebURL(text), SchemeKind(scheme: url.scheme) == .web, !url.hasCredentials,
+              url.path == "/", url.query == nil, url.fragment == nil, url.port != 0,
+              lower.hasSuffix("/") ? !lower.dropLast().hasSuffix("/") : true
+        else { return nil }
+        let host: String
+        switch url.host {
+        case .ipv6?:
+            guard let h = url.hostname else { return nil }
+            host = h
+        case .domain?, .ipv4?:
+            // A host name of LDH labels (what a certificate and an AASA file can name).
+            guard let h = url.comparableHost, !h.isEmpty, h.utf8.count <= 253 else { return nil }
+            for label in h.split(separator: ".", omittingEmptySubsequences: false) {
                 guard !label.isEmpty, label.utf8.count <= 63,
                       label.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }),
                       !label.hasPrefix("-"), !label.hasSuffix("-") else { return nil }
             }
+            host = h
+        default:
+            return nil
         }
-        if (scheme == "http" && port == 80) || (scheme == "https" && port == 443) { port = nil }
-        self.scheme = scheme
-        self.host = String(hostPart)
-        self.port = port
+        self.scheme = url.scheme
+        self.host = host
+        self.port = url.port
     }
 }
 
@@ -205,21 +186,15 @@ public enum HelperValidation {
         return true
     }
 
-    /// Schemes a payment page's browser handles itself: redirecting the fallback to one of them would loop
-    /// (http/https back to this endpoint), downgrade, or hand the browser something unsafe.
-    public static let reservedSchemes: Set<String> = [
-        "http", "https", "javascript", "vbscript", "data", "file", "blob", "about", "intent", "filesystem",
-        "ws", "wss", "ftp", "view-source", "chrome", "content",
-    ]
-
-    /// RFC 3986 `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, at most 64 bytes, not a reserved
-    /// browser scheme. Case-insensitive; callers use the lower-cased form.
+    /// RFC 3986 `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, at most 64 bytes, and a custom scheme
+    /// (`SchemeKind.isCustom`: not web, intent or never-external — redirecting the fallback to one of those
+    /// would loop, downgrade or hand the browser something unsafe). Case-insensitive.
     public static func isAppScheme(_ s: String) -> Bool {
         guard let first = s.utf8.first, s.utf8.count <= 64,
               (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
               s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
                   || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
         else { return false }
-        return !reservedSchemes.contains(s.lowercased())
+        return SchemeKind.isCustom(s)
     }
 }

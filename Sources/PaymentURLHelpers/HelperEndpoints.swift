@@ -342,17 +342,7 @@ struct ParsedTarget {
 
     /// Percent-encodes bytes RFC 3986 does not allow literally; leaves existing escapes alone.
     static func canonicalURI(_ target: String) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(target.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for b in target.utf8 {
-            if PercentEncoding.isPathOrQueryChar(b) || b == UInt8(ascii: "%") {
-                out.append(b)
-            } else {
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        PercentEncoding.encode(target, keeping: { PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") })
     }
 
     /// The single decoded value of `name`, or nil when absent; given twice → a problem (ambiguous).

@@ -46,7 +46,7 @@ public enum PolicyFile {
             if SchemeKind(scheme: u.scheme) == .neverExternal || SchemeKind(scheme: u.scheme) == .intent {
                 throw n.error("expected an http(s) or app URL, found a \(u.scheme): URL")
             }
-            if (u.scheme == "http" || u.scheme == "https"), u.comparableHost?.isEmpty != false {
+            if SchemeKind(scheme: u.scheme) == .web, u.comparableHost?.isEmpty != false {
                 throw n.error("expected a URL with a host, found '\(s)'")
             }
             return s

@@ -104,13 +104,10 @@ struct PagesIndex: Sendable {
         return best?.page
     }
 
-    /// "/path?query" of an absolute recorded URL.
+    /// "/path?query" of an absolute recorded URL, as the URL parser serialises it (no fragment).
     static func requestTarget(url: String) -> String? {
-        guard let schemeEnd = url.range(of: "://") else { return nil }
-        let afterAuthority = url[schemeEnd.upperBound...].drop { $0 != "/" && $0 != "?" }
-        var target = String(afterAuthority.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        if target.isEmpty || target.hasPrefix("?") { target = "/" + target }
-        return target
+        guard let u = WebURL(url), u.origin != nil else { return nil }
+        return u.requestTarget
     }
 
     /// Names made of unreserved URI characters only, not starting with a dot (no hidden files, no `..`).

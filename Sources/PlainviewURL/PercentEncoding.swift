@@ -8,6 +8,11 @@ public enum PercentEncoding {
             || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "~")
     }
 
+    /// A-Z, a-z, 0-9.
+    public static func isASCIIAlphanumeric(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+    }
+
     /// RFC 3986 `sub-delims`: "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "=".
     public static func isSubDelim(_ b: UInt8) -> Bool {
         switch b {
@@ -46,13 +51,25 @@ public enum PercentEncoding {
         encode(s, keeping: isUnreserved)
     }
 
-    /// Percent-encodes (upper-case hex) every UTF-8 byte of `s` for which `keep` is false.
-    public static func encode(_ s: String, keeping keep: (UInt8) -> Bool) -> String {
+    /// The `application/x-www-form-urlencoded` byte serializer (HTML forms, `URLSearchParams`): ASCII
+    /// alphanumerics and `*-._` stay, a space is `+`, every other UTF-8 byte is `%XX`.
+    public static func encodeForm(_ s: String) -> String {
+        encode(s, keeping: { b in
+            isASCIIAlphanumeric(b) || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
+        }, spaceAsPlus: true)
+    }
+
+    /// The percent-encoder: every UTF-8 byte of `s` for which `keep` is false becomes `%XX` (upper-case hex);
+    /// `spaceAsPlus`: a space becomes `+` instead (form encoding). Every encoder in the project is this
+    /// function, a thin wrapper of it, or WebURL's encode sets (the URL parser's own).
+    public static func encode(_ s: String, keeping keep: (UInt8) -> Bool, spaceAsPlus: Bool = false) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         for b in s.utf8 {
             if keep(b) {
                 out.append(b)
+            } else if spaceAsPlus, b == UInt8(ascii: " ") {
+                out.append(UInt8(ascii: "+"))
             } else {
                 out.append(UInt8(ascii: "%"))
                 out.append(hexDigits[Int(b >> 4)])
@@ -62,24 +79,57 @@ public enum PercentEncoding {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Percent-decodes an RFC 3986 component. `+` stays `+` (RFC 3986, as Apple's URLComponents does; it is
-    /// only a space in HTML form encoding). nil for a malformed escape or bytes that are not UTF-8.
-    public static func decodeComponent<S: StringProtocol>(_ s: S) -> String? {
-        let bytes = Array(s.utf8)
+    /// What a `%` not followed by two hex digits means to a decoder.
+    public enum MalformedEscape: Sendable {
+        /// It stays as it is (the URL Standard's percent-decode; browsers, `decodeURI`-like readers).
+        case keep
+        /// The whole input is refused (RFC 3986 strictness, as Foundation's decoding).
+        case fail
+    }
+
+    /// The percent-decoder: `%XX` → the byte XX. `plusAsSpace`: `+` is a space
+    /// (`application/x-www-form-urlencoded`). nil only when `malformed` is `.fail` and an escape is malformed.
+    /// Every decoder in the project is this function or a thin wrapper of it.
+    public static func decodeBytes<C: Collection>(_ bytes: C, plusAsSpace: Bool = false,
+                                                  malformed: MalformedEscape = .keep) -> [UInt8]? where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
-        var i = 0
-        while i < bytes.count {
+        var i = bytes.startIndex
+        while i != bytes.endIndex {
             let b = bytes[i]
             if b == UInt8(ascii: "%") {
-                guard i + 2 < bytes.count, isHex(bytes[i + 1]), isHex(bytes[i + 2]) else { return nil }
-                out.append(hexValue(bytes[i + 1]) << 4 | hexValue(bytes[i + 2]))
-                i += 3
+                let h = bytes.index(after: i)
+                let l = h == bytes.endIndex ? h : bytes.index(after: h)
+                if h != bytes.endIndex, l != bytes.endIndex, isHex(bytes[h]), isHex(bytes[l]) {
+                    out.append(hexValue(bytes[h]) << 4 | hexValue(bytes[l]))
+                    i = bytes.index(after: l)
+                    continue
+                }
+                if malformed == .fail { return nil }
+                out.append(b)
+            } else if plusAsSpace, b == UInt8(ascii: "+") {
+                out.append(UInt8(ascii: " "))
             } else {
                 out.append(b)
-                i += 1
             }
+            i = bytes.index(after: i)
         }
+        return out
+    }
+
+    /// Lenient decoding to text: a malformed escape stays as it is, bytes that are not UTF-8 become U+FFFD.
+    /// Returns `s` itself when it holds nothing to decode.
+    public static func decode<S: StringProtocol>(_ s: S, plusAsSpace: Bool = false) -> String {
+        if !s.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(s)
+        }
+        return String(decoding: decodeBytes(s.utf8, plusAsSpace: plusAsSpace) ?? [], as: UTF8.self)
+    }
+
+    /// Percent-decodes an RFC 3986 component. `+` stays `+` (RFC 3986, as Foundation does; it is
+    /// only a space in HTML form encoding). nil for a malformed escape or bytes that are not UTF-8.
+    public static func decodeComponent<S: StringProtocol>(_ s: S) -> String? {
+        guard let out = decodeBytes(s.utf8, malformed: .fail) else { return nil }
         return String(validating: out, as: UTF8.self)
     }
 

@@ -12,6 +12,35 @@ public enum SchemeKind: Sendable, Hashable {
     /// Any other scheme: a custom scheme an app may register (`bankid:`, `swish:`, `mailto:`, `tel:`).
     case custom
 
+    /// The URL Standard's special schemes and their default ports (file: has none). The URL parser's
+    /// authority, `\\`-as-`/` and dot-segment rules apply to exactly these.
+    public static let special: [String: Int?] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "file": nil]
+
+    /// `special[scheme]` without hashing (the parser asks for every URL): nil when not special,
+    /// `.some(nil)` for file.
+    @inline(__always)
+    public static func specialDefaultPort(_ scheme: String) -> Int?? {
+        switch scheme {
+        case "https": return .some(443)
+        case "http": return .some(80)
+        case "ws": return .some(80)
+        case "wss": return .some(443)
+        case "ftp": return .some(21)
+        case "file": return .some(nil)
+        default: return nil
+        }
+    }
+
+    /// The scheme class of a URL string (nil: no scheme, a relative reference or not a URL).
+    public init?(url: String) {
+        guard let scheme = WebURL.scheme(of: url) else { return nil }
+        self.init(scheme: scheme)
+    }
+
+    /// True for a scheme an app may register and receive from web content (not web, intent or never-external):
+    /// what the helper endpoints accept as an app's scheme and app-switch return URLs may use.
+    public static func isCustom(_ scheme: String) -> Bool { SchemeKind(scheme: scheme) == .custom }
+
     /// Schemes a web view can load itself (sub-frames may load these; top-level only http/https and about:blank).
     public static let webLoadable: Set<String> = ["http", "https", "about", "data", "blob"]
 

@@ -47,24 +47,10 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     /// True for `scheme:opaque-path` URLs (no authority, path not starting with `/`).
     public private(set) var hasOpaquePath = false
 
-    /// The special schemes of the URL Standard and their default ports.
-    static let specialSchemes: [String: Int?] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21, "file": nil]
+    public var isSpecial: Bool { SchemeKind.specialDefaultPort(scheme) != nil }
 
-    public var isSpecial: Bool { WebURL.specialDefaultPort(scheme) != nil }
-
-    /// `specialSchemes[scheme]` without hashing: nil when not special, `.some(nil)` for file.
     @inline(__always)
-    static func specialDefaultPort(_ scheme: String) -> Int?? {
-        switch scheme {
-        case "https": return .some(443)
-        case "http": return .some(80)
-        case "ws": return .some(80)
-        case "wss": return .some(443)
-        case "ftp": return .some(21)
-        case "file": return .some(nil)
-        default: return nil
-        }
-    }
+    static func specialDefaultPort(_ scheme: String) -> Int?? { SchemeKind.specialDefaultPort(scheme) }
 
     /// The serialised host (`hostname` in WHATWG terms), nil without an authority.
     public var hostname: String? { host?.serialized }
@@ -109,8 +95,22 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses an absolute URL string the way a browser's URL parser does. nil when it is not one.
     public init?(_ input: String) {
-        guard let parsed = WebURL.parse(Array(input.utf8)) else { return nil }
+        guard let parsed = WebURL.parse(Array(input.utf8), base: nil) else { return nil }
         self = parsed
+    }
+
+    /// The URL Standard's basic URL parser with a base: `input` resolved against `base` the way a browser
+    /// resolves a link, a `Location` header or a form action (`//host`, `/path`, `path`, `../x`, `?q`, `#f`,
+    /// `\` as `/` for special schemes, `http:foo` against an http base). nil when a browser would fail.
+    public init?(_ input: String, relativeTo base: WebURL) {
+        guard let parsed = WebURL.parse(Array(input.utf8), base: base) else { return nil }
+        self = parsed
+    }
+
+    /// `input` resolved against `base` (both strings), as an href; nil when either fails to parse.
+    public static func resolve(_ input: String, against base: String) -> String? {
+        guard let b = WebURL(base) else { return nil }
+        return WebURL(input, relativeTo: b)?.href
     }
 
     private init(scheme: String) { self.scheme = scheme }
@@ -122,7 +122,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     private static let slash = UInt8(ascii: "/"), backslash = UInt8(ascii: "\\"), question = UInt8(ascii: "?"),
         hash = UInt8(ascii: "#"), colon = UInt8(ascii: ":"), at = UInt8(ascii: "@")
 
-    static func parse(_ raw: [UInt8]) -> WebURL? {
+    static func parse(_ raw: [UInt8], base: WebURL?) -> WebURL? {
         // Strip leading/trailing C0 control or space; remove every tab and newline.
         var lo = 0, hi = raw.count
         while lo < hi, raw[lo] <= 0x20 { lo += 1 }
@@ -137,17 +137,21 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             b = copy
         }
 
-        // Scheme.
-        guard let first = b.first, isASCIIAlpha(first) else { return nil }
-        var i = 1
-        while i < b.count, isASCIIAlpha(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: ".") {
-            i += 1
+        // Scheme ("scheme start state"); without one, the input is relative ("no scheme state").
+        guard let i = schemeEnd(b) else {
+            guard let base else { return nil }
+            return parseRelative(b, 0, base: base)
         }
-        guard i < b.count, b[i] == colon else { return nil }
         let scheme = lowerScheme(b[0..<i])
         var url = WebURL(scheme: scheme)
         var p = i + 1
         let special = specialDefaultPort(scheme) != nil
+        if special, let base, base.scheme == scheme {
+            // "special relative or authority state": `http:foo`, `http:/foo`, `http:\\foo` against an http base
+            // are relative to it; `http://…` is not. `file:` against a file base goes to the file state.
+            if scheme == "file" { return parseFileRelative(b, p, base: base) }
+            if !(p + 1 < b.count && b[p] == slash && b[p + 1] == slash) { return parseRelative(b, p, base: base) }
+        }
 
         if special {
             if scheme == "file" {
@@ -175,6 +179,117 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             parseQueryFragment(&url, b, end, special: false)
         }
         return url
+    }
+
+    /// The index of the `:` ending a valid scheme at the start of `b`, or nil when `b` has no scheme.
+    private static func schemeEnd(_ b: [UInt8]) -> Int? {
+        guard let first = b.first, isASCIIAlpha(first) else { return nil }
+        var i = 1
+        while i < b.count, isASCIIAlpha(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: ".") {
+            i += 1
+        }
+        return i < b.count && b[i] == colon ? i : nil
+    }
+
+    /// The "relative state" and what follows it: `b[p...]` (no scheme of its own, or the base's special
+    /// scheme already consumed) against a base.
+    private static func parseRelative(_ b: [UInt8], _ p: Int, base: WebURL) -> WebURL? {
+        if base.hasOpaquePath {
+            // A base like `mailto:x` or `javascript:…` accepts only a fragment.
+            guard p < b.count, b[p] == hash else { return nil }
+            var url = base
+            url.fragment = percentEncode(b[(p + 1)...], .fragment)
+            return url
+        }
+        if base.scheme == "file" { return parseFileRelative(b, p, base: base) }
+        let special = base.isSpecial
+        var url = WebURL(scheme: base.scheme)
+        @inline(__always) func isSeparator(_ c: UInt8) -> Bool { c == slash || (special && c == backslash) }
+        if p < b.count, isSeparator(b[p]) {
+            if p + 1 < b.count, isSeparator(b[p + 1]) {
+                // Scheme-relative (`//host/path`): a new authority with the base's scheme.
+                var q = p + 2
+                if special { while q < b.count, isSeparator(b[q]) { q += 1 } }
+                let authorityEnd = b[q...].firstIndex { isSeparator($0) || $0 == question || $0 == hash } ?? b.count
+                guard parseAuthority(&url, b[q..<authorityEnd], special: special) else { return nil }
+                parsePathQueryFragment(&url, b, authorityEnd, special: special)
+                return url
+            }
+            // Path-absolute: the base's authority, a new path.
+            url.copyAuthority(of: base)
+            parsePathQueryFragment(&url, b, p, special: special)
+            return url
+        }
+        url.copyAuthority(of: base)
+        if p == b.count {
+            // Empty input: the base without its fragment.
+            url.path = base.path
+            url.query = base.query
+            return url
+        }
+        if b[p] == question || b[p] == hash {
+            url.path = base.path
+            if b[p] == hash { url.query = base.query }
+            parseQueryFragment(&url, b, p, special: special)
+            return url
+        }
+        // Path-relative: the base's path without its last segment, then this path, dot segments resolved.
+        let end = b[p...].firstIndex { $0 == question || $0 == hash } ?? b.count
+        url.path = normalizePath(mergedPath(base.path, b[p..<end])[...], special: special)
+        parseQueryFragment(&url, b, end, special: special)
+        return url
+    }
+
+    /// The base path up to and including its last `/` (`/` when it has none), followed by `relative`.
+    private static func mergedPath(_ basePath: String, _ relative: ArraySlice<UInt8>) -> [UInt8] {
+        let base = basePath.utf8
+        var merged: [UInt8] = []
+        merged.reserveCapacity(base.count + relative.count + 1)
+        if let last = base.lastIndex(of: slash) {
+            merged.append(contentsOf: base[...last])
+        } else {
+            merged.append(slash)
+        }
+        merged.append(contentsOf: relative)
+        return merged
+    }
+
+    /// The "file state" with a file base (`file:` consumed or no scheme). Windows drive letters are not
+    /// special-cased (Plainview sees file: URLs only to block them).
+    private static func parseFileRelative(_ b: [UInt8], _ p: Int, base: WebURL) -> WebURL? {
+        var url = WebURL(scheme: "file")
+        url.host = .empty
+        @inline(__always) func isSeparator(_ c: UInt8) -> Bool { c == slash || c == backslash }
+        if p < b.count, isSeparator(b[p]) {
+            if p + 1 < b.count, isSeparator(b[p + 1]) { return parseFile(&url, b, p) }
+            url.host = base.host
+            parsePathQueryFragment(&url, b, p, special: true)
+            return url
+        }
+        guard base.scheme == "file" else { return parseFile(&url, b, p) }
+        url.host = base.host
+        if p == b.count {
+            url.path = base.path
+            url.query = base.query
+            return url
+        }
+        if b[p] == question || b[p] == hash {
+            url.path = base.path
+            if b[p] == hash { url.query = base.query }
+            parseQueryFragment(&url, b, p, special: true)
+            return url
+        }
+        let end = b[p...].firstIndex { $0 == question || $0 == hash } ?? b.count
+        url.path = normalizePath(mergedPath(base.path, b[p..<end])[...], special: true)
+        parseQueryFragment(&url, b, end, special: true)
+        return url
+    }
+
+    private mutating func copyAuthority(of base: WebURL) {
+        username = base.username
+        password = base.password
+        host = base.host
+        port = base.port
     }
 
     /// The scheme, lower case; the common ones without building a new string.
@@ -638,30 +753,22 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Percent-decodes bytes (`%zz` stays as is).
+    /// Percent-decodes bytes (`%zz` stays as is): `PercentEncoding.decodeBytes`.
     public static func percentDecode<C: Collection>(_ bytes: C) -> [UInt8] where C.Element == UInt8 {
-        let a = Array(bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity(a.count)
-        var i = 0
-        func hv(_ b: UInt8) -> UInt8? {
-            switch b {
-            case 48...57: b - 48
-            case 97...102: b - 87
-            case 65...70: b - 55
-            default: nil
-            }
-        }
-        while i < a.count {
-            if a[i] == UInt8(ascii: "%"), i + 2 < a.count, let h = hv(a[i + 1]), let l = hv(a[i + 2]) {
-                out.append(h << 4 | l)
-                i += 3
-            } else {
-                out.append(a[i])
-                i += 1
-            }
-        }
-        return out
+        PercentEncoding.decodeBytes(bytes) ?? []
+    }
+
+    /// The URL parser's input clean-up: leading and trailing C0 controls and spaces stripped, every tab and
+    /// newline removed. What a browser does to an href before parsing it.
+    public static func stripped(_ input: String) -> String {
+        let u = input.utf8
+        guard let first = u.first, let last = u.last else { return input }
+        if first > 0x20, last > 0x20, !u.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return input }
+        let bytes = Array(u)
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
+        while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
+        return String(decoding: bytes[lo..<hi].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
     }
 }
 
@@ -670,12 +777,9 @@ extension WebURL {
     public var queryItems: [QueryItem] {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            let bytes = Array(pair.utf8).map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }
-            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
-                return QueryItem(name: String(decoding: WebURL.percentDecode(bytes[..<eq]), as: UTF8.self),
-                                 value: String(decoding: WebURL.percentDecode(bytes[(eq + 1)...]), as: UTF8.self))
-            }
-            return QueryItem(name: String(decoding: WebURL.percentDecode(bytes), as: UTF8.self), value: "")
+            let (name, value) = PercentEncoding.splitQueryItem(pair)
+            return QueryItem(name: PercentEncoding.decode(name, plusAsSpace: true),
+                             value: PercentEncoding.decode(value, plusAsSpace: true))
         }
     }
 
@@ -693,6 +797,45 @@ extension WebURL {
         copy.scheme = newScheme.lowercased()
         if let p = port, let def = WebURL.specialDefaultPort(copy.scheme) ?? nil, def == p { copy.port = nil }
         return copy
+    }
+
+    /// The same URL with another query (`nil`: none). `query` is percent-encoded further where the URL
+    /// Standard's query encode set requires it (an already form-encoded query is kept as it is).
+    public func replacingQuery(_ query: String?) -> WebURL {
+        var copy = self
+        copy.query = query.map { WebURL.percentEncode(Array($0.utf8)[...], isSpecial ? .specialQuery : .query) }
+        return copy
+    }
+
+    /// The same URL with a domain host's trailing dot removed (`shop.example.com.` → `shop.example.com`).
+    public var withoutTrailingDot: WebURL {
+        guard case .domain = host, let h = comparableHost else { return self }
+        var copy = self
+        copy.host = .domain(h)
+        return copy
+    }
+
+    /// The origin as serialised in HTTP (`https://shop.example.com`, `http://h.example:8080`) for special
+    /// schemes other than file; nil for the others (their origin is opaque).
+    public var origin: String? {
+        guard isSpecial, scheme != "file", let host else { return nil }
+        var s = scheme + "://" + host.serialized
+        if let port { s += ":" + String(port) }
+        return s
+    }
+
+    /// What an HTTP request line carries: the path and `?query` (no fragment).
+    public var requestTarget: String {
+        guard let query else { return path }
+        return path + "?" + query
+    }
+
+    /// The scheme of `input` (lower case) when it starts with one after the parser's clean-up, whether or
+    /// not the rest parses. nil when it has none (a relative reference).
+    public static func scheme(of input: String) -> String? {
+        let b = Array(stripped(input).utf8)
+        guard let end = schemeEnd(b) else { return nil }
+        return lowerScheme(b[0..<end])
     }
 
     /// The URL without its fragment (what reaches the server).

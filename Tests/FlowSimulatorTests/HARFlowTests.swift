@@ -186,7 +186,9 @@ import TestSupport
         (2, "https://shop.example.com/", "text/html", "02-shop.example.com.html"),
         (3, "https://x.example/a/b/c.aspx?x=1", "text/html", "03-x.example-c.html"),
         (4, "https://x.example/api", "application/json", "04-x.example-api.json"),
-        (5, "https://x.example/ÅÄÖ/../%2e%2e", "text/html", "05-x.example--2e-2e.html"),
+        // The URL core resolves `..` and `%2e%2e` as a browser does: the path is `/`.
+        (5, "https://x.example/ÅÄÖ/../%2e%2e", "text/html", "05-x.example.html"),
+        (6, "https://X.example./ÅÄÖ/p%20q", "text/html", "06-x.example-p-q.html"),
     ])
     func fileNamesAreSafe(n: Int, url: String, mime: String, expected: String) {
         var used: Set<String> = []

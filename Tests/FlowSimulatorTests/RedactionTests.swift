@@ -3,6 +3,7 @@ import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator
+import PlainviewURL
 
 /// The secrets planted in Fixtures/har/auto_post_3ds.har; none may survive redaction, in any spelling.
 let plantedSecrets = [
@@ -35,7 +36,7 @@ let plantedSecrets = [
         for secret in plantedSecrets {
             #expect(before.contains(secret) || ["8112189876", "4111111111111111"].contains(secret), "fixture lost \(secret)")
             #expect(!after.contains(secret), "\(secret) survived")
-            #expect(!after.contains(PercentCoding.encode(secret, plusForSpace: false)), "\(secret) survived percent-encoded")
+            #expect(!after.contains(PercentEncoding.encode(secret, keeping: PercentEncoding.isUnreserved)), "\(secret) survived percent-encoded")
         }
         // The report never holds a secret either.
         for secret in plantedSecrets { #expect(!report.description.contains(secret)) }

@@ -4,13 +4,6 @@ import Testing
 @testable import NavigationPolicy
 
 @Suite struct FastPathEquivalenceTests {
-    @Test(arguments: [WebURL.EncodeSet.c0Control, .fragment, .query, .specialQuery, .path, .userinfo])
-    func encodeSetMasksEqualTheRules(_ set: WebURL.EncodeSet) {
-        for c in 0...255 {
-            #expect(WebURL.shouldEncode(UInt8(c), set) == WebURL.shouldEncodeSlow(UInt8(c), set), "byte \(c)")
-        }
-    }
-
     /// A list with anchors nested at several depths, every kind at several of them.
     static let patterns: [String] = {
         var out: [String] = []

@@ -93,7 +93,7 @@ struct IntentFuzzTests {
             }
             guard let intent = try? AndroidIntent.parse(uri) else { continue }
             let dataScheme = (intent.data ?? intent.selector?.intent.data).flatMap(AndroidIntent.lenientScheme(of:))
-            guard let dataScheme, AndroidIntent.unsafeDataSchemes.contains(dataScheme) else { continue }
+            guard let dataScheme, SchemeKind.neverExternalSchemes.contains(dataScheme) else { continue }
             checked += 1
             if !intent.isUnsafeData { fuzz.findings.record("unsafe data not flagged", input: uri) }
             if AndroidIntent.isSafeForExternalApp(uri) { fuzz.findings.record("unsafe intent called safe", input: uri) }
@@ -140,7 +140,7 @@ struct IntentFuzzTests {
                 findings.record("safeBrowserFallbackURL is not http(s)", input: uri, detail: fallback)
             }
         }
-        if let data = intent.data, let s = AndroidIntent.lenientScheme(of: data), AndroidIntent.unsafeDataSchemes.contains(s), !intent.isUnsafeData {
+        if let data = intent.data, let s = AndroidIntent.lenientScheme(of: data), SchemeKind.neverExternalSchemes.contains(s), !intent.isUnsafeData {
             findings.record("unsafe data not flagged", input: uri)
         }
         if intent.isUnsafeData, AndroidIntent.isSafeForExternalApp(uri), AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true {
@@ -579,7 +579,7 @@ struct AppSwitchFuzzTests {
         var message: AppSwitchMessage?
         expectTypedError(url, &findings) { message = try AppSwitchMessage.parse(url) }
         if case .url(let u)? = message?.whenDone, let s = AndroidIntent.lenientScheme(of: u),
-           AppSwitchURLParts.unsafeSchemes.contains(s) {
+           SchemeKind.neverExternalSchemes.contains(s) {
             findings.record("a launch returns to an unsafe scheme", input: url, detail: u)
         }
         expectTypedError(url, &findings) { _ = try SwishLaunch.parse(url) }

@@ -1,11 +1,12 @@
 // Deterministic, bounded fuzzing of PageScan: byte-level mutations and grammar-aware generation of HTML,
 // Refresh values and URLs, with fixed seeds. Properties: nothing traps; scanning is a pure function of its
-// input; every URL reported is resolved (absolute, no whitespace or control characters); resolving a
+// input; every URL reported is resolved (a serialised absolute URL, no whitespace or control characters); resolving a
 // resolved URL again changes nothing; a bad document URL is a typed error with a message.
 import Foundation
 import Testing
 import TestSupport
 @testable import PageScan
+import PlainviewURL
 
 @Suite("Fuzz: PageScan")
 struct PageScanFuzzTests {
@@ -91,12 +92,12 @@ struct PageScanFuzzTests {
                 if r.delay < 0 { fuzz.findings.record("negative refresh delay", input: content) }
                 Self.checkResolved(r.url, input: content, &fuzz.findings)
             }
-            guard let baseParts = URLResolver.parseAbsolute(base) else { continue }
+            guard let baseURL = WebURL(base) else { continue }
             let raw = fuzz.mutator.mutate(fuzz.rng.pick(["../a?b#c", "//h.example/p", "?q", "#f", "x/./y/../z", "https:x", "\\\\h\\p", "a b"]),
                                      other: content, rng: &fuzz.rng, maxSteps: 3)
-            guard let once = URLResolver.resolve(raw, against: baseParts) else { continue }
+            guard let once = WebURL(raw, relativeTo: baseURL)?.href else { continue }
             Self.checkResolved(once, input: raw, &fuzz.findings)
-            if let twice = URLResolver.resolve(once, against: baseParts), twice != once {
+            if let twice = WebURL(once, relativeTo: baseURL)?.href, twice != once {
                 fuzz.findings.record("resolving a resolved URL changes it", input: raw, detail: "\(once) → \(twice) (base \(base))")
             }
         }
@@ -128,11 +129,14 @@ struct PageScanFuzzTests {
     /// A resolved URL: starts with a scheme, holds no control characters, and for http(s)-like (special)
     /// URLs no spaces either (WHATWG keeps spaces in opaque paths such as `mailto:a b`).
     static func checkResolved(_ url: String, input: String, _ findings: inout FuzzFindings) {
-        guard let (scheme, _) = URLResolver.splitScheme(url) else {
-            findings.record("a reported URL has no scheme", input: input, detail: url)
+        guard let parsed = WebURL(url) else {
+            findings.record("a reported URL is not an absolute URL", input: input, detail: url)
             return
         }
-        let special = URLResolver.specialSchemes.contains(scheme)
+        if parsed.href != url {
+            findings.record("a reported URL is not in its serialised form", input: input, detail: "\(url) → \(parsed.href)")
+        }
+        let special = parsed.isSpecial
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (special && $0 == " ") }) {
             findings.record("a reported URL holds whitespace or a control character", input: input, detail: url.debugDescription)
         }

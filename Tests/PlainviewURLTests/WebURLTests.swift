@@ -1,6 +1,5 @@
 @testable import PlainviewURL
 import Testing
-@testable import NavigationPolicy
 
 @Suite struct WebURLTests {
     @Test(arguments: [

@@ -2,7 +2,6 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import NavigationPolicy
 
 /// WHATWG URL vectors (`../shared/conformance/url_whatwg_urltestdata_subset.json`): for every http/https case
 /// the parser can see as an absolute URL, the host and port must match and failures must fail.
@@ -11,6 +10,7 @@ struct URLTestCase: Decodable, Sendable, CustomTestStringConvertible {
     var base: String?
     var hostname: String?
     var port: String?
+    var href: String?
     var failure: Bool?
     var tags: [String]?
     var testDescription: String { "\(input.debugDescription) (base \(base ?? "nil"))" }
@@ -30,7 +30,7 @@ enum Vectors {
 
     /// Why a case does not apply to an absolute-URL parser, or nil when it applies.
     static func notApplicable(_ c: URLTestCase) -> String? {
-        let trimmed = NavigationPolicyEngine.trimmed(c.input)
+        let trimmed = Vectors.trimmed(c.input)
         guard let colon = trimmed.firstIndex(of: ":") else { return "relative reference (no scheme)" }
         let scheme = trimmed[..<colon].lowercased()
         guard scheme == "http" || scheme == "https" else { return "not an http(s) URL" }
@@ -45,6 +45,36 @@ enum Vectors {
     }
 
     static var applicable: [URLTestCase] { urlCases.filter { notApplicable($0) == nil } }
+
+    /// Every case with a base: the whole basic URL parser with a base.
+    static var withBase: [URLTestCase] { urlCases.filter { $0.base != nil } }
+
+    /// The URL parser's input clean-up (leading/trailing C0 controls and spaces; tabs and newlines).
+    static func trimmed(_ s: String) -> String {
+        let bytes = Array(s.utf8)
+        var lo = 0, hi = bytes.count
+        while lo < hi, bytes[lo] <= 0x20 { lo += 1 }
+        while hi > lo, bytes[hi - 1] <= 0x20 { hi -= 1 }
+        return String(decoding: bytes[lo..<hi].filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+    }
+}
+
+/// The URL Standard's basic URL parser with a base: every vector that has one, href for href.
+@Suite struct URLResolutionConformanceTests {
+    @Test func everyCaseWithABaseIsTaken() {
+        #expect(Vectors.withBase.count == 249)
+    }
+
+    @Test(arguments: Vectors.withBase)
+    func resolvesAsBrowsersDo(_ c: URLTestCase) throws {
+        let base = try #require(WebURL(c.base!), "base \(c.base!) must parse")
+        let got = WebURL(c.input, relativeTo: base)
+        if c.failure == true {
+            #expect(got == nil, "expected failure, got \(got?.href ?? "")")
+        } else {
+            #expect(got?.href == c.href)
+        }
+    }
 }
 
 @Suite struct URLConformanceTests {
@@ -79,10 +109,10 @@ enum Vectors {
 @Suite struct URLFailureConformanceTests {
     static func isAbsoluteFailure(_ c: URLTestCase) -> Bool {
         guard c.failure == true else { return false }
-        let trimmed = NavigationPolicyEngine.trimmed(c.input)
+        let trimmed = Vectors.trimmed(c.input)
         guard let colon = trimmed.firstIndex(of: ":"), WebURL("\(trimmed[..<colon]):x") != nil else { return false }
         let scheme = trimmed[..<colon].lowercased()
-        if let base = c.base, base.lowercased().hasPrefix(scheme + ":"), WebURL.specialSchemes[scheme] != nil {
+        if let base = c.base, base.lowercased().hasPrefix(scheme + ":"), SchemeKind.special[scheme] != nil {
             let slashes = trimmed[trimmed.index(after: colon)...].prefix { $0 == "/" || $0 == "\\" }.count
             if slashes < 2 { return false }
         }
