@@ -317,10 +317,11 @@ public struct Goodlist: Sendable {
 
 extension Goodlist {
     /// The goodlist's verdict on a web URL, exactly as `decide` applies it under redirectPolicy goodlist: the
-    /// entry admitting the URL's host as the URL parser sees it (`comparableHost`), on the scheme's default
-    /// port only (a port must not widen the list). nil: not admitted. `goodlist check` asks this same function.
+    /// entry admitting the URL's host as the URL parser sees it (`comparableHost`), over https and on its
+    /// default port only (plain http and a port must not widen the list). nil: not admitted. `goodlist check`
+    /// asks this same function.
     public func entry(admitting url: WebURL) -> GoodlistEntry? {
-        guard url.port == nil, let host = url.comparableHost else { return nil }
+        guard url.scheme == "https", url.port == nil, let host = url.comparableHost else { return nil }
         return match(host: host)
     }
 }

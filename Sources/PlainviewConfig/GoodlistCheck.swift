@@ -27,6 +27,10 @@ public enum GoodlistCheck {
                 return GoodlistCheckResult(input: input, host: nil, entry: nil, error: why.message)
             case .success(let url):
                 let host = url.comparableHost
+                if url.scheme == "http" {
+                    return GoodlistCheckResult(input: input, host: host, entry: nil,
+                                               error: "plain http: a page without TLS never stays in the web view (decide's web.insecure), whatever the goodlist says")
+                }
                 if let port = url.port {
                     return GoodlistCheckResult(input: input, host: host, entry: nil,
                                                error: "port \(port): the goodlist admits hosts on their scheme's default port only")
