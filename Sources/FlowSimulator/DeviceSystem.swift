@@ -22,6 +22,8 @@ final class DeviceSystem: RoutingSystem, @unchecked Sendable {
     private var installed: [String: Bool] = [:]
     /// Attempts per host, for the flow's `assume: universalLinks` lists (normal runs).
     private var linkAttempts: [String: Int] = [:]
+    /// App-link verification per "app host", decided once a run.
+    private var verifiedAppLinks: [String: Bool] = [:]
 
     init(base: any SystemServices, oracle: ChoiceOracle, assumptions: Assumptions, hostApp: String) {
         self.base = base
@@ -71,10 +73,28 @@ final class DeviceSystem: RoutingSystem, @unchecked Sendable {
 
     func appLinkApp(for url: String) -> String? {
         cached("al " + url) {
-            // Verified Android app links do not fail once verified: no per-attempt branch.
-            guard let app = base.appLinkApp(for: url), isInstalled(app) else { return nil }
+            guard let app = base.appLinkApp(for: url), isInstalled(app), appLinkVerified(url, app: app) else { return nil }
             return app
         }
+    }
+
+    /// Android App Links: Android verifies an app's `autoVerify` claim once, at install, against the site's
+    /// assetlinks.json; it can fail (file unreachable, wrong certificate fingerprint), and then the link opens
+    /// in the browser. One choice per app and host for the whole run (not per attempt, unlike iOS universal
+    /// links); `assume: universalLinks` fixes it with its first answer.
+    private func appLinkVerified(_ url: String, app: String) -> Bool {
+        let host = URLTools.host(url) ?? url
+        let key = app + " " + host
+        if let known = verifiedAppLinks[key] { return known }
+        var fixed: Int?
+        if let first = (assumptions.universalLinks[host] ?? assumptions.universalLinks["*"])?.first { fixed = first ? 0 : 1 }
+        let ok = oracle.choose("app-link \(app) \(host)", ["app-link-verified:\(host)", "app-link-unverified:\(host)"], fixed: fixed) == 0
+        verifiedAppLinks[key] = ok
+        return ok
+    }
+
+    func defaultApp(for scheme: String, on platform: Platform) -> String? {
+        base.defaultApp(for: scheme, on: platform)
     }
 
     func customSchemeApp(for scheme: String) -> String? {

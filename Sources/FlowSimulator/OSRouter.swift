@@ -96,7 +96,7 @@ struct OSRouter {
             return .nowhere(.problem("the OS refuses to open \(scheme.isEmpty ? "a malformed URL" : scheme + ": URLs")"))
         case .custom:
             if let b = browser, !b.topLevel { return .nowhere(.note("a frame cannot open an app")) }
-            guard let app = system.customSchemeApp(for: scheme) else {
+            guard let app = system.customSchemeApp(for: scheme) ?? system.defaultApp(for: scheme, on: platform) else {
                 guard browser != nil else { return .nowhere(.problem("no app handles \(scheme): URLs")) }
                 return .nowhere(.problem(ios ? "Safari cannot open the page: no app handles \(scheme):"
                                              : "Chrome cannot open \(scheme): no app handles it"))
@@ -117,7 +117,8 @@ struct OSRouter {
         switch via {
         case .universalLink: app = system.universalLinkApp(for: target)
         case .appLink: app = system.appLinkApp(for: target)
-        case .customScheme: app = URLTools.scheme(target).flatMap { system.customSchemeApp(for: $0) }
+        case .customScheme:
+            app = URLTools.scheme(target).flatMap { system.customSchemeApp(for: $0) ?? system.defaultApp(for: $0, on: platform) }
         case .intent:
             let intent = IntentURL.parse(target)
             app = intent.flatMap { system.intentApp(for: $0) }
