@@ -56,15 +56,17 @@ private struct CLIFailure: Error, CustomStringConvertible { var description: Str
 
 @Suite(.serialized) struct ServeCLITests {
     @Test func checkBackendPassesAgainstServeAndServeStopsCleanlyOnSIGTERM() throws {
-        let server = try ServeProcess(["--root", "/swedbank-pay-mobile/", "--app-id", "ABCDE12345.com.example.shop",
+        // The normal deployment: probed at an internal address, generating URLs for the public one.
+        let server = try ServeProcess(["--root", "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
+                                       "--app-id", "ABCDE12345.com.example.shop",
                                        "--android-package", "com.example.shop", "--sha256-cert", String(repeating: "ab", count: 32)])
         #expect(server.url.hasPrefix("http://127.0.0.1:"))
-        let r = try CLI.run(["check-backend", server.url + "/swedbank-pay-mobile/", "--app-id", "ABCDE12345.com.example.shop",
-                             "--android-package", "com.example.shop"])
+        let r = try CLI.run(["check-backend", server.url + "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
+                             "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 18, "\(r)")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 30, "\(r)")
         #expect(!r.stdout.contains("FAIL "))
-        #expect(r.stdoutLines.last?.hasSuffix("0 failed, 0 warnings") == true, "\(r)")
+        #expect(r.stdoutLines.last?.hasSuffix("0 failed, 0 warnings, 0 skipped") == true, "\(r)")
         let (status, log) = server.stop()
         #expect(status == 0, "\(log)")
         // One log line per request, on stderr.
@@ -84,6 +86,17 @@ private struct CLIFailure: Error, CustomStringConvertible { var description: Str
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("FAIL android-intent page"))
         #expect(r.stdout.contains("FAIL apple-app-site-association"))
+        // What needs the helpers is skipped, not passed.
+        #expect(r.stdout.contains("SKIP android-intent injection package: the android-intent page answered 404"), "\(r)")
+        #expect(!r.stdout.contains("PASS android-intent ignores Host"))
+    }
+
+    @Test func checkBackendWithoutThePublicURLFailsAgainstAServeThatHasOne() throws {
+        let server = try ServeProcess(["--root", "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com"])
+        let r = try CLI.run(["check-backend", server.url + "/swedbank-pay-mobile/"])
+        _ = server.stop()
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("FAIL android-intent page: expected a 0 s meta refresh and a link to intent://127.0.0.1:"), "\(r)")
     }
 
     @Test func checkBackendReportsAnUnreachableBackendAsFailures() throws {
@@ -93,6 +106,7 @@ private struct CLIFailure: Error, CustomStringConvertible { var description: Str
         let r = try CLI.run(["check-backend", url + "/", "--timeout", "2"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.hasPrefix("FAIL reachable: "), "\(r)")
+        #expect(r.stdoutLines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("SKIP ") }, "\(r)")
     }
 
     @Test(arguments: [
