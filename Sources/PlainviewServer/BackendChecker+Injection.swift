@@ -203,11 +203,18 @@ extension BackendChecker {
             }
         }
         if let l = r.header("location") {
-            if let why = Self.urlInjection(l) { fail("adds to the Location, \(why)", "") }
-            let (_, q) = Self.splitURL(l)
-            let names = q.map(Self.queryNames) ?? []
-            if names.filter({ $0 == "target" }).count > 1 { fail("adds a second target= to the Location (parameter pollution)", "") }
-            if l.lowercased().hasPrefix("javascript:") && l.contains(s) { fail("becomes a javascript: Location", "") }
+            if t.param == "scheme" && l.hasPrefix(s) {
+                // The value is the Location's scheme (the fallback rung): whatever follows it, the caller chose
+                // where the browser goes, which an unchecked scheme allows anyway. Not reachable by a third
+                // party through escaping; refusing schemes that are not the app's is the fix.
+                out.append(Finding(fail: false, text: "scheme is used unchecked as the Location's scheme (\(probe)): \(r.summary); refuse schemes that are not RFC 3986 schemes or not the app's"))
+            } else {
+                if let why = Self.urlInjection(l) { fail("adds to the Location, \(why)", "") }
+                let (_, q) = Self.splitURL(l)
+                let names = q.map(Self.queryNames) ?? []
+                if names.filter({ $0 == "target" }).count > 1 { fail("adds a second target= to the Location (parameter pollution)", "") }
+                if l.lowercased().hasPrefix("javascript:") && l.contains(s) { fail("becomes a javascript: Location", "") }
+            }
         }
         if (500...599).contains(r.status) {
             out.append(Finding(fail: false, text: "the \(probe) makes the backend fail: \(r.summaryWithBody)"))

@@ -14,7 +14,7 @@ import Testing
             let port = try #require(client.port)
             var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)\(path)")
             o.publicURL = HandMadeBackend.publicOrigin
-            o.timeoutSeconds = 5
+            o.timeoutSeconds = 20
             return await try BackendChecker(options: o).run()
         }
     }
@@ -56,6 +56,9 @@ import Testing
         #expect(results.first { $0.check == "ios-universal-link invalid language" }?.outcome == .warn)
         #expect(results.first { $0.check == "ios-universal-link CR/LF" }?.outcome == .warn)
         #expect(results.first { $0.check == "android-intent injection package" }?.outcome == .pass)
+        // An unchecked scheme on the fallback rung is a warning: the caller picks the scheme either way.
+        #expect(results.first { $0.check == "ios-universal-link https scheme" }?.outcome == .warn)
+        #expect(results.first { $0.check == "ios-universal-link injection scheme" }?.outcome == .warn)
     }
 
     @Test func theAndroid301NamesTheStatusAndWhy() async throws {

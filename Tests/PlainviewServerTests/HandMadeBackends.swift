@@ -9,7 +9,8 @@ import NavigationPolicy
 enum HandMadeBackend {
     enum Variant: String, CaseIterable, Sendable, CustomStringConvertible {
         case correct
-        /// Accepts an invalid language and CR/LF; percent-encodes everything it forwards; escapes all it echoes.
+        /// Accepts any scheme, an invalid language and CR/LF; percent-encodes everything it forwards (the scheme
+        /// goes where a scheme goes); escapes all it echoes.
         case lenientButSafe
         /// Echoes the decoded `package` raw into the Android page's HTML text (the issue's example).
         case rawPackageEcho
@@ -19,6 +20,13 @@ enum HandMadeBackend {
         case locationFromHost
         /// The back-link page links any target (open redirect).
         case openRedirectTrampoline
+        /// Accepts any language and copies it decoded into the back-link page's Location unencoded (a new query item,
+        /// a second target=, can ride along).
+        case rawLanguageInLocation
+        /// The back-link page writes its (own-origin) target into href without escaping it.
+        case unescapedTrampolineHref
+        /// The back-link page accepts any language and writes it into `<html lang="…">` unescaped.
+        case unescapedTrampolineLang
         /// Answers the Android page with a 301 to the intent.
         case android301
         /// apple-app-site-association claims /sdk-callback/* although the helpers live under /swedbank-pay-mobile/.
@@ -107,8 +115,8 @@ enum HandMadeBackend {
             let (path, query) = split(target)
             guard let q = query else { return problem("malformed query") }
             if q.hasControl && !lenient { return problem("control character") }
-            guard let scheme = q.get("scheme"), HelperValidation.isAppScheme(scheme) else { return problem("scheme is missing or not an app scheme") }
-            guard let language = q.get("language"), lenient || languages.contains(language) else { return problem("language is not supported") }
+            guard let scheme = q.get("scheme"), !scheme.isEmpty, lenient || HelperValidation.isAppScheme(scheme) else { return problem("scheme is missing or not an app scheme") }
+            guard let language = q.get("language"), lenient || v == .rawLanguageInLocation || languages.contains(language) else { return problem("language is not supported") }
             let authority = v == .locationFromHost ? (request.head.authority ?? "unknown") : publicAuthority
             let origin = v == .locationFromHost ? "http://\(authority)" : publicOrigin
             switch q.get("fallback") {
@@ -117,7 +125,8 @@ enum HandMadeBackend {
             case nil, "false":
                 let pieces = q.pieces.filter { $0.name != "fallback" }.map { canon(String($0.raw)) } + ["fallback=true"]
                 let back = "\(origin)\(canon(path))?\(pieces.joined(separator: "&"))"
-                var location = "\(publicOrigin)\(mount)sdk-callback/trampoline?target=\(enc(back))&language=\(enc(language))"
+                let lang = v == .rawLanguageInLocation ? language : enc(language)
+                var location = "\(publicOrigin)\(mount)sdk-callback/trampoline?target=\(enc(back))&language=\(lang)"
                 if let app = q.get("app") { location += "&app=\(enc(app))" }
                 return redirect(location)
             default:
@@ -131,10 +140,13 @@ enum HandMadeBackend {
             guard let target = q.get("target") else { return problem("target is required") }
             let own = target.hasPrefix(publicOrigin + mount) && target.utf8.allSatisfy { PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }
             let anyWeb = target.hasPrefix("https://") || target.hasPrefix("http://")
-            guard own || (v == .openRedirectTrampoline && anyWeb) else { return problem("target is not on this backend") }
-            guard let language = q.get("language"), lenient || languages.contains(language) else { return problem("language is not supported") }
+            let sloppyTarget = v == .unescapedTrampolineHref && target.hasPrefix(publicOrigin + mount)
+            guard own || sloppyTarget || (v == .openRedirectTrampoline && anyWeb) else { return problem("target is not on this backend") }
+            guard let language = q.get("language"), lenient || v == .unescapedTrampolineLang || languages.contains(language) else { return problem("language is not supported") }
+            let href = v == .unescapedTrampolineHref ? target : esc(target)
+            let lang = v == .unescapedTrampolineLang ? language : esc(language)
             let label = "Back to " + (q.get("app") ?? "the app")
-            return page("<!DOCTYPE html><html lang=\"\(esc(language))\"><head><title>Back</title></head><body><p><a href=\"\(esc(target))\">\(esc(label))</a></p></body></html>")
+            return page("<!DOCTYPE html><html lang=\"\(lang)\"><head><title>Back</title></head><body><p><a href=\"\(href)\">\(esc(label))</a></p></body></html>")
         }
 
         router.get("/.well-known/apple-app-site-association") { _, _ -> Response in
@@ -160,6 +172,9 @@ enum HandMadeBackend {
         case .unescapedAttribute: "android-intent injection id"
         case .locationFromHost: "ios-universal-link ignores Host"
         case .openRedirectTrampoline: "back-link page open redirect"
+        case .rawLanguageInLocation: "ios-universal-link injection language"
+        case .unescapedTrampolineHref: "back-link page injection target"
+        case .unescapedTrampolineLang: "back-link page injection language"
         case .android301: "android-intent page"
         case .aasaNotUnderMount: "apple-app-site-association"
         case .missingAssetLinks: "assetlinks.json"
