@@ -265,8 +265,10 @@ extension BackendChecker {
                     return ("the value closes the HTML comment it is in", snippet(i))
                 }
             case .rawText:
-                if let lt = region.firstIndex(of: UInt8(ascii: "<")), lt + 1 < endAt, bytes[lt + 1] == UInt8(ascii: "/") {
-                    return ("the value can close the script/style element it is in", snippet(i))
+                // Inside <script>/<style>/<title>/<textarea> only "</" ends the element; a raw '<' shows that
+                // nothing is escaped, so a "</title><script>" would get through the same way.
+                if region.contains(UInt8(ascii: "<")) {
+                    return ("'<' comes back raw inside a script/style/title/textarea element, which '</…' would close", snippet(i))
                 }
             }
         }

@@ -344,16 +344,28 @@ public struct BackendChecker: Sendable {
             }
         }
 
-        switch await fetch(client, fallbackURL, host: "evil.example") {
-        case .failure(let e): report.fail(hostName, e.description + " (with Host: evil.example)")
-        case .success(let r):
-            if (r.header("location") ?? "").lowercased().contains("evil.example") {
-                report.fail(hostName, "the Location is built from the request's Host header: \(r.summary) with Host: evil.example")
-            } else if let s = Self.snippet(r.body, around: "evil.example") {
-                report.fail(hostName, "the body names the forged Host: \(r.summary) with Host: evil.example, body has …\(s)…")
-            } else {
-                report.pass(hostName, "\(r.summary) with Host: evil.example")
+        // Both rungs: the back-link page's target and the custom-scheme Location must ignore a forged Host.
+        var hostVerdict: (Bool, String)? = nil
+        var seen: [String] = []
+        for url in [paymentURL, fallbackURL] {
+            switch await fetch(client, url, host: "evil.example") {
+            case .failure(let e): hostVerdict = hostVerdict ?? (true, e.description + " (with Host: evil.example)")
+            case .success(let r):
+                let location = r.header("location") ?? ""
+                let decoded = PercentEncoding.decodeComponent(location) ?? location
+                if location.lowercased().contains("evil.example") || decoded.lowercased().contains("evil.example") {
+                    hostVerdict = hostVerdict ?? (true, "the Location is built from the request's Host header: \(r.summary) with Host: evil.example")
+                } else if let s = Self.snippet(r.body, around: "evil.example") {
+                    hostVerdict = hostVerdict ?? (true, "the body names the forged Host: \(r.summary) with Host: evil.example, body has …\(s)…")
+                } else {
+                    seen.append(r.summary)
+                }
             }
+        }
+        if let (failed, text) = hostVerdict, failed {
+            report.fail(hostName, text)
+        } else {
+            report.pass(hostName, seen.joined(separator: "; ") + " (each with Host: evil.example)")
         }
         return (nil, trampoline)
     }

@@ -113,6 +113,8 @@ import Testing
         ("<a title=pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt;>x</a>", false),
         ("<a title=pvs001\"'>x</a>", true),
         ("<script>var a = 'pvs001</script><img/src=x/onerror=alert(pve001)>';</script>", true),
+        ("<title>pvs001\"'><img/src=x/onerror=alert(pve001)></title>", true),
+        ("<title>pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt;</title>", false),
         ("<!-- pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt; -->", false),
         ("<!-- pvs001 --><p>pve001</p>", true),
     ] as [(String, Bool)])

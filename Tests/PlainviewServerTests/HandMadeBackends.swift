@@ -18,6 +18,8 @@ enum HandMadeBackend {
         case unescapedAttribute
         /// Builds the iOS Location headers from the request's Host header.
         case locationFromHost
+        /// Builds only the back-link page's target (not the custom-scheme Location) from the Host header.
+        case backLinkTargetFromHost
         /// The back-link page links any target (open redirect).
         case openRedirectTrampoline
         /// Accepts any language and copies it decoded into the back-link page's Location unencoded (a new query item,
@@ -124,7 +126,8 @@ enum HandMadeBackend {
                 return redirect("\(scheme.lowercased())://\(authority)\(canon(target))")
             case nil, "false":
                 let pieces = q.pieces.filter { $0.name != "fallback" }.map { canon(String($0.raw)) } + ["fallback=true"]
-                let back = "\(origin)\(canon(path))?\(pieces.joined(separator: "&"))"
+                let backOrigin = v == .backLinkTargetFromHost ? "https://\(request.head.authority ?? "unknown")" : origin
+                let back = "\(backOrigin)\(canon(path))?\(pieces.joined(separator: "&"))"
                 let lang = v == .rawLanguageInLocation ? language : enc(language)
                 var location = "\(publicOrigin)\(mount)sdk-callback/trampoline?target=\(enc(back))&language=\(lang)"
                 if let app = q.get("app") { location += "&app=\(enc(app))" }
@@ -170,7 +173,7 @@ enum HandMadeBackend {
         case .correct, .lenientButSafe: nil
         case .rawPackageEcho: "android-intent injection package"
         case .unescapedAttribute: "android-intent injection id"
-        case .locationFromHost: "ios-universal-link ignores Host"
+        case .locationFromHost, .backLinkTargetFromHost: "ios-universal-link ignores Host"
         case .openRedirectTrampoline: "back-link page open redirect"
         case .rawLanguageInLocation: "ios-universal-link injection language"
         case .unescapedTrampolineHref: "back-link page injection target"
