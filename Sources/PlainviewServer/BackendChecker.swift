@@ -300,11 +300,13 @@ public struct BackendChecker: Sendable {
                 report.skip(Self.trampolineChecks, down!)
                 break
             }
-            guard [301, 302, 303, 307, 308].contains(r.status), let location = r.header("location") else {
+            guard [301, 302, 303, 307, 308].contains(r.status), var location = r.header("location") else {
                 report.fail(name, "expected a redirect to the back-link page, \(r.summaryWithBody)")
                 report.skip(Self.trampolineChecks, "no back-link page: the ios-universal-link endpoint did not redirect (\(r.summary))")
                 break
             }
+            // A path-absolute Location is resolved the way the device would: against the public origin.
+            if location.hasPrefix("/") && !location.hasPrefix("//") { location = "\(publicOrigin)\(location)" }
             let (_, locQuery) = Self.splitURL(location)
             let target = locQuery.flatMap { Self.queryValue("target", in: $0) }
             if target.map({ Self.sameURLPlusFallback($0, publicPaymentURL) }) != true {

@@ -12,6 +12,8 @@ enum HandMadeBackend {
         /// Accepts any scheme, an invalid language and CR/LF; percent-encodes everything it forwards (the scheme
         /// goes where a scheme goes); escapes all it echoes.
         case lenientButSafe
+        /// Correct, with a path-absolute Location to the back-link page (resolved against the public origin).
+        case correctRelativeLocation
         /// Echoes the decoded `package` raw into the Android page's HTML text (the example).
         case rawPackageEcho
         /// Puts the decoded `id` into a double-quoted attribute of the Android page without escaping it.
@@ -131,6 +133,7 @@ enum HandMadeBackend {
                 let lang = v == .rawLanguageInLocation ? language : enc(language)
                 var location = "\(publicOrigin)\(mount)sdk-callback/trampoline?target=\(enc(back))&language=\(lang)"
                 if let app = q.get("app") { location += "&app=\(enc(app))" }
+                if v == .correctRelativeLocation { location = String(location.dropFirst(publicOrigin.count)) }
                 return redirect(location)
             default:
                 return problem("fallback must be true or false")
@@ -170,7 +173,7 @@ enum HandMadeBackend {
     /// The check that must FAIL for each planted defect (nil: no FAIL at all).
     static func plantedFailure(_ v: Variant) -> String? {
         switch v {
-        case .correct, .lenientButSafe: nil
+        case .correct, .lenientButSafe, .correctRelativeLocation: nil
         case .rawPackageEcho: "android-intent injection package"
         case .unescapedAttribute: "android-intent injection id"
         case .locationFromHost, .backLinkTargetFromHost: "ios-universal-link ignores Host"
