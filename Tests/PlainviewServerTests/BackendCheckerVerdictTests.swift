@@ -51,6 +51,13 @@ import Testing
         #expect(results.first { $0.check == "android-intent invalid package" }?.outcome == .warn)
     }
 
+    @Test func aPackageWrittenRawIntoTheIntentIsAnIntentInjection() async throws {
+        let results = try await Self.check(.rawPackageInIntent)
+        let f = try #require(results.first { $0.check == "android-intent injection package" })
+        #expect(f.outcome == .fail)
+        #expect(f.detail.contains("breaks out of its place in the intent URL"), "\(f)")
+    }
+
     @Test func aLenientButSafeBackendGetsWarningsNotFailures() async throws {
         let results = try await Self.check(.lenientButSafe)
         #expect(results.first { $0.check == "ios-universal-link invalid language" }?.outcome == .warn)

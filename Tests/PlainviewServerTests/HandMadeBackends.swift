@@ -16,6 +16,9 @@ enum HandMadeBackend {
         case correctRelativeLocation
         /// Echoes the decoded `package` raw into the Android page's HTML text (the example).
         case rawPackageEcho
+        /// Accepts any package and writes it unencoded into the intent's extras (HTML-escaped, so only the intent
+        /// breaks: `;S.extra=…;end;` adds extras).
+        case rawPackageInIntent
         /// Puts the decoded `id` into a double-quoted attribute of the Android page without escaping it.
         case unescapedAttribute
         /// Builds the iOS Location headers from the request's Host header.
@@ -96,9 +99,9 @@ enum HandMadeBackend {
             guard let q = split(target).query else { return problem("malformed query") }
             if q.hasControl && !lenient { return problem("control character") }
             guard let package = q.get("package"), !package.isEmpty else { return problem("package is required") }
-            let sloppy = lenient || v == .rawPackageEcho
+            let sloppy = lenient || v == .rawPackageEcho || v == .rawPackageInIntent
             if !sloppy && !HelperValidation.isAndroidPackage(package) { return problem("package is not a package name") }
-            let intent = "intent://\(publicAuthority)\(canon(target))#Intent;scheme=https;action=\(HelperEndpoints.intentAction);package=\(enc(package));end;"
+            let intent = "intent://\(publicAuthority)\(canon(target))#Intent;scheme=https;action=\(HelperEndpoints.intentAction);package=\(v == .rawPackageInIntent ? package : enc(package));end;"
             if v == .android301 { return redirect(intent, status: .movedPermanently) }
             var body = "<!DOCTYPE html><html><head><meta http-equiv=\"refresh\" content=\"0;url=\(esc(intent))\"><title>Payment</title></head><body>"
             if v == .rawPackageEcho {
@@ -174,7 +177,7 @@ enum HandMadeBackend {
     static func plantedFailure(_ v: Variant) -> String? {
         switch v {
         case .correct, .lenientButSafe, .correctRelativeLocation: nil
-        case .rawPackageEcho: "android-intent injection package"
+        case .rawPackageEcho, .rawPackageInIntent: "android-intent injection package"
         case .unescapedAttribute: "android-intent injection id"
         case .locationFromHost, .backLinkTargetFromHost: "ios-universal-link ignores Host"
         case .openRedirectTrampoline: "back-link page open redirect"
