@@ -1,6 +1,8 @@
 // `plainview check-backend URL`: probes a running backend's payment-url helper endpoints over real HTTP, as a
-// device would walk them, and reports one pass/fail/warn line per check. Redirects are never followed
-// automatically; only URLs under the given base (and the origin's /.well-known/ files) are fetched.
+// device would walk them, and reports one PASS/WARN/FAIL/SKIP line per check, each naming the URL fetched and
+// what came back. Redirects are never followed automatically; only URLs under the given base (and the
+// origin's /.well-known/ files) are fetched. FAIL means a defect a user or an attacker can reach; stricter
+// validation that is merely good practice is a WARN; a check whose precondition failed is a SKIP.
 import PlainviewURL
 import PaymentURLHelpers
 import AsyncHTTPClient
@@ -11,8 +13,11 @@ import NIOCore
 import NIOHTTP1
 
 public struct BackendCheckOptions: Sendable {
-    /// The backend's root endpoint, e.g. `https://shop.example.com/swedbank-pay-mobile/`.
+    /// The backend's root endpoint as probed, e.g. `http://10.0.0.7:8080/swedbank-pay-mobile/`.
     public var baseURL: String
+    /// The origin the backend generates URLs for (`https://shop.example.com`); nil → the probed origin.
+    /// Expected Location headers, back-link targets and intent data are computed from it.
+    public var publicURL: String?
     /// Package sent to the Android helper.
     public var package = "com.example.plainview"
     /// Custom scheme sent to the iOS helper.
@@ -29,7 +34,7 @@ public struct BackendCheckOptions: Sendable {
 }
 
 public struct BackendCheckResult: Sendable, Equatable, CustomStringConvertible {
-    public enum Outcome: String, Sendable { case pass = "PASS", fail = "FAIL", warn = "WARN" }
+    public enum Outcome: String, Sendable { case pass = "PASS", fail = "FAIL", warn = "WARN", skip = "SKIP" }
     public var check: String
     public var outcome: Outcome
     public var detail: String
@@ -42,7 +47,10 @@ public struct BackendCheckError: Error, Sendable, CustomStringConvertible {
 }
 
 public struct BackendChecker: Sendable {
+    /// Where requests go.
     let origin: PublicOrigin
+    /// What generated URLs must say.
+    let publicOrigin: PublicOrigin
     let basePath: String
     let options: BackendCheckOptions
     static let maxBody = 1 << 20
@@ -63,12 +71,23 @@ public struct BackendChecker: Sendable {
         guard path.utf8.allSatisfy({ PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }), !path.contains("?") else {
             throw BackendCheckError(description: "the base URL path has characters that need percent-encoding: '\(path)'")
         }
+        if let p = options.publicURL {
+            guard let po = PublicOrigin(p) else {
+                throw BackendCheckError(description: "--public-url: expected http(s)://host[:port] with no path, got '\(p)'")
+            }
+            self.publicOrigin = po
+        } else {
+            self.publicOrigin = origin
+        }
         self.origin = origin
         self.basePath = path
         self.options = options
     }
 
+    /// Probed base (requests go here).
     var base: String { "\(origin)\(basePath)" }
+    /// The same base as the backend should name it in generated URLs.
+    var publicBase: String { "\(publicOrigin)\(basePath)" }
 
     // MARK: - Running
 
@@ -89,19 +108,42 @@ public struct BackendChecker: Sendable {
         mutating func pass(_ c: String, _ d: String) { results.append(.init(check: c, outcome: .pass, detail: d)) }
         mutating func fail(_ c: String, _ d: String) { results.append(.init(check: c, outcome: .fail, detail: d)) }
         mutating func warn(_ c: String, _ d: String) { results.append(.init(check: c, outcome: .warn, detail: d)) }
+        mutating func skip(_ c: String, _ d: String) { results.append(.init(check: c, outcome: .skip, detail: d)) }
+        mutating func skip(_ cs: [String], _ d: String) { for c in cs { skip(c, d) } }
     }
 
-    struct Fetched {
+    struct Fetched: Sendable {
+        var url: String
         var status: Int
-        var headers: HTTPHeaders
+        var headers: [(String, String)]
         var body: String
-        func header(_ n: String) -> String? { headers.first(name: n) }
+        func header(_ n: String) -> String? { headers.first { $0.0.lowercased() == n.lowercased() }?.1 }
         var contentType: String { (header("content-type") ?? "").lowercased() }
+        /// `GET URL → 302 Location: …` / `GET URL → 200 text/html`: what was fetched and what came back.
+        var summary: String {
+            var s = "GET \(url) → \(status)"
+            if let l = header("location") { s += " Location: \(l)" }
+            s += contentType.isEmpty ? " (no Content-Type)" : " \(contentType)"
+            return s
+        }
+        /// The summary plus the start of the body (one line, bounded).
+        var summaryWithBody: String {
+            let b = BackendChecker.oneLine(String(body.prefix(160)))
+            return b.isEmpty ? summary + ", empty body" : summary + ": \(b)"
+        }
     }
 
     /// True when `url` may be fetched: under the base, or one of the origin's two well-known files.
     func mayFetch(_ url: String) -> Bool {
         url.hasPrefix(base) || url == "\(origin)\(HelperEndpoints.aasaPath)" || url == "\(origin)\(HelperEndpoints.assetLinksPath)"
+    }
+
+    /// A URL the backend generated (on the public origin) mapped onto the probed address; nil when it is not
+    /// under the public base.
+    func probeURL(forGenerated url: String) -> String? {
+        if url.lowercased().hasPrefix(publicBase.lowercased()) { return base + url.dropFirst(publicBase.count) }
+        if url.hasPrefix(base) { return url }
+        return nil
     }
 
     func fetch(_ client: HTTPClient, _ url: String, host: String? = nil) async -> Result<Fetched, BackendCheckError> {
@@ -113,72 +155,108 @@ public struct BackendChecker: Sendable {
         do {
             let response = try await client.execute(request, timeout: .seconds(options.timeoutSeconds))
             let body = try await response.body.collect(upTo: Self.maxBody)
-            return .success(Fetched(status: Int(response.status.code), headers: response.headers,
+            return .success(Fetched(url: url, status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
                                     body: String(decoding: body.readableBytesView, as: UTF8.self)))
         } catch {
             return .failure(BackendCheckError(description: "GET \(url) failed: \(error)"))
         }
     }
 
+    /// GET with the request target sent byte for byte (http bases); https falls back to the HTTP client.
+    func fetchRaw(_ client: HTTPClient, _ url: String) async -> Result<Fetched, BackendCheckError> {
+        guard mayFetch(url) else { return .failure(BackendCheckError(description: "not under the base URL, not fetched: \(url)")) }
+        guard origin.scheme == "http" else { return await fetch(client, url) }
+        let target = String(url.dropFirst("\(origin)".count))
+        var host = origin.host
+        if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
+        switch await RawFetch.get(host: host, port: origin.port ?? 80, target: target, hostHeader: origin.authority,
+                                  timeout: Int(options.timeoutSeconds), maxBody: Self.maxBody) {
+        case .success(let a): return .success(Fetched(url: url, status: a.status, headers: a.headers, body: a.body))
+        case .failure(let e): return .failure(BackendCheckError(description: "GET \(url) failed: \(e)"))
+        }
+    }
+
     func runChecks(client: HTTPClient, report: inout Report) async {
         // One probe first: an unreachable backend is one failure, not a timeout per check.
-        if case .failure(let e) = await fetch(client, base) {
-            report.fail("reachable", e.description)
+        switch await fetch(client, base) {
+        case .failure(let e):
+            report.fail("reachable", "\(e.description): no HTTP answer, so every other check is skipped")
+            let why = "the backend did not answer GET \(base)"
+            report.skip(Self.androidChecks + Self.iosChecks + Self.trampolineChecks + Self.problemChecks.map(\.name)
+                        + Self.injectionCheckNames + ["apple-app-site-association", "assetlinks.json"], why)
             return
+        case .success(let r):
+            report.pass("reachable", "\(r.summary) (any HTTP answer will do)")
         }
-        await checkAndroid(client, &report)
-        await checkIOS(client, &report)
-        await checkProblems(client, &report)
+        let androidDown = await checkAndroid(client, &report)
+        let (iosDown, trampoline) = await checkIOS(client, &report)
+        await checkProblems(client, &report, androidDown: androidDown, iosDown: iosDown)
+        await checkInjection(client, &report, androidDown: androidDown, iosDown: iosDown, trampoline: trampoline)
         await checkAASA(client, &report)
         await checkAssetLinks(client, &report)
     }
 
+    static let androidChecks = ["android-intent page", "android-intent ignores Host"]
+    static let iosChecks = ["ios-universal-link redirect", "ios-universal-link fallback", "ios-universal-link ignores Host"]
+    static let trampolineChecks = ["back-link page", "back-link page open redirect"]
+
     // MARK: - Android
 
-    func checkAndroid(_ client: HTTPClient, _ report: inout Report) async {
+    /// Returns why the endpoint's other checks are meaningless (nil when it answers).
+    func checkAndroid(_ client: HTTPClient, _ report: inout Report) async -> String? {
         let name = "android-intent page"
         let query = "package=\(options.package)&id=\(Self.id)"
         let url = "\(base)\(HelperEndpoints.androidPath)?\(query)"
+        var down: String? = nil
         switch await fetch(client, url) {
-        case .failure(let e): report.fail(name, e.description)
+        case .failure(let e):
+            report.fail(name, e.description)
+            down = "GET \(url) failed"
         case .success(let r):
-            guard r.status == 200 else { report.fail(name, "expected 200, got \(r.status) \(r.contentType)"); break }
-            if !r.contentType.hasPrefix("text/html") { report.fail(name, "expected Content-Type text/html, got '\(r.contentType)'"); break }
-            let expectedData = "\(origin.authority)\(basePath)\(HelperEndpoints.androidPath)?\(query)"
-            let page = Self.scan(r.body, at: url)
-            let refresh = page.refresh.map { [$0.url] } ?? []
-            let links = page.links.map(\.url)
-            let refreshOK = refresh.contains { Self.isIntent($0, data: expectedData, scheme: origin.scheme, package: options.package) }
-            let linkOK = links.contains { Self.isIntent($0, data: expectedData, scheme: origin.scheme, package: options.package) }
-            if refreshOK && linkOK {
-                report.pass(name, "meta refresh and link open intent://\(expectedData) in \(options.package)")
+            let expectedData = "\(publicOrigin.authority)\(basePath)\(HelperEndpoints.androidPath)?\(query)"
+            let expectedIntent = "intent://\(expectedData)#Intent;scheme=\(publicOrigin.scheme);action=\(HelperEndpoints.intentAction);package=\(options.package);end;"
+            if r.status == 404 {
+                report.fail(name, "no Android helper here: \(r.summary) (is the URL the root where sdk-callback/ is mounted?)")
+                down = "the android-intent page answered 404 (\(url))"
+            } else if r.status == 301 {
+                report.fail(name, "\(r.summary): a 301 is cached by browsers without expiry, so every later return to this payment url replays the cached answer without asking the backend; expected 200 text/html with a 0 s meta refresh and a link to \(expectedIntent)")
+            } else if r.status != 200 {
+                report.fail(name, "expected 200 text/html, \(r.summaryWithBody)")
+            } else if !r.contentType.hasPrefix("text/html") {
+                report.fail(name, "expected Content-Type text/html, \(r.summary)")
             } else {
-                report.fail(name, "expected a 0 s meta refresh and a link to intent://\(expectedData)#Intent;scheme=\(origin.scheme);action=\(HelperEndpoints.intentAction);package=\(options.package);end; (refresh: \(refreshOK ? "ok" : "missing/wrong"), link: \(linkOK ? "ok" : "missing/wrong"))")
-            }
-        }
-
-        let escName = "android-intent escaping"
-        let payload = "%22%3E%3Cscript%3Ealert(1)%3C%2Fscript%3E"
-        switch await fetch(client, "\(base)\(HelperEndpoints.androidPath)?package=\(options.package)&x=\(payload)") {
-        case .failure(let e): report.fail(escName, e.description)
-        case .success(let r):
-            if r.body.contains("<script>alert(1)</script>") || r.body.contains("\"><script") {
-                report.fail(escName, "a query value is echoed into the page unescaped (HTML/script injection)")
-            } else {
-                report.pass(escName, "echoed query values are escaped")
+                let page = Self.scan(r.body, at: url)
+                let refresh = page.refresh?.url
+                let links = page.links.map(\.url)
+                let refreshOK = refresh.map { Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package) } ?? false
+                let linkOK = links.contains { Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package) }
+                if refreshOK && linkOK {
+                    report.pass(name, "\(r.summary): meta refresh and link open \(expectedIntent)")
+                } else {
+                    let foundRefresh = page.refresh.map { "\($0.delay) s to \($0.url)" } ?? "none"
+                    let foundLinks = links.isEmpty ? "none" : links.prefix(3).joined(separator: " , ")
+                    report.fail(name, "expected a 0 s meta refresh and a link to \(expectedIntent); \(r.summary) has meta refresh: \(foundRefresh)\(refreshOK ? " (ok)" : ""); link(s): \(foundLinks)\(linkOK ? " (ok)" : "")")
+                }
             }
         }
 
         let hostName = "android-intent ignores Host"
-        switch await fetch(client, url, host: "evil.example") {
-        case .failure(let e): report.fail(hostName, e.description)
-        case .success(let r):
-            if r.body.lowercased().contains("evil.example") {
-                report.fail(hostName, "the intent URL is built from the request's Host header (a forged Host reaches the app)")
-            } else {
-                report.pass(hostName, "generated URLs do not follow a forged Host header")
+        if let down {
+            report.skip(hostName, down)
+        } else {
+            switch await fetch(client, url, host: "evil.example") {
+            case .failure(let e): report.fail(hostName, e.description + " (with Host: evil.example)")
+            case .success(let r):
+                if let s = Self.snippet(r.body, around: "evil.example") {
+                    report.fail(hostName, "a generated URL follows the request's Host header (a forged Host reaches the app): \(r.summary) with Host: evil.example, body has …\(s)…")
+                } else if let l = r.header("location"), l.lowercased().contains("evil.example") {
+                    report.fail(hostName, "the Location follows the request's Host header: \(r.summary) with Host: evil.example")
+                } else {
+                    report.pass(hostName, "\(r.summary) with Host: evil.example: no generated URL names evil.example")
+                }
             }
         }
+        return down
     }
 
     /// `intent://DATA#Intent;…;end;` with scheme, the SDK action and the package, in any order.
@@ -194,69 +272,118 @@ public struct BackendChecker: Sendable {
 
     // MARK: - iOS
 
-    func checkIOS(_ client: HTTPClient, _ report: inout Report) async {
-        let query = "scheme=\(options.scheme)&language=\(options.language)&id=\(Self.id)&app=\(PercentEncoding.encodeComponent(options.appName))"
+    var iosQuery: String {
+        "scheme=\(options.scheme)&language=\(options.language)&id=\(Self.id)&app=\(PercentEncoding.encodeComponent(options.appName))"
+    }
+
+    /// Returns why the endpoint's other checks are meaningless (nil when it answers), and the back-link page
+    /// URL as the probe reaches it (nil when there is none to fetch).
+    func checkIOS(_ client: HTTPClient, _ report: inout Report) async -> (String?, String?) {
+        let query = iosQuery
         let paymentURL = "\(base)\(HelperEndpoints.iosPath)?\(query)"
+        let publicPaymentURL = "\(publicBase)\(HelperEndpoints.iosPath)?\(query)"
         let fallbackURL = paymentURL + "&fallback=true"
+        var down: String? = nil
+        var trampoline: String? = nil
 
         let name = "ios-universal-link redirect"
         switch await fetch(client, paymentURL) {
-        case .failure(let e): report.fail(name, e.description)
+        case .failure(let e):
+            report.fail(name, e.description)
+            down = "GET \(paymentURL) failed"
+            report.skip("back-link page", down!)
+            report.skip("back-link page open redirect", down!)
         case .success(let r):
-            guard [301, 302, 303, 307, 308].contains(r.status), let location = r.header("location") else {
-                report.fail(name, "expected a redirect to the back-link page, got \(r.status) \(r.contentType)")
+            if r.status == 404 {
+                report.fail(name, "no iOS helper here: \(r.summary) (is the URL the root where sdk-callback/ is mounted?)")
+                down = "the ios-universal-link endpoint answered 404 (\(paymentURL))"
+                report.skip(Self.trampolineChecks, down!)
                 break
             }
-            let (locBase, locQuery) = Self.splitURL(location)
-            let target = locQuery.flatMap { Self.queryValue("target", in: $0) }
-            if target.map({ Self.sameURLPlusFallback($0, paymentURL) }) != true {
-                report.fail(name, "the back-link page's target must be the payment url plus fallback=true, got \(target ?? "no target")")
-            } else if r.status == 301 {
-                report.warn(name, "301 is cached by browsers without expiry; 302 is what the seed recommends (target ok)")
-            } else {
-                report.pass(name, "\(r.status) to the back-link page with target = payment url + fallback=true")
+            guard [301, 302, 303, 307, 308].contains(r.status), var location = r.header("location") else {
+                report.fail(name, "expected a redirect to the back-link page, \(r.summaryWithBody)")
+                report.skip(Self.trampolineChecks, "no back-link page: the ios-universal-link endpoint did not redirect (\(r.summary))")
+                break
             }
-            if mayFetch(location) {
-                await checkTrampoline(client, location, expectedLink: fallbackURL, &report)
+            // A path-absolute Location is resolved the way the device would: against the public origin.
+            if location.hasPrefix("/") && !location.hasPrefix("//") { location = "\(publicOrigin)\(location)" }
+            let (_, locQuery) = Self.splitURL(location)
+            let target = locQuery.flatMap { Self.queryValue("target", in: $0) }
+            if target.map({ Self.sameURLPlusFallback($0, publicPaymentURL) }) != true {
+                report.fail(name, "the back-link page's target must be \(publicPaymentURL)&fallback=true; \(r.summary) has target \(target.map { "'\($0)'" } ?? "missing (no target= in the Location's query)")")
+            } else if r.status == 301 {
+                report.warn(name, "\(r.summary): target ok, but a 301 is cached by browsers without expiry (a later visit of this payment url skips the backend); 302 is what the documentation recommends")
             } else {
-                report.warn("back-link page", "on another host (\(locBase)): reported, not fetched")
+                report.pass(name, "\(r.summary): target = payment url + fallback=true")
+            }
+            if let mapped = probeURL(forGenerated: location), mayFetch(mapped) {
+                trampoline = mapped
+                await checkTrampoline(client, mapped, expectedTarget: publicPaymentURL + "&fallback=true", &report)
+            } else {
+                report.warn("back-link page", "on another host than the base (\(r.summary)): reported, not fetched")
+                report.skip("back-link page open redirect", "the back-link page is not under the base URL, not fetched")
             }
         }
 
         let fbName = "ios-universal-link fallback"
+        let hostName = "ios-universal-link ignores Host"
+        if let down {
+            report.skip([fbName, hostName], down)
+            return (down, trampoline)
+        }
         switch await fetch(client, fallbackURL) {
         case .failure(let e): report.fail(fbName, e.description)
         case .success(let r):
-            let expected = "\(options.scheme)://\(origin.authority)\(basePath)\(HelperEndpoints.iosPath)?\(query)&fallback=true"
+            let expected = "\(options.scheme)://\(publicOrigin.authority)\(basePath)\(HelperEndpoints.iosPath)?\(query)&fallback=true"
             if [301, 302, 303, 307, 308].contains(r.status), r.header("location") == expected {
-                report.pass(fbName, "\(r.status) to \(expected)")
+                if r.status == 301 {
+                    report.warn(fbName, "\(r.summary): right Location, but a 301 is cached by browsers without expiry")
+                } else {
+                    report.pass(fbName, "\(r.summary)")
+                }
             } else {
-                report.fail(fbName, "expected a redirect to \(expected), got \(r.status) Location: \(r.header("location") ?? "none")")
+                report.fail(fbName, "expected a redirect to \(expected), \(r.summaryWithBody)")
             }
         }
 
-        let hostName = "ios-universal-link ignores Host"
-        switch await fetch(client, fallbackURL, host: "evil.example") {
-        case .failure(let e): report.fail(hostName, e.description)
-        case .success(let r):
-            if (r.header("location") ?? "").lowercased().contains("evil.example") {
-                report.fail(hostName, "the Location is built from the request's Host header")
-            } else {
-                report.pass(hostName, "the Location does not follow a forged Host header")
+        // Both rungs: the back-link page's target and the custom-scheme Location must ignore a forged Host.
+        var hostVerdict: (Bool, String)? = nil
+        var seen: [String] = []
+        for url in [paymentURL, fallbackURL] {
+            switch await fetch(client, url, host: "evil.example") {
+            case .failure(let e): hostVerdict = hostVerdict ?? (true, e.description + " (with Host: evil.example)")
+            case .success(let r):
+                let location = r.header("location") ?? ""
+                let decoded = PercentEncoding.decodeComponent(location) ?? location
+                if location.lowercased().contains("evil.example") || decoded.lowercased().contains("evil.example") {
+                    hostVerdict = hostVerdict ?? (true, "the Location is built from the request's Host header: \(r.summary) with Host: evil.example")
+                } else if let s = Self.snippet(r.body, around: "evil.example") {
+                    hostVerdict = hostVerdict ?? (true, "the body names the forged Host: \(r.summary) with Host: evil.example, body has …\(s)…")
+                } else {
+                    seen.append(r.summary)
+                }
             }
         }
+        if let (failed, text) = hostVerdict, failed {
+            report.fail(hostName, text)
+        } else {
+            report.pass(hostName, seen.joined(separator: "; ") + " (each with Host: evil.example)")
+        }
+        return (nil, trampoline)
     }
 
-    func checkTrampoline(_ client: HTTPClient, _ url: String, expectedLink: String, _ report: inout Report) async {
+    func checkTrampoline(_ client: HTTPClient, _ url: String, expectedTarget: String, _ report: inout Report) async {
         let name = "back-link page"
         switch await fetch(client, url) {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
             let links = Self.scan(r.body, at: url).links.map(\.url)
-            if r.status == 200, r.contentType.hasPrefix("text/html"), links.contains(where: { Self.sameURLPlusFallback($0, String(expectedLink.dropLast("&fallback=true".count))) }) {
-                report.pass(name, "links to the payment url + fallback=true")
+            let original = String(expectedTarget.dropLast("&fallback=true".count))
+            if r.status == 200, r.contentType.hasPrefix("text/html"), links.contains(where: { Self.sameURLPlusFallback($0, original) }) {
+                report.pass(name, "\(r.summary): links to \(expectedTarget)")
             } else {
-                report.fail(name, "expected 200 text/html with a link to \(expectedLink), got \(r.status) with \(links.count) link(s)")
+                let found = links.isEmpty ? "no link" : "link(s) " + links.prefix(3).joined(separator: " , ")
+                report.fail(name, "expected 200 text/html with a link to \(expectedTarget); \(r.status == 200 ? r.summary : r.summaryWithBody) has \(found)")
             }
         }
         let openName = "back-link page open redirect"
@@ -265,12 +392,18 @@ public struct BackendChecker: Sendable {
         switch await fetch(client, evil) {
         case .failure(let e): report.fail(openName, e.description)
         case .success(let r):
-            if Self.scan(r.body, at: evil).links.map(\.url).contains(where: { $0.contains("evil.example") }) || (r.header("location") ?? "").contains("evil.example") {
-                report.fail(openName, "links to a foreign target (open redirect)")
+            let page = Self.scan(r.body, at: evil)
+            let urls = page.links.map(\.url) + (page.refresh.map { [$0.url] } ?? [])
+            if let bad = urls.first(where: { $0.lowercased().contains("evil.example") }) {
+                report.fail(openName, "the page links to a foreign target (open redirect): \(r.summary) links to \(bad)")
+            } else if let l = r.header("location"), l.lowercased().contains("evil.example") {
+                report.fail(openName, "redirects to a foreign target (open redirect): \(r.summary)")
             } else if r.status == 400 && r.contentType.hasPrefix("application/problem+json") {
-                report.pass(openName, "a foreign target is a 400 problem")
+                report.pass(openName, "\(r.summary): a foreign target is refused")
+            } else if (500...599).contains(r.status) {
+                report.fail(openName, "a foreign target makes the page fail: \(r.summaryWithBody)")
             } else {
-                report.warn(openName, "a foreign target is not linked, but the answer is \(r.status) \(r.contentType), not a 400 problem")
+                report.warn(openName, "a foreign target is not linked, but not refused with a 400 problem either: \(r.summary)")
             }
         }
     }
@@ -278,7 +411,7 @@ public struct BackendChecker: Sendable {
     /// `candidate` is `original` with `fallback=true` added (query items compared as a multiset).
     static func sameURLPlusFallback(_ candidate: String, _ original: String) -> Bool {
         let (cb, cq) = splitURL(candidate), (ob, oq) = splitURL(original)
-        guard cb == ob else { return false }
+        guard cb.lowercased() == ob.lowercased() else { return false }
         var want = (oq ?? "").split(separator: "&").map(String.init)
         want.append("fallback=true")
         return (cq ?? "").split(separator: "&").map(String.init).sorted() == want.sorted()
@@ -290,41 +423,65 @@ public struct BackendChecker: Sendable {
     }
 
     static func queryValue(_ name: String, in query: String) -> String? {
-        for piece in query.split(separator: "&") {
+        let q = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for piece in q.split(separator: "&") {
             let (n, v) = PercentEncoding.splitQueryItem(piece)
             if PercentEncoding.decodeComponent(n) == name { return PercentEncoding.decodeComponent(v) }
         }
         return nil
     }
 
+    static func queryNames(_ query: String) -> [String] {
+        let q = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return q.split(separator: "&").map { PercentEncoding.decodeComponent(PercentEncoding.splitQueryItem($0).name) ?? String($0) }
+    }
+
     // MARK: - Problems
 
-    func checkProblems(_ client: HTTPClient, _ report: inout Report) async {
-        let a = "\(base)\(HelperEndpoints.androidPath)"
-        let i = "\(base)\(HelperEndpoints.iosPath)"
-        let cases: [(String, String, Int)] = [
-            ("android-intent without package", "\(a)?id=1", 400),
-            ("android-intent invalid package", "\(a)?package=not%20a%20package", 400),
-            ("android-intent injected package", "\(a)?package=a.b%3Bend%3B%22%3E", 400),
-            ("ios-universal-link without scheme", "\(i)?language=\(options.language)", 400),
-            ("ios-universal-link invalid scheme", "\(i)?scheme=1%20bad&language=\(options.language)", 400),
-            ("ios-universal-link https scheme", "\(i)?scheme=https&language=\(options.language)&fallback=true", 400),
-            ("ios-universal-link invalid language", "\(i)?scheme=\(options.scheme)&language=xx%3Cb%3E", 400),
-            ("ios-universal-link CR/LF", "\(i)?scheme=\(options.scheme)&language=\(options.language)&fallback=true&id=%0D%0ASet-Cookie:%20pv=1", 400),
-            ("unknown path", "\(base)sdk-callback/plainview-no-such-endpoint", 404),
-        ]
-        for (name, url, status) in cases {
+    enum Bad { case required, validation, crlf, notFound }
+    struct ProblemCase { var name: String; var endpoint: String; var query: String; var status: Int; var kind: Bad }
+
+    static let problemChecks: [ProblemCase] = [
+        .init(name: "android-intent without package", endpoint: "android", query: "id=1", status: 400, kind: .required),
+        .init(name: "android-intent invalid package", endpoint: "android", query: "package=not%20a%20package", status: 400, kind: .validation),
+        .init(name: "ios-universal-link without scheme", endpoint: "ios", query: "language=LANG", status: 400, kind: .required),
+        .init(name: "ios-universal-link invalid scheme", endpoint: "ios", query: "scheme=1%20bad&language=LANG", status: 400, kind: .validation),
+        .init(name: "ios-universal-link https scheme", endpoint: "ios", query: "scheme=https&language=LANG&fallback=true", status: 400, kind: .validation),
+        .init(name: "ios-universal-link invalid language", endpoint: "ios", query: "scheme=SCHEME&language=xx%3Cb%3E", status: 400, kind: .validation),
+        .init(name: "ios-universal-link CR/LF", endpoint: "ios", query: "scheme=SCHEME&language=LANG&fallback=true&id=%0D%0ASet-Cookie:%20pv=1", status: 400, kind: .crlf),
+        .init(name: "unknown path", endpoint: "none", query: "", status: 404, kind: .notFound),
+    ]
+
+    func checkProblems(_ client: HTTPClient, _ report: inout Report, androidDown: String?, iosDown: String?) async {
+        for c in Self.problemChecks {
+            let url: String
+            switch c.endpoint {
+            case "android":
+                if let androidDown { report.skip(c.name, androidDown); continue }
+                url = "\(base)\(HelperEndpoints.androidPath)?\(c.query)"
+            case "ios":
+                if let iosDown { report.skip(c.name, iosDown); continue }
+                url = "\(base)\(HelperEndpoints.iosPath)?" + c.query.replacingOccurrences(of: "LANG", with: options.language)
+                    .replacingOccurrences(of: "SCHEME", with: options.scheme)
+            default:
+                url = "\(base)sdk-callback/plainview-no-such-endpoint"
+            }
             switch await fetch(client, url) {
-            case .failure(let e): report.fail(name, e.description)
+            case .failure(let e): report.fail(c.name, e.description)
             case .success(let r):
-                if r.header("set-cookie")?.contains("pv=1") == true {
-                    report.fail(name, "CR/LF in a parameter became a response header (header injection)")
-                } else if r.status == status, r.contentType.hasPrefix("application/problem+json"), Self.isProblem(r.body, status: status) {
-                    report.pass(name, "\(status) application/problem+json")
-                } else if r.status == status && status == 404 {
-                    report.warn(name, "404, but not an RFC 7807 problem (\(r.contentType))")
+                if r.headers.contains(where: { $0.0.lowercased() == "set-cookie" && $0.1.contains("pv=1") }) {
+                    report.fail(c.name, "CR/LF in a parameter became a response header (header injection): \(r.summary), Set-Cookie: \(r.header("set-cookie") ?? "")")
+                } else if r.status == c.status, r.contentType.hasPrefix("application/problem+json"), Self.isProblem(r.body, status: c.status) {
+                    report.pass(c.name, "\(r.summary)")
+                } else if (500...599).contains(r.status) {
+                    report.fail(c.name, "a bad request makes the backend fail (expected \(c.status) application/problem+json): \(r.summaryWithBody)")
+                } else if (400...499).contains(r.status) {
+                    report.warn(c.name, "refused, but not with \(c.status) application/problem+json (RFC 7807): \(r.summaryWithBody)")
+                } else if c.kind == .crlf {
+                    let where_ = r.header("location").map { "Location: \($0)" } ?? "no Location"
+                    report.warn(c.name, "accepted (no header was injected; \(where_)); refusing control characters with a 400 problem is safer: \(r.summary)")
                 } else {
-                    report.fail(name, "expected \(status) application/problem+json (RFC 7807), got \(r.status) \(r.contentType)")
+                    report.warn(c.name, "accepted instead of refused with \(c.status) application/problem+json; not exploitable by itself, stricter validation is good practice: \(r.summary)")
                 }
             }
         }
@@ -342,28 +499,29 @@ public struct BackendChecker: Sendable {
     func checkAASA(_ client: HTTPClient, _ report: inout Report) async {
         let name = "apple-app-site-association"
         let helperPath = "\(basePath)\(HelperEndpoints.iosPath)"
-        switch await fetch(client, "\(origin)\(HelperEndpoints.aasaPath)") {
+        let url = "\(origin)\(HelperEndpoints.aasaPath)"
+        switch await fetch(client, url) {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
-            guard r.status == 200 else { report.fail(name, "expected 200 (no redirect), got \(r.status)"); return }
+            guard r.status == 200 else { report.fail(name, "expected 200 application/json (no redirect), \(r.summary)"); return }
             let aasa: AppSiteAssociation
             do {
                 aasa = try AppSiteAssociation(json: r.body)
             } catch {
-                report.fail(name, "not a valid apple-app-site-association: \(error)")
+                report.fail(name, "not a valid apple-app-site-association (\(error)): \(r.summaryWithBody)")
                 return
             }
-            if !r.contentType.hasPrefix("application/json") { report.warn(name, "Content-Type is '\(r.contentType)', Apple expects application/json") }
-            if aasa.appIDs.isEmpty { report.warn(name, "declares no app (applinks.details is empty)"); return }
+            if !r.contentType.hasPrefix("application/json") { report.warn(name, "Apple expects application/json: \(r.summary)") }
+            if aasa.appIDs.isEmpty { report.warn(name, "declares no app (applinks.details is empty): \(r.summaryWithBody)"); return }
             // The same matcher the policy engine uses for universal links, asked about a real helper URL.
             let probe = "https://\(Self.aasaProbeHost)\(helperPath)?scheme=plainview&language=en-US&id=plainview-check-0001"
             let covering = aasa.appIDs.filter { aasa.verdict(appID: $0, url: probe) == .match }
             if covering.isEmpty {
-                report.fail(name, "no details entry covers \(helperPath) (paths/components are not relative to where the helpers are mounted?)")
+                report.fail(name, "no details entry covers \(helperPath), where the helpers are mounted (paths/components not under the mount point?): \(r.summaryWithBody)")
             } else if let want = options.expectedAppID, !covering.contains(want) {
-                report.fail(name, "\(want) is not listed for \(helperPath) (listed: \(Set(aasa.appIDs).sorted().joined(separator: ", ")))")
+                report.fail(name, "\(want) is not listed for \(helperPath) (listed: \(Set(aasa.appIDs).sorted().joined(separator: ", "))): \(r.summary)")
             } else {
-                report.pass(name, "\(helperPath) is claimed for \(Set(covering).sorted().joined(separator: ", "))")
+                report.pass(name, "\(r.summary): \(helperPath) is claimed for \(Set(covering).sorted().joined(separator: ", "))")
             }
         }
     }
@@ -373,36 +531,37 @@ public struct BackendChecker: Sendable {
 
     func checkAssetLinks(_ client: HTTPClient, _ report: inout Report) async {
         let name = "assetlinks.json"
-        switch await fetch(client, "\(origin)\(HelperEndpoints.assetLinksPath)") {
+        let url = "\(origin)\(HelperEndpoints.assetLinksPath)"
+        switch await fetch(client, url) {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
-            guard r.status == 200 else { report.fail(name, "expected 200, got \(r.status) (missing assetlinks.json)"); return }
+            guard r.status == 200 else { report.fail(name, "missing assetlinks.json: expected 200 application/json, \(r.summary)"); return }
             guard let list = try? JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [[String: Any]] else {
-                report.fail(name, "not a JSON array of statements")
+                report.fail(name, "not a JSON array of statements: \(r.summaryWithBody)")
                 return
             }
             var packages: [String] = []
             for s in list {
                 guard let relation = s["relation"] as? [String], let target = s["target"] as? [String: Any],
                       let ns = target["namespace"] as? String else {
-                    report.fail(name, "a statement lacks relation/target.namespace")
+                    report.fail(name, "a statement lacks relation/target.namespace: \(r.summaryWithBody)")
                     return
                 }
                 guard ns == "android_app", relation.contains("delegate_permission/common.handle_all_urls") else { continue }
                 guard let pkg = target["package_name"] as? String, HelperValidation.isAndroidPackage(pkg),
                       let fps = target["sha256_cert_fingerprints"] as? [String], !fps.isEmpty,
                       fps.allSatisfy({ HelperEndpointsConfiguration.normalizeFingerprint($0) == $0 }) else {
-                    report.fail(name, "an android_app statement has a bad package_name or sha256_cert_fingerprints (expected AB:CD:… upper-case, 32 bytes)")
+                    report.fail(name, "an android_app statement has a bad package_name or sha256_cert_fingerprints (expected AB:CD:… upper-case, 32 bytes): \(r.summaryWithBody)")
                     return
                 }
                 packages.append(pkg)
             }
             if packages.isEmpty {
-                report.warn(name, "valid, but delegates no app (no handle_all_urls statement)")
+                report.warn(name, "valid, but delegates no app (no handle_all_urls statement): \(r.summaryWithBody)")
             } else if let want = options.expectedAndroidPackage, !packages.contains(want) {
-                report.fail(name, "\(want) is not delegated (found: \(packages.joined(separator: ", ")))")
+                report.fail(name, "\(want) is not delegated (found: \(packages.joined(separator: ", "))): \(r.summary)")
             } else {
-                report.pass(name, "delegates handle_all_urls to \(packages.joined(separator: ", "))")
+                report.pass(name, "\(r.summary): delegates handle_all_urls to \(packages.joined(separator: ", "))")
             }
         }
     }
@@ -412,5 +571,17 @@ extension BackendChecker {
     /// What a browser would follow on a fetched page, read by the same extractor the simulator uses.
     static func scan(_ body: String, at url: String) -> PageScanResult {
         (try? PageScanner.scan(Array(body.utf8), contentType: "text/html; charset=utf-8", documentURL: url)) ?? PageScanResult()
+    }
+
+    static func oneLine(_ s: String) -> String {
+        s.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    /// Up to 60 characters either side of the first occurrence of `needle` (case-insensitive), on one line.
+    static func snippet(_ body: String, around needle: String) -> String? {
+        guard let r = body.range(of: needle, options: .caseInsensitive) else { return nil }
+        let start = body.index(r.lowerBound, offsetBy: -60, limitedBy: body.startIndex) ?? body.startIndex
+        let end = body.index(r.upperBound, offsetBy: 60, limitedBy: body.endIndex) ?? body.endIndex
+        return oneLine(String(body[start..<end]))
     }
 }

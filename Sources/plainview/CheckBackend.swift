@@ -6,15 +6,21 @@ struct CheckBackend: AsyncParsableCommand {
         commandName: "check-backend",
         abstract: "Probe a running backend's payment-url helper endpoints.",
         discussion: """
-            URL is the backend's root endpoint (where sdk-callback/… is mounted). Walks the Android page and the
-            iOS ladder as a device would (redirects are never followed automatically; only URLs under URL and the
-            origin's /.well-known/ files are fetched), validates apple-app-site-association and assetlinks.json,
-            and sends bad parameters expecting RFC 7807 problems. One PASS/FAIL/WARN line per check; exit 1 on
-            any FAIL.
+            URL is the backend's root endpoint (where sdk-callback/… is mounted), as this machine reaches it;
+            --public-url is the origin the backend puts in the URLs it generates (default: URL's origin). Walks
+            the Android page and the iOS ladder as a device would (redirects are never followed automatically;
+            only URLs under URL and the origin's /.well-known/ files are fetched), validates
+            apple-app-site-association and assetlinks.json, sends bad parameters expecting RFC 7807 problems, and
+            injects hostile values (HTML, attribute, intent, query, javascript:, CR/LF; raw, percent-encoded and
+            double-encoded) into every parameter each endpoint uses. One PASS/WARN/FAIL/SKIP line per check with
+            the URL fetched and what came back. FAIL: a defect a user or attacker can reach; WARN: good practice
+            missing; SKIP: an earlier step failed. Exit 1 on any FAIL, else 0.
             """
     )
 
     @Argument(help: "The backend's root endpoint, e.g. https://shop.example.com/swedbank-pay-mobile/.") var url: String
+    @Option(name: .customLong("public-url"), help: "Origin (http(s)://host[:port]) the backend generates URLs for, when it differs from URL's.")
+    var publicURL: String?
     @Option(help: "Package name sent to the Android helper.") var package = "com.example.plainview"
     @Option(help: "Custom scheme sent to the iOS helper.") var scheme = "plainviewcheck"
     @Option(help: "Language sent to the iOS helper.") var language = "en-US"
@@ -24,6 +30,7 @@ struct CheckBackend: AsyncParsableCommand {
 
     func run() async throws {
         var options = BackendCheckOptions(baseURL: url)
+        options.publicURL = publicURL
         options.package = package
         options.scheme = scheme
         options.language = language
@@ -40,7 +47,8 @@ struct CheckBackend: AsyncParsableCommand {
         for r in results { print(r.description) }
         let failed = results.filter { $0.outcome == .fail }.count
         let warned = results.filter { $0.outcome == .warn }.count
-        print("\(results.count - failed - warned) passed, \(failed) failed, \(warned) warnings")
+        let skipped = results.filter { $0.outcome == .skip }.count
+        print("\(results.count - failed - warned - skipped) passed, \(failed) failed, \(warned) warnings, \(skipped) skipped")
         if failed > 0 { throw Exit.expectationFailed }
     }
 }

@@ -54,45 +54,73 @@ private final class ServeProcess: @unchecked Sendable {
 
 private struct CLIFailure: Error, CustomStringConvertible { var description: String }
 
+/// Runs blocking work (process waits, pipe reads) on its own thread, so the cooperative pool stays free for
+/// the in-process servers other tests run at the same time.
+private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { cont in
+        Thread { cont.resume(with: Result { try body() }) }.start()
+    }
+}
+
+private func runCLI(_ arguments: [String]) async throws -> CLIResult { try await offPool { try CLI.run(arguments) } }
+private func startServe(_ arguments: [String]) async throws -> ServeProcess { try await offPool { try ServeProcess(arguments) } }
+private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async throws -> (Int32, String) {
+    try await offPool { server.stop(signal: signal) }
+}
+
 @Suite(.serialized) struct ServeCLITests {
-    @Test func checkBackendPassesAgainstServeAndServeStopsCleanlyOnSIGTERM() throws {
-        let server = try ServeProcess(["--root", "/swedbank-pay-mobile/", "--app-id", "ABCDE12345.com.example.shop",
+    @Test func checkBackendPassesAgainstServeAndServeStopsCleanlyOnSIGTERM() async throws {
+        // The normal deployment: probed at an internal address, generating URLs for the public one.
+        let server = try await startServe(["--root", "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
+                                       "--app-id", "ABCDE12345.com.example.shop",
                                        "--android-package", "com.example.shop", "--sha256-cert", String(repeating: "ab", count: 32)])
         #expect(server.url.hasPrefix("http://127.0.0.1:"))
-        let r = try CLI.run(["check-backend", server.url + "/swedbank-pay-mobile/", "--app-id", "ABCDE12345.com.example.shop",
-                             "--android-package", "com.example.shop"])
+        let r = try await runCLI(["check-backend", server.url + "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
+                             "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop"])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 18, "\(r)")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 30, "\(r)")
         #expect(!r.stdout.contains("FAIL "))
-        #expect(r.stdoutLines.last?.hasSuffix("0 failed, 0 warnings") == true, "\(r)")
-        let (status, log) = server.stop()
+        #expect(r.stdoutLines.last?.hasSuffix("0 failed, 0 warnings, 0 skipped") == true, "\(r)")
+        let (status, log) = try await stopServe(server)
         #expect(status == 0, "\(log)")
         // One log line per request, on stderr.
         #expect(log.contains("GET /.well-known/apple-app-site-association 200"))
     }
 
-    @Test func serveStopsCleanlyOnSIGINT() throws {
-        let server = try ServeProcess([])
-        let (status, log) = server.stop(signal: SIGINT)
+    @Test func serveStopsCleanlyOnSIGINT() async throws {
+        let server = try await startServe([])
+        let (status, log) = try await stopServe(server, signal: SIGINT)
         #expect(status == 0, "\(log)")
     }
 
-    @Test func checkBackendFailsWhereTheHelpersAreMissing() throws {
-        let server = try ServeProcess(["--root", "/elsewhere/", "--app-id", "ABCDE12345.com.example.shop"])
-        let r = try CLI.run(["check-backend", server.url + "/swedbank-pay-mobile/"])
-        _ = server.stop()
+    @Test func checkBackendFailsWhereTheHelpersAreMissing() async throws {
+        let server = try await startServe(["--root", "/elsewhere/", "--app-id", "ABCDE12345.com.example.shop"])
+        let r = try await runCLI(["check-backend", server.url + "/swedbank-pay-mobile/"])
+        _ = try await stopServe(server)
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("FAIL android-intent page"))
         #expect(r.stdout.contains("FAIL apple-app-site-association"))
+        // What needs the helpers is skipped, not passed.
+        #expect(r.stdout.contains("SKIP android-intent injection package: the android-intent page answered 404"), "\(r)")
+        #expect(!r.stdout.contains("PASS android-intent ignores Host"))
     }
 
-    @Test func checkBackendReportsAnUnreachableBackendAsFailures() throws {
-        let server = try ServeProcess([])
+    @Test func checkBackendWithoutThePublicURLFailsAgainstAServeThatHasOne() async throws {
+        let server = try await startServe(["--root", "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com"])
+        let r = try await runCLI(["check-backend", server.url + "/swedbank-pay-mobile/"])
+        _ = try await stopServe(server)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("FAIL android-intent page: expected a 0 s meta refresh and a link to intent://127.0.0.1:"), "\(r)")
+    }
+
+    @Test func checkBackendReportsAnUnreachableBackendAsFailures() async throws {
+        let server = try await startServe([])
         let url = server.url
-        _ = server.stop()
-        let r = try CLI.run(["check-backend", url + "/", "--timeout", "2"])
+        _ = try await stopServe(server)
+        let r = try await runCLI(["check-backend", url + "/", "--timeout", "2"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.hasPrefix("FAIL reachable: "), "\(r)")
+        #expect(r.stdoutLines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("SKIP ") }, "\(r)")
     }
 
     /// Black-box rows: exit 64 and an error on stderr. Each helper option's validation is tested in-process
@@ -101,8 +129,8 @@ private struct CLIFailure: Error, CustomStringConvertible { var description: Str
         ["serve", "--public-url", "ftp://x"], ["serve", "--pages", "/no/such/dir"],
         ["serve", "--port", "70000"], ["check-backend", "ftp://x/"], ["check-backend"],
     ])
-    func badOptionsAreUsageErrors(arguments: [String]) throws {
-        let r = try CLI.run(arguments)
+    func badOptionsAreUsageErrors(arguments: [String]) async throws {
+        let r = try await runCLI(arguments)
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.lowercased().contains("error"), "\(r)")
     }

@@ -15,8 +15,7 @@ enum BrokenBackendFixture {
             guard let package = request.uri.queryParameters.get("package") else { return serverError() }
             let uri = request.head.path ?? "/"
             let intent = "intent://\(host)\(uri)#Intent;scheme=http;action=\(HelperEndpoints.intentAction);package=\(package);end;"
-            let echo = request.uri.queryParameters.get("x") ?? ""
-            let html = "<html><head><meta http-equiv=\"refresh\" content=\"0;url=\(intent)\"></head><body><p>\(echo)</p><a href=\"\(intent)\">Back to app</a></body></html>"
+            let html = "<html><head><meta http-equiv=\"refresh\" content=\"0;url=\(intent)\"></head><body><p>Returning to \(package)</p><a href=\"\(intent)\">Back to app</a></body></html>"
             return Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: html)))
         }
         router.get("/swedbank-pay-mobile/sdk-callback/ios-universal-link") { request, _ -> Response in

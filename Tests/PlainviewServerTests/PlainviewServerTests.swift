@@ -232,23 +232,45 @@ final class LineCollector: LogHandler, @unchecked Sendable {
 }
 
 @Suite(.serialized) struct BackendCheckerTests {
-    @Test func ourServerPassesEveryCheck() async throws {
-        // Public URL = the bound address (no --public-url), as `serve --port 0` does.
+    @Test(arguments: [nil, "https://shop.example.com"] as [String?])
+    func ourServerPassesEveryCheck(publicURL: String?) async throws {
+        // Without a public URL the server names its bound address; with one (the normal deployment) the probe
+        // goes to 127.0.0.1 while every generated URL says https://shop.example.com.
         let collector = LineCollector()
-        let app = try PlainviewServer.makeApplication(options: options(publicURL: nil), logger: Logger(label: "t") { _ in collector })
+        let app = try PlainviewServer.makeApplication(options: options(publicURL: publicURL), logger: Logger(label: "t") { _ in collector })
         try await app.test(.live) { client in
             let port = try #require(client.port)
             var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile")
+            o.publicURL = publicURL
             o.expectedAppID = "ABCDE12345.com.example.shop"
             o.expectedAndroidPackage = "com.example.shop"
             let results = await try BackendChecker(options: o).run()
-            #expect(results.count >= 18)
+            #expect(results.count >= 30)
             for r in results { #expect(r.outcome == .pass, "\(r)") }
+            // The injection probes ran against every parameter the endpoints use.
+            for name in BackendChecker.injectionCheckNames {
+                #expect(results.contains { $0.check == name && $0.outcome == .pass }, "\(name)")
+            }
         }
         // Only URLs under the base and the two well-known files were fetched.
         for line in collector.snapshot where line.hasPrefix("GET ") {
             let path = line.split(separator: " ")[1]
             #expect(path.hasPrefix("/swedbank-pay-mobile/") || path.hasPrefix("/.well-known/"), "\(line)")
+        }
+    }
+
+    @Test func aPublicURLThatIsNotTheServersFails() async throws {
+        // The server generates URLs for https://shop.example.com; the checker is told another origin.
+        let app = try PlainviewServer.makeApplication(options: options(publicURL: "https://shop.example.com"), logger: quiet)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
+            o.publicURL = "https://other.example.com"
+            let results = await try BackendChecker(options: o).run()
+            let page = try #require(results.first { $0.check == "android-intent page" })
+            #expect(page.outcome == .fail)
+            #expect(page.detail.contains("intent://other.example.com/") && page.detail.contains("intent://shop.example.com/"), "\(page)")
+            #expect(results.first { $0.check == "ios-universal-link fallback" }?.outcome == .fail)
         }
     }
 
@@ -275,6 +297,8 @@ final class LineCollector: LogHandler, @unchecked Sendable {
             let results = await try BackendChecker(options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")).run()
             #expect(results.first { $0.check == "apple-app-site-association" }?.outcome == .fail)
             #expect(results.first { $0.check == "android-intent page" }?.outcome == .fail)
+            #expect(results.first { $0.check == "android-intent injection package" }?.outcome == .skip)
+            #expect(results.first { $0.check == "ios-universal-link ignores Host" }?.outcome == .skip)
         }
     }
 
@@ -284,34 +308,43 @@ final class LineCollector: LogHandler, @unchecked Sendable {
             let port = try #require(client.port)
             let results = await try BackendChecker(options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")).run()
             func outcome(_ check: String) -> BackendCheckResult.Outcome? { results.first { $0.check == check }?.outcome }
-            // 500 HTML instead of RFC 7807 problems; package and scheme not validated.
-            #expect(outcome("android-intent without package") == .fail)
-            #expect(outcome("android-intent invalid package") == .fail)
-            #expect(outcome("android-intent injected package") == .fail)
+            let listing = results.map(\.description).joined(separator: "\n")
+            // 500 HTML instead of RFC 7807 problems.
+            #expect(outcome("android-intent without package") == .fail, "\(listing)")
             #expect(outcome("ios-universal-link without scheme") == .fail)
-            #expect(outcome("ios-universal-link https scheme") == .fail)
-            #expect(outcome("ios-universal-link invalid language") == .fail)
-            // Unescaped echo.
-            #expect(outcome("android-intent escaping") == .fail)
+            // Lenient validation alone is a warning, not a failure.
+            #expect(outcome("android-intent invalid package") == .warn)
+            #expect(outcome("ios-universal-link https scheme") == .warn)
+            #expect(outcome("ios-universal-link invalid language") == .warn)
+            // The decoded package echoed raw into the page.
+            #expect(outcome("android-intent injection package") == .fail, "\(listing)")
             // Host header trusted.
             #expect(outcome("android-intent ignores Host") == .fail)
             #expect(outcome("ios-universal-link ignores Host") == .fail)
             // AASA hard-wired to the host root; no assetlinks.
             #expect(outcome("apple-app-site-association") == .fail)
             #expect(outcome("assetlinks.json") == .fail)
-            // 301 and a back-link page on a foreign host: warned, not fetched.
+            // 301s and a back-link page on a foreign host: warned; the page is not fetched, so not probed.
             #expect(outcome("ios-universal-link redirect") == .warn)
+            #expect(outcome("ios-universal-link fallback") == .warn)
             #expect(outcome("back-link page") == .warn)
-            // What it does get right still passes: the ladder's fallback, the intent page itself.
-            #expect(outcome("ios-universal-link fallback") == .pass)
+            #expect(outcome("back-link page injection target") == .skip)
+            // What it does get right still passes: the intent page itself.
             #expect(outcome("android-intent page") == .pass)
             #expect(outcome("unknown path") == .warn)
+            for r in results where r.outcome == .fail { #expect(r.detail.contains("GET http://127.0.0.1:"), "\(r)") }
         }
     }
 
     @Test(arguments: ["ftp://x/", "https://x/a?b", "not a url", "https://user@x/"])
     func unusableBaseURLsAreErrors(url: String) {
         #expect(throws: BackendCheckError.self) { try BackendChecker(options: BackendCheckOptions(baseURL: url)) }
+    }
+
+    @Test func anUnusablePublicURLIsAnError() {
+        var o = BackendCheckOptions(baseURL: "http://127.0.0.1:1/")
+        o.publicURL = "https://shop.example.com/path"
+        #expect(throws: BackendCheckError.self) { try BackendChecker(options: o) }
     }
 }
 
