@@ -94,7 +94,7 @@ let package = Package(
             dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "TestSupport"]
         ),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
-        .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "TestSupport"]),
+        .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "AppSwitch", "TestSupport"]),
         .testTarget(
             name: "FlowSimulatorTests",
             dependencies: ["FlowSimulator", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport"],

@@ -161,6 +161,13 @@ public struct Goodlist: Sendable {
     /// True when some entry admits the host.
     public func allows(host: String) -> Bool { matchIndex(host: host) != nil }
 
+    /// Like `match(host:)` for a URL's `WebURL.comparableHost`, whose one trailing dot is already gone: a host
+    /// still ending in `.` came from `a.payex.com..` and matches nothing (at most one trailing dot is stripped).
+    public func match(comparableHost host: String) -> GoodlistEntry? {
+        if host.utf8.last == UInt8(ascii: ".") { return nil }
+        return match(host: host)
+    }
+
     /// Index into `entries`/`patterns` of the most specific entry admitting `host`.
     public func matchIndex(host: String) -> Int? {
         var h = host

@@ -212,7 +212,7 @@ public struct NavigationPolicyEngine: Sendable {
                             reason: "redirectPolicy browser: \(host) is not the merchant's own; it opens in the browser")
         case .goodlist:
             // The goodlist admits hosts on their scheme's default port only: a port must not widen it.
-            if url.port == nil, let entry = policy.goodlist.match(host: host) {
+            if url.port == nil, let entry = policy.goodlist.match(comparableHost: host) {
                 var at = ""
                 if let file = entry.file { at = " (\(file)\(entry.line.map { ":\($0)" } ?? ""))" }
                 return Decision(.allow, rule: .webGoodlist, reason: "\(host) is on the goodlist as \(entry.pattern)\(at)")
