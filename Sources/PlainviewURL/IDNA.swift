@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 // Domain to ASCII: the URL Standard's "domain to ASCII" with beStrict = false, i.e. UTS #46 ToASCII with
 // UseSTD3ASCIIRules=false, CheckHyphens=false, CheckBidi=true, CheckJoiners=true, Transitional_Processing=false,
 // VerifyDnsLength=false, IgnoreInvalidPunycode=false, followed by the URL Standard's forbidden-domain check.
@@ -30,6 +38,15 @@ public enum IDNA {
             return lowered
         }
         guard utf8.count <= maxUnicodeHostBytes else { return nil }
+        // A checkout meets the same few IDN hosts again and again: remember the answers (bounded).
+        if let known = IDNACache.shared.lookup(domain) { return known }
+        let result = process(domain)
+        IDNACache.shared.store(domain, result)
+        return result
+    }
+
+    /// UTS #46 processing and the URL Standard's checks of a domain that is not plain ASCII.
+    static func process(_ domain: String) -> String? {
         // 1. Map.
         var mapped = String.UnicodeScalarView()
         var allASCII = true
@@ -307,5 +324,38 @@ public enum IDNA {
             }
         }
         return true
+    }
+}
+
+/// The answers of `IDNA.process` for recent hosts: at most `capacity` of them, forgotten all at once when full.
+final class IDNACache: @unchecked Sendable {
+    static let shared = IDNACache()
+    static let capacity = 4096
+    static let maxKeyBytes = 253
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var answers: [String: String] = [:]  // "" stands for failure (a success is never empty)
+
+    private init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    /// `.some(answer)` when `domain` was processed before.
+    func lookup(_ domain: String) -> String?? {
+        guard domain.utf8.count <= Self.maxKeyBytes else { return nil }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard let answer = answers[domain] else { return nil }
+        return .some(answer.isEmpty ? nil : answer)
+    }
+
+    func store(_ domain: String, _ answer: String?) {
+        guard domain.utf8.count <= Self.maxKeyBytes else { return }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if answers.count >= Self.capacity { answers.removeAll(keepingCapacity: true) }
+        answers[domain] = answer ?? ""
     }
 }
