@@ -294,9 +294,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         return .domain(ascii)
     }
 
-    /// The host parser for ASCII input without `%` (the common case), on bytes: IDNA's ASCII path only
-    /// lower-cases, so this is `.domain(lowered)` unless the last label starts with a digit (then the general
-    /// path decides IPv4). `.some(nil)`: invalid host; nil: not for this path.
+    /// The host parser for ASCII input without `%` or `xn--` labels (the common case), on bytes: IDNA's ASCII
+    /// path only lower-cases, so this is `.domain(lowered)` unless the last label starts with a digit (then the
+    /// general path decides IPv4). `.some(nil)`: invalid host; nil: not for this path (`xn--` labels are validated).
     private static func asciiDomainFast(_ input: ArraySlice<UInt8>) -> Host?? {
         guard !input.isEmpty else { return nil }
         var hasUpper = false, forbidden = false
