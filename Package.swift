@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(name: "PlainviewURLTests", dependencies: ["PlainviewURL", "TestSupport"]),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
-        .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "TestSupport"]),
+        .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "AppSwitch", "TestSupport"]),
         .testTarget(
             name: "FlowSimulatorTests",
             dependencies: ["FlowSimulator", "PlainviewConfig", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport"],

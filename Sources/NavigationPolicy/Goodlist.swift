@@ -161,6 +161,13 @@ public struct Goodlist: Sendable {
     /// True when some entry admits the host.
     public func allows(host: String) -> Bool { matchIndex(host: host) != nil }
 
+    /// Like `match(host:)` for a URL's `WebURL.comparableHost`, whose one trailing dot is already gone: a host
+    /// still ending in `.` came from `a.payex.com..` and matches nothing (at most one trailing dot is stripped).
+    public func match(comparableHost host: String) -> GoodlistEntry? {
+        if host.utf8.last == UInt8(ascii: ".") { return nil }
+        return match(host: host)
+    }
+
     /// Index into `entries`/`patterns` of the most specific entry admitting `host`.
     public func matchIndex(host: String) -> Int? {
         var h = host
@@ -322,6 +329,7 @@ extension Goodlist {
     /// asks this same function.
     public func entry(admitting url: WebURL) -> GoodlistEntry? {
         guard url.scheme == "https", url.port == nil, let host = url.comparableHost else { return nil }
-        return match(host: host)
+        // `comparableHost` has already lost its one trailing dot: a second one must not be stripped again.
+        return match(comparableHost: host)
     }
 }

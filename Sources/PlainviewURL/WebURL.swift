@@ -409,17 +409,25 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         return .domain(ascii)
     }
 
-    /// The host parser for ASCII input without `%` (the common case), on bytes: IDNA's ASCII path only
-    /// lower-cases, so this is `.domain(lowered)` unless the last label starts with a digit (then the general
-    /// path decides IPv4). `.some(nil)`: invalid host; nil: not for this path.
+    /// The host parser for ASCII input without `%` or `xn--` labels (the common case), on bytes: IDNA's ASCII
+    /// path only lower-cases, so this is `.domain(lowered)` unless the last label starts with a digit (then the
+    /// general path decides IPv4). `.some(nil)`: invalid host; nil: not for this path (`xn--` labels are validated).
     private static func asciiDomainFast(_ input: ArraySlice<UInt8>) -> Host?? {
         guard !input.isEmpty else { return nil }
         var hasUpper = false, forbidden = false
-        for c in input {
+        var labelStart = input.startIndex
+        for i in input.indices {
+            let c = input[i]
             // Non-ASCII or `%` anywhere: the general path (NFC may turn `<` + U+0338 into a valid `≮`).
             if c >= 0x80 || c == UInt8(ascii: "%") { return nil }
             if IDNA.isForbiddenDomainByte(c) { forbidden = true }
             if c >= 65 && c <= 90 { hasUpper = true }
+            if c == UInt8(ascii: ".") {
+                labelStart = i + 1
+            } else if c == UInt8(ascii: "-"), i - labelStart == 3, input[i - 1] == UInt8(ascii: "-"),
+                      input[i - 2] | 0x20 == UInt8(ascii: "n"), input[i - 3] | 0x20 == UInt8(ascii: "x") {
+                return nil  // an `xn--` label: IDNA validates it
+            }
         }
         if forbidden { return .some(nil) }
         // The last label (one trailing dot ignored) must start with a non-digit to rule out an IPv4 form.
