@@ -72,7 +72,7 @@ private func fuzzIntent(_ uri: String) {
     if let f = intent.safeBrowserFallbackURL?.lowercased(), !(f.hasPrefix("http://") || f.hasPrefix("https://")) {
         violated("non-http fallback", uri)
     }
-    if let d = intent.data, let s = AndroidIntent.lenientScheme(of: d), AndroidIntent.unsafeDataSchemes.contains(s), !intent.isUnsafeData {
+    if let d = intent.data, let s = AndroidIntent.lenientScheme(of: d), SchemeKind(scheme: s) == .neverExternal, !intent.isUnsafeData {
         violated("unsafe data not flagged", uri)
     }
     let launched = intent.sanitizedForLaunch()
@@ -121,7 +121,7 @@ private func fuzzAppSwitch(_ bytes: [UInt8]) {
     }
     typed {
         let message = try AppSwitchMessage.parse(url)
-        if case .url(let u)? = message.whenDone, let s = AndroidIntent.lenientScheme(of: u), AppSwitchURLParts.unsafeSchemes.contains(s) {
+        if case .url(let u)? = message.whenDone, let s = AndroidIntent.lenientScheme(of: u), SchemeKind(scheme: s) == .neverExternal {
             violated("returns to an unsafe scheme", url)
         }
     }

@@ -7,6 +7,7 @@
 #
 #   Benchmarks/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #   (default: 60 s each; targets intent aasa appswitch url engine goodlist)
+#   FUZZ_SKIP_COMPILE=1 reuses an existing binary (two runs side by side on two cores, same FUZZ_OUT).
 #
 # Work files go to .build/fuzz (corpus/, crashes/). Exit status 1 when any target found a crash; each crash
 # input is in .build/fuzz/crashes/TARGET/crash-*; reproduce with
@@ -21,6 +22,9 @@ out=${FUZZ_OUT:-$root/.build/fuzz}
 bin=$out/navigation-policy-fuzz
 mkdir -p "$out"
 
+if [ -n "${FUZZ_SKIP_COMPILE:-}" ] && [ -x "$bin" ]; then
+    echo "using $bin (FUZZ_SKIP_COMPILE)"
+else
 echo "compiling $bin"
 # One module: the three targets' sources without their imports of each other.
 src=$out/src
@@ -32,6 +36,7 @@ for module in PlainviewURL NavigationPolicy AppSwitch; do
 done
 swiftc -sanitize=fuzzer -O -parse-as-library -module-name NavigationPolicyFuzz -package-name plainview \
     "$src"/*.swift "$root/Benchmarks/fuzz/NavigationPolicyFuzz.swift" -o "$bin"
+fi
 
 # Seed corpora from the conformance vectors (one input per file).
 ROOT=$root python3 - "$root/../shared/conformance" "$out/seeds" <<'PY'

@@ -221,23 +221,28 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             return url
         }
         url.copyAuthority(of: base)
+        resolvePathAndRest(&url, b, p, base: base, special: special)
+        return url
+    }
+
+    /// What follows the authority in a reference that keeps the base's: nothing (the base without its
+    /// fragment), `?…` or `#…` (the base's path, and for `#…` its query), or a path merged with the base's
+    /// directory, dot segments resolved.
+    private static func resolvePathAndRest(_ url: inout WebURL, _ b: [UInt8], _ p: Int, base: WebURL, special: Bool) {
         if p == b.count {
-            // Empty input: the base without its fragment.
             url.path = base.path
             url.query = base.query
-            return url
+            return
         }
         if b[p] == question || b[p] == hash {
             url.path = base.path
             if b[p] == hash { url.query = base.query }
             parseQueryFragment(&url, b, p, special: special)
-            return url
+            return
         }
-        // Path-relative: the base's path without its last segment, then this path, dot segments resolved.
         let end = b[p...].firstIndex { $0 == question || $0 == hash } ?? b.count
         url.path = normalizePath(mergedPath(base.path, b[p..<end])[...], special: special)
         parseQueryFragment(&url, b, end, special: special)
-        return url
     }
 
     /// The base path up to and including its last `/` (`/` when it has none), followed by `relative`.
@@ -268,20 +273,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         }
         guard base.scheme == "file" else { return parseFile(&url, b, p) }
         url.host = base.host
-        if p == b.count {
-            url.path = base.path
-            url.query = base.query
-            return url
-        }
-        if b[p] == question || b[p] == hash {
-            url.path = base.path
-            if b[p] == hash { url.query = base.query }
-            parseQueryFragment(&url, b, p, special: true)
-            return url
-        }
-        let end = b[p...].firstIndex { $0 == question || $0 == hash } ?? b.count
-        url.path = normalizePath(mergedPath(base.path, b[p..<end])[...], special: true)
-        parseQueryFragment(&url, b, end, special: true)
+        resolvePathAndRest(&url, b, p, base: base, special: true)
         return url
     }
 
