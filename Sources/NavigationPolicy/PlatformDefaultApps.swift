@@ -7,15 +7,16 @@ public enum PlatformDefaultApps {
     /// iOS: Phone, Messages, Mail and FaceTime; Android: the dialer, the messaging app and an e-mail app
     /// (Android resolves `smsto:`/`mmsto:` like `sms:`, iOS does not know them).
     public static func handlers(on platform: Platform) -> [(scheme: String, app: String)] {
-        switch platform {
-        case .ios:
-            [("tel", "Phone"), ("sms", "Messages"), ("mailto", "Mail"), ("facetime", "FaceTime"),
-             ("facetime-audio", "FaceTime")]
-        case .android:
-            [("tel", "Phone"), ("sms", "Messages"), ("smsto", "Messages"), ("mms", "Messages"),
-             ("mmsto", "Messages"), ("mailto", "Email")]
-        }
+        platform == .ios ? ios : android
     }
+
+    private static let ios: [(scheme: String, app: String)] = [
+        ("tel", "Phone"), ("sms", "Messages"), ("mailto", "Mail"), ("facetime", "FaceTime"), ("facetime-audio", "FaceTime"),
+    ]
+    private static let android: [(scheme: String, app: String)] = [
+        ("tel", "Phone"), ("sms", "Messages"), ("smsto", "Messages"), ("mms", "Messages"), ("mmsto", "Messages"),
+        ("mailto", "Email"),
+    ]
 
     /// The system app for `scheme` (lower case, without `:`) on `platform`, or nil.
     public static func app(for scheme: String, on platform: Platform) -> String? {

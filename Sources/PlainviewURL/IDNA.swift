@@ -23,7 +23,8 @@ import Darwin
 //   6. Non-ASCII labels become `xn--` + Punycode; an empty result or a forbidden domain code point fails.
 
 public enum IDNA {
-    /// Longest non-ASCII host processed (UTF-8 bytes); longer ones are not valid hosts.
+    /// Longest non-ASCII host processed, and longest ASCII form produced (UTF-8 bytes); longer ones are not
+    /// valid hosts (a bound on the work, far above DNS's 253).
     public static let maxUnicodeHostBytes = 2048
 
     /// The Unicode version of the mapping table.
@@ -115,6 +116,8 @@ public enum IDNA {
         guard checkBidi(labels) else { return nil }
         // 5. The URL Standard: no empty result, no forbidden domain code point.
         guard !out.isEmpty, !out.utf8.contains(where: isForbiddenDomainByte) else { return nil }
+        // The bound holds for the result too, so a host's ASCII form is itself a valid host (idempotence).
+        guard out.utf8.count <= maxUnicodeHostBytes else { return nil }
         return out
     }
 
