@@ -68,20 +68,31 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The normalised URL (WHATWG href).
     public var href: String {
+        // Reserve exactly what is written: hrefs are kept by the hundred thousand (every link of a page), so
+        // slack capacity would be kept with them.
+        let hostText = host?.serialized
+        let portText = port.map { String($0) }
+        var count = scheme.utf8.count + 1 + path.utf8.count
+        if let hostText {
+            count += 2 + hostText.utf8.count + (portText.map { $0.utf8.count + 1 } ?? 0)
+            if hasCredentials { count += username.utf8.count + (password.isEmpty ? 0 : password.utf8.count + 1) + 1 }
+        } else if !hasOpaquePath, path.hasPrefix("//") {
+            count += 2
+        }
+        count += (query.map { $0.utf8.count + 1 } ?? 0) + (fragment.map { $0.utf8.count + 1 } ?? 0)
         var s = String()
-        s.reserveCapacity(scheme.utf8.count + 3 + username.utf8.count + password.utf8.count + 2 + 64
-                          + path.utf8.count + (query?.utf8.count ?? 0) + (fragment?.utf8.count ?? 0) + 2)
+        s.reserveCapacity(count)
         s += scheme
         s += ":"
-        if let host {
+        if let hostText {
             s += "//"
             if hasCredentials {
                 s += username
                 if !password.isEmpty { s += ":"; s += password }
                 s += "@"
             }
-            s += host.serialized
-            if let port { s += ":"; s += String(port) }
+            s += hostText
+            if let portText { s += ":"; s += portText }
         } else if !hasOpaquePath, path.hasPrefix("//") {
             s += "/."
         }
