@@ -7,11 +7,8 @@ extension World {
     /// A navigation in the system browser.
     func browserNavigate(_ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
                          gesture: Bool, method: String, redirects: Int) {
-        guard outcome == nil else { return }
-        guard countAutomatic(.browser, url, trigger: trigger, gesture: gesture) else { return }
-        navigationCount += 1
-        emit(.navigate, context: "browser", url: url, frame: frame, trigger: trigger, gesture: gesture, method: method)
-        system.beginAttempt()
+        guard beginNavigation(.browser, context: "browser", url, frame: frame, trigger: trigger, gesture: gesture,
+                              method: method) else { return }
         let here = BrowserNavigation(topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) })
         switch router.route(url, from: .browser(here)) {
         case .browser:

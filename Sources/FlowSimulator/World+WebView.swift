@@ -6,11 +6,8 @@ extension World {
     /// A navigation in the host app's web view: the policy decides it, the world carries the decision out.
     func webViewNavigate(_ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
                          gesture: Bool, method: String, redirects: Int) {
-        guard outcome == nil else { return }
-        guard countAutomatic(.host, url, trigger: trigger, gesture: gesture) else { return }
-        navigationCount += 1
-        emit(.navigate, context: "webview", url: url, frame: frame, trigger: trigger, gesture: gesture, method: method)
-        system.beginAttempt()
+        guard beginNavigation(.host, context: "webview", url, frame: frame, trigger: trigger, gesture: gesture,
+                              method: method) else { return }
         let nav = Navigation(url: url, currentURL: web.page?.url, frame: frame, trigger: trigger, userGesture: gesture, method: method)
         let d = decider.decide(nav)
         let a = d.action
@@ -69,5 +66,17 @@ extension World {
         switchTo(.host)
         emit(.note, context: "webview", url: target, reason: "the host app reloads the payment page")
         webViewNavigate(target, frame: .main, frameIndex: nil, trigger: .reload, gesture: false, method: "GET", redirects: 0)
+    }
+
+    /// What every navigation of the web view or the browser starts with: nothing once the run has ended,
+    /// the bound on automatic loads, the count, the trace event and a new OS attempt. False: stop here.
+    func beginNavigation(_ surface: Surface, context: String, _ url: String, frame: NavigationFrame,
+                         trigger: NavigationTrigger, gesture: Bool, method: String) -> Bool {
+        guard outcome == nil else { return false }
+        guard countAutomatic(surface, url, trigger: trigger, gesture: gesture) else { return false }
+        navigationCount += 1
+        emit(.navigate, context: context, url: url, frame: frame, trigger: trigger, gesture: gesture, method: method)
+        system.beginAttempt()
+        return true
     }
 }
