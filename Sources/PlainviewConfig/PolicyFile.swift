@@ -141,7 +141,7 @@ public enum PolicyFile {
         guard !wildcards.isEmpty else { return }
         let suffixes: PublicSuffixRules
         do {
-            suffixes = try PublicSuffixList.load()
+            suffixes = try PublicSuffixList.loadRemembered()
         } catch {
             throw goodlistNode?.error("the goodlist has wildcard entries, and checking them needs the Public Suffix List: \(error.message)")
                 ?? error
