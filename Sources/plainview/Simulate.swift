@@ -9,7 +9,7 @@ struct Simulate: AsyncParsableCommand {
         abstract: "Replay recorded flows through the policy on a simulated device.",
         discussion: """
         PATH is a flow folder (holding flow.yaml), a flow file, or a folder of flows (default: Pages/).
-        Exit status: 64 when any input was bad (a flow that does not read is reported and the others still run),
+        Exit status: 64 when any input was bad (a flow that does not read is reported and the others still run), \
         else 1 when an expectation failed, else 0.
         The flow-file format is described in Pages/README.md.
         A PATH ending in .har is a recording (HAR 1.2/1.1): it is drafted like `plainview import` (redacted by
@@ -34,7 +34,7 @@ struct Simulate: AsyncParsableCommand {
 
     @Option(help: "Run only part I of N of the flows, split by sorted flow path (a CI matrix: 1/4 … 4/4).",
             transform: { text in
-                do { return try FlowShard(parsing: text) } catch { throw ValidationError("--shard: \(error)") }
+                do { return try FlowShard(parsing: text) } catch { throw ValidationError("\(error)") }
             })
     var shard: FlowShard?
 

@@ -93,3 +93,32 @@ struct WebViewCommandTests {
         #expect(AndroidWebViewCommand(d, url: intent) == .init(overrideUrlLoading: true, then: .startActivity(url: intent, launch: .intentURI)))
     }
 }
+
+/// docs/embedding.md's iOS delegate, without UIKit/WebKit: the same switch over the same cases (the compiler
+/// checks it is exhaustive), so a change to the commands breaks this test until the docs follow.
+@Suite("The embedding guide's delegate")
+struct EmbeddingGuideTests {
+    /// What the guide's `apply` does, as text.
+    static func apply(_ then: IOSWebViewCommand.Then) -> String {
+        switch then {
+        case .nothing: "nothing"
+        case .openApp(let target, let universalLinksOnly): "UIApplication.open \(target) universalLinksOnly=\(universalLinksOnly)"
+        case .openInBrowser(let target): "UIApplication.open \(target)"
+        case .finish(let end): "finish \(end.rawValue)"
+        case .showTerms(let target): "showTerms \(target)"
+        case .loadPaymentPage(let target), .load(let target): "webView.load \(target)"
+        }
+    }
+
+    @Test("a universal link that no app opens is decided again as if no app claimed it")
+    func failedUniversalLinkFallsBackToThePolicyWithoutApps() {
+        let url = "https://app.bankid.com/?autostarttoken=7"
+        let navigation = Navigation(url: url, currentURL: Fixture.acs)
+        let first = IOSWebViewCommand(Fixture.engine(.ios).decide(navigation), url: url)
+        #expect(Self.apply(first.then) == "UIApplication.open \(url) universalLinksOnly=true")
+        let retry = IOSWebViewCommand(Fixture.engine(.ios, apps: false).decide(navigation), url: url)
+        // app.bankid.com is neither the shop's nor goodlisted: the current page continues in Safari.
+        #expect(retry.policy == .cancel)
+        #expect(Self.apply(retry.then) == "UIApplication.open \(Fixture.acs)")
+    }
+}

@@ -165,7 +165,7 @@ import TestSupport
     func aBadShardIsAUsageErrorSayingWhatIsExpected(_ shard: String, _ message: String) throws {
         let r = try CLI.run(["simulate", "--shard=\(shard)", "Pages"])
         #expect(r.status == 64, "\(r)")
-        #expect(r.stderr.contains("--shard: \(message)"), "\(r)")
+        #expect(r.stderr.contains("'--shard <shard>': \(message)"), "\(r)")
         #expect(r.stderr.contains("'\(shard)'"), "\(r)")
     }
 }
