@@ -282,6 +282,9 @@ public enum FlowLoader {
         guard entries.count == 1, let (key, value) = entries.first else {
             throw node.error("a step is one of: tap: TEXT | tap: {text|url}, app: 'NAME complete|cancel|fail', accept, decline")
         }
+        guard stepKeys.contains(key) else {
+            throw node.error("unknown step '\(key)'; expected \(stepKeys.joined(separator: ", ")) or switch-to-app", key: value.path)
+        }
         switch key {
         case "tap":
             if value.isScalar { return .tap(text: try value.string(), url: nil) }
