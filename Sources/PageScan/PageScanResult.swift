@@ -46,9 +46,13 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         /// True when the page submits the form by itself on load.
         public var autoSubmit: Bool
         public var target: String?
-        public init(action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil) {
+        /// For a form the page submits by itself: where that submission comes among the page's automatic
+        /// actions (see `ScriptNavigation.runOrder`).
+        public var autoSubmitOrder: Int?
+        public init(action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil,
+                    autoSubmitOrder: Int? = nil) {
             self.action = action; self.method = method; self.fields = fields
-            self.autoSubmit = autoSubmit; self.target = target
+            self.autoSubmit = autoSubmit; self.target = target; self.autoSubmitOrder = autoSubmitOrder
         }
         public struct Field: Sendable, Hashable, Codable {
             public var name: String
@@ -76,8 +80,14 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         public var onLoad: Bool
         /// Milliseconds a `setTimeout(…, N)` waits before it runs (N a number literal); nil: it runs when reached.
         public var delay: Int?
-        public init(url: String, kind: Kind, onLoad: Bool, delay: Int? = nil) {
-            self.url = url; self.kind = kind; self.onLoad = onLoad; self.delay = delay
+        /// For a navigation that runs by itself: where it comes among the page's automatic actions (script
+        /// navigations and form submissions, counted from 0) in the order a browser starts them. Code that runs
+        /// while the page parses (an inline script's top level) comes first, in document order; then code that
+        /// runs once it has parsed or loaded (`onload`, `DOMContentLoaded`, jQuery ready, module scripts); then
+        /// timers. nil: it needs a tap.
+        public var runOrder: Int?
+        public init(url: String, kind: Kind, onLoad: Bool, delay: Int? = nil, runOrder: Int? = nil) {
+            self.url = url; self.kind = kind; self.onLoad = onLoad; self.delay = delay; self.runOrder = runOrder
         }
     }
 

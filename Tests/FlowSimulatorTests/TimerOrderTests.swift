@@ -27,3 +27,15 @@ import TestSupport
         #expect(try Self.run("<meta http-equiv=refresh content='9;url=/complete'><script>setTimeout(function(){ location = '/cancel' }, 500)</script>") == "canceled")
     }
 }
+
+/// Inline scripts and the forms they submit run while the page parses, before `onload`: the first automatic
+/// navigation is the parse-time one (what WebKit and Chromium start first).
+@Suite struct ParseOrderTests {
+    @Test func aFormSubmittedByAnInlineScriptGoesBeforeTheOnloadNavigation() throws {
+        #expect(try TimerOrderTests.run("<body onload=\\\"location='/cancel'\\\"><form action=/complete></form><script>document.forms[0].submit()</script>") == "complete")
+    }
+
+    @Test func anOnloadSubmitStillWaitsForAnInlineNavigation() throws {
+        #expect(try TimerOrderTests.run("<body onload=\\\"document.forms[0].submit()\\\"><form action=/complete></form><script>location = '/cancel'</script>") == "canceled")
+    }
+}
