@@ -5,7 +5,8 @@ import NavigationPolicy
 
 /// Loads environment files (YAML or JSON). Every problem is a `ConfigError` naming the file, line and key.
 public enum EnvironmentFile {
-    public static let keys = ["apps", "defaultApps"]
+    public static let keys = ["apps", "defaultApps", "webView"]
+    public static let webViewKeys = ["javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows"]
     public static let appKeys = ["name", "schemes", "universalLinks", "package", "appLinks", "behaviour"]
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
@@ -121,7 +122,15 @@ public enum EnvironmentFile {
             }
             defaultApps = list
         }
-        return LoadedEnvironment(environment: Environment(apps: apps, defaultApps: defaultApps), behaviours: behaviours)
+        // The host app's web view settings; absent keys keep the platforms' defaults (false).
+        var webView = Environment.WebViewSettings()
+        if let node = m.value("webView") {
+            let w = try node.fields(webViewKeys)
+            if let v = w.value("javaScriptCanOpenWindowsAutomatically") { webView.javaScriptCanOpenWindowsAutomatically = try v.bool() }
+            if let v = w.value("supportMultipleWindows") { webView.supportMultipleWindows = try v.bool() }
+        }
+        return LoadedEnvironment(environment: Environment(apps: apps, defaultApps: defaultApps, webView: webView),
+                                 behaviours: behaviours)
     }
 
     private static func hostValue(_ node: ConfigNode) throws(ConfigError) -> String {
