@@ -36,13 +36,13 @@ enum URLTools {
 
     /// A GET form's URL: the action with its query replaced by the fields (application/x-www-form-urlencoded)
     /// and no fragment.
-    static func formGetURL(action: String, fields: [(String, String)]) -> String {
-        let query = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+    static func formGetURL(action: String, fields: [(String, String)], encoding: TextEncoding = .utf8) -> String {
+        let query = fields.map {
+            "\(PercentEncoding.encodeForm($0.0, encoding: encoding))=\(PercentEncoding.encodeForm($0.1, encoding: encoding))"
+        }.joined(separator: "&")
         guard let u = WebURL(action) else { return action }
         return u.withoutFragment.replacingQuery(query).href
     }
-
-    static func formEncode(_ s: String) -> String { PercentEncoding.encodeForm(s) }
 
     /// Text compared loosely: lower case, runs of white space as one space, trimmed.
     static func looseText(_ s: String) -> String {

@@ -2,6 +2,7 @@
 // cookies, what a loaded page does by itself (scripts, auto-submitted forms, refreshes, frames).
 import NavigationPolicy
 import PageScan
+import PlainviewURL
 
 extension World {
     // MARK: navigation
@@ -17,7 +18,13 @@ extension World {
 
     func submit(_ surface: Surface, _ form: PageScanResult.Form, frameIndex: Int?, gesture: Bool) {
         let method = form.method.uppercased() == "POST" ? "POST" : "GET"
-        let url = method == "GET" ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }) : form.action
+        // A browser encodes the fields in the encoding of the page holding the form.
+        let tab = surface == .host ? web : browser
+        let page = frameIndex.flatMap { tab.frames[$0] } ?? tab.page
+        let encoding = page?.scan.charset.flatMap { TextEncoding(label: $0) } ?? .utf8
+        let url = method == "GET"
+            ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }, encoding: encoding)
+            : form.action
         let frame: NavigationFrame = form.target == "_blank" ? .newWindow : (frameIndex == nil || form.target == "_top" ? .main : .sub)
         navigate(surface, url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .form, gesture: gesture, method: method)
     }

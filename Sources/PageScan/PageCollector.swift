@@ -32,6 +32,8 @@ final class PageCollector: HTMLEventSink {
     private var fieldsets: [Bool] = []
     private var disabledFieldsets = 0
     private var script: [UInt8]?
+    /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
+    private(set) var declaredCharset: String?
     /// The open script is a module script (it runs after parsing, not where it stands).
     private var scriptIsModule = false
     private var inRawText = false
@@ -82,13 +84,22 @@ final class PageCollector: HTMLEventSink {
                 else if cEqual(n, "target"), baseTarget == nil { baseTarget = string(v) }
             }
         case .meta:
-            var isRefresh = false
-            var content: String?
+            var isRefresh = false, isContentType = false
+            var content: String?, charset: String?
             attributes.forEach { n, v in
-                if cEqual(n, "http-equiv"), let v { isRefresh = cEqualIgnoringCase(v, "refresh") }
+                if cEqual(n, "http-equiv"), let v {
+                    isRefresh = cEqualIgnoringCase(v, "refresh")
+                    isContentType = cEqualIgnoringCase(v, "content-type")
+                }
                 else if cEqual(n, "content") { content = string(v) }
+                else if cEqual(n, "charset") { charset = string(v) }
             }
             if isRefresh, let content, let parsed = RefreshContent(content) { refreshes.append(parsed) }
+            // The page's own encoding declaration: the first `<meta charset>` or content-type `<meta>`.
+            if declaredCharset == nil {
+                if let charset { declaredCharset = charset }
+                else if isContentType, let content { declaredCharset = PageScanner.charset(fromContentType: content) }
+            }
         case .form:
             if openForm != nil { ignoredNestedForms += 1; return }  // browsers ignore a nested <form>
             var f = PendingForm(action: nil, method: "GET", target: nil, name: nil, id: nil)

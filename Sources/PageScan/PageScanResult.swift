@@ -10,6 +10,10 @@ public struct PageScanResult: Sendable, Hashable, Codable {
     public var scriptNavigations: [ScriptNavigation]
     /// Calls into the host app (`window.webkit.messageHandlers.NAME.postMessage`, Android JS interfaces).
     public var hooks: [Hook]
+    /// The page's character encoding as the Encoding Standard names it (`windows-1252`, `shift_jis` …), from
+    /// the Content-Type header's charset, else the page's first `<meta charset>` (or content-type `<meta>`);
+    /// nil when neither declares one this machine knows. A browser submits the page's forms in it.
+    public var charset: String?
 
     public init(refresh: Refresh? = nil, links: [Link] = [], forms: [Form] = [], frames: [Frame] = [],
                 scriptNavigations: [ScriptNavigation] = [], hooks: [Hook] = []) {

@@ -628,18 +628,6 @@ func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     }
 }
 
-extension StringProtocol {
-    /// Trims ASCII whitespace (space, tab, LF, FF, CR) from both ends.
-    func trimmingASCIIWhitespace() -> String {
-        let ws: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
-        let u = Array(utf8)
-        var a = 0, b = u.count
-        while a < b, ws(u[a]) { a += 1 }
-        while b > a, ws(u[b - 1]) { b -= 1 }
-        return String(decoding: u[a..<b], as: UTF8.self)
-    }
-}
-
 /// JavaScript tokenizer: enough to know where strings, comments and regexes are.
 struct Tokenizer {
     private static let operators = ByteSet(Array("=!<>+-*%&|^~?".utf8))
