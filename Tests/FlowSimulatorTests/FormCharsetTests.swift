@@ -6,12 +6,7 @@ import TestSupport
 /// Chromium send), so only the recording at `?name=Bj%F8rn` answers.
 @Suite struct FormCharsetTests {
     static func run(contentType: String, meta: String = "") throws -> String {
-        let flow = try FlowLoader.parse("""
-        policy:
-          platform: ios
-          paymentUrl: https://shop.example.com/pay
-          completeUrl: https://shop.example.com/complete
-          cancelUrl: https://shop.example.com/cancel
+        try ShopFlow.outcome("""
         pages:
           - url: https://shop.example.com/pay
             headers: {Content-Type: "\(contentType)"}
@@ -22,8 +17,7 @@ import TestSupport
           - url: https://shop.example.com/next?name=Bj%C3%B8rn
             location: /cancel
             status: 302
-        """, file: "flow.yaml", folder: Project.root.path)
-        return Simulator.run(flow).branches[0].outcome.kind.rawValue
+        """)
     }
 
     @Test func theHeadersCharsetEncodesTheForm() throws {

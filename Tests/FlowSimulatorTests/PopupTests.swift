@@ -7,17 +7,12 @@ import TestSupport
 /// refresh then completes the payment; a popup that opens reaches /cancel.
 @Suite struct PopupTests {
     static func run(platform: String, webView: String?, body: String) throws -> (outcome: String, notes: [String]) {
-        let env = webView.map { "\nenvironment:\n  webView: \($0)" } ?? ""
-        let flow = try FlowLoader.parse("""
-        policy:
-          platform: \(platform)
-          paymentUrl: https://shop.example.com/pay
-          completeUrl: https://shop.example.com/complete
-          cancelUrl: https://shop.example.com/cancel\(env)
-        pages:
+        let env = webView.map { "environment:\n  webView: \($0)\n" } ?? ""
+        let flow = try ShopFlow.load(platform: platform, """
+        \(env)pages:
           - url: https://shop.example.com/pay
             body: "\(body)<meta http-equiv=refresh content='1;url=/complete'>"
-        """, file: "flow.yaml", folder: Project.root.path)
+        """)
         let r = Simulator.run(flow).branches[0]
         return (r.outcome.kind.rawValue, r.events.compactMap { $0.event == .note ? $0.reason : nil })
     }

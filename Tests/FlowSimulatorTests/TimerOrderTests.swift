@@ -5,18 +5,11 @@ import TestSupport
 /// A `setTimeout(…, N)` navigation waits N ms on the simulated clock, so a sooner refresh wins (as in a browser).
 @Suite struct TimerOrderTests {
     static func run(_ body: String) throws -> String {
-        let flow = try FlowLoader.parse("""
-        policy:
-          platform: ios
-          paymentUrl: https://shop.example.com/pay
-          completeUrl: https://shop.example.com/complete
-          cancelUrl: https://shop.example.com/cancel
+        try ShopFlow.outcome("""
         pages:
           - url: https://shop.example.com/pay
             body: "\(body)"
-        """, file: "flow.yaml", folder: Project.root.path)
-        let r = Simulator.run(flow).branches[0]
-        return r.outcome.kind.rawValue
+        """)
     }
 
     @Test func aRefreshSoonerThanTheTimerWins() throws {
