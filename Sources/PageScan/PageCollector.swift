@@ -8,6 +8,10 @@ final class PageCollector: HTMLEventSink {
         var action: String?; var method: String; var target: String?; var name: String?; var id: String?
     }
     private struct PendingField { var owner: Int?; var ownerID: String?; var name: String; var value: String }
+    private struct PendingButton {
+        var owner: Int?; var ownerID: String?; var kind: PageScanResult.Button.Kind; var label: [UInt8]
+        var ariaLabel: String?; var name: String?; var value: String?; var onclick: [UInt8]?
+    }
     private struct PendingSelect {
         var owner: Int?; var ownerID: String?; var name: String?; var multiple: Bool; var disabled: Bool
         var options: [(value: String?, text: [UInt8], selected: Bool, disabled: Bool)] = []
@@ -27,6 +31,12 @@ final class PageCollector: HTMLEventSink {
     private var fields: [PendingField] = []
     private var frames: [(src: String, name: String?)] = []
     private var scripts: ScriptAnalysis
+    private let scanner: ScriptScanner
+    private var buttons: [PendingButton] = []
+    /// The open `<button>` (its index in `buttons`), collecting its text.
+    private var openButton: Int?
+    /// Button text kept (a label, not a document).
+    private static let maxButtonText = 512
 
     private var skipDepth = 0
     private var fieldsets: [Bool] = []
@@ -42,7 +52,8 @@ final class PageCollector: HTMLEventSink {
     private var inOption = false
 
     init(androidInterfaces: Set<String>) {
-        scripts = ScriptAnalysis(ScriptScanner(androidInterfaces: androidInterfaces))
+        scanner = ScriptScanner(androidInterfaces: androidInterfaces)
+        scripts = ScriptAnalysis(scanner)
     }
 
     /// Link text kept per link (enough for any label; a 100 MB `<a>` must not be copied whole).
@@ -112,8 +123,25 @@ final class PageCollector: HTMLEventSink {
             }
             openForm = forms.count
             forms.append(f)
+        case .button:
+            var b = PendingButton(owner: openForm, ownerID: nil, kind: .submit, label: [], ariaLabel: nil, name: nil, value: nil, onclick: nil)
+            var disabled = false
+            attributes.forEach { n, v in
+                if cEqual(n, "type") { b.kind = Self.buttonKind(string(v)) ?? .submit }
+                else if cEqual(n, "name") { b.name = string(v) }
+                else if cEqual(n, "value") { b.value = string(v) }
+                else if cEqual(n, "form") { b.ownerID = string(v) }
+                else if cEqual(n, "aria-label") { b.ariaLabel = string(v) }
+                else if cEqual(n, "onclick"), let v { b.onclick = bytes(v) }
+                else if cEqual(n, "disabled") { disabled = true }
+            }
+            if b.kind == .image { b.kind = .submit }
+            guard !disabled, disabledFieldsets == 0 else { return }
+            openButton = buttons.count
+            buttons.append(b)
         case .input:
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
+            var alt: String?, ariaLabel: String?, onclick: [UInt8]?
             attributes.forEach { n, v in
                 if cEqual(n, "name") { name = string(v) }
                 else if cEqual(n, "value") { value = string(v) }
@@ -121,6 +149,15 @@ final class PageCollector: HTMLEventSink {
                 else if cEqual(n, "checked") { checked = true }
                 else if cEqual(n, "disabled") { disabled = true }
                 else if cEqual(n, "form") { formID = string(v) }
+                else if cEqual(n, "alt") { alt = string(v) }
+                else if cEqual(n, "aria-label") { ariaLabel = string(v) }
+                else if cEqual(n, "onclick"), let v { onclick = bytes(v) }
+            }
+            if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0 {
+                // What the button shows: its value, an image's alt, else the browser's default caption.
+                let shown = kind == .image ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
+                buttons.append(PendingButton(owner: openForm, ownerID: formID, kind: kind, label: Array(shown.utf8), ariaLabel: ariaLabel,
+                                             name: name, value: kind == .image ? nil : value, onclick: onclick))
             }
             guard let name, !name.isEmpty, !disabled, disabledFieldsets == 0 else { return }
             switch type {
@@ -206,6 +243,8 @@ final class PageCollector: HTMLEventSink {
             if let open = openLinks.popLast() { closeLink(open) }
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
+        case .button:
+            openButton = nil
         case .textarea:
             guard var t = textarea else { return }
             // The parser drops one newline right after <textarea>; browsers normalise CRLF to LF.
@@ -256,6 +295,9 @@ final class PageCollector: HTMLEventSink {
             openLinks[last].text.append(contentsOf: text.prefix(Self.maxLinkText - openLinks[last].text.count))
         }
         textarea?.text.append(contentsOf: text)
+        if let b = openButton, buttons[b].label.count < Self.maxButtonText {
+            buttons[b].label.append(contentsOf: text.prefix(Self.maxButtonText - buttons[b].label.count))
+        }
         if inOption, let last = select?.options.indices.last {
             select?.options[last].text.append(contentsOf: text)
         }
@@ -341,6 +383,20 @@ final class PageCollector: HTMLEventSink {
             if let id = f.ownerID { owner = formsByID[id] } else { owner = f.owner }
             if let owner, owner < formFields.count { formFields[owner].append(.init(name: f.name, value: f.value)) }
         }
+        // Buttons: to their form (its own, or the one `form=` names), else the page; onclick navigations resolved.
+        var formButtons = [[PageScanResult.Button]](repeating: [], count: forms.count)
+        for b in buttons {
+            var onclickURL: String?
+            if let code = b.onclick {
+                var analysis = ScriptAnalysis(scanner)
+                analysis.add(ScriptUnit(source: code, onLoad: false, formsBefore: 0))
+                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.url) }
+            }
+            let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
+                                               name: b.name, value: b.value, onclickURL: onclickURL)
+            let owner = b.ownerID.map { formsByID[$0] } ?? b.owner
+            if let owner, owner < formButtons.count { formButtons[owner].append(button) } else { out.buttons.append(button) }
+        }
         for (i, f) in forms.enumerated() {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
             let action: String
@@ -352,7 +408,7 @@ final class PageCollector: HTMLEventSink {
             }
             out.forms.append(.init(action: action, method: f.method, fields: formFields[i],
                                    autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
-                                   autoSubmitOrder: formOrder[i]))
+                                   autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
         return out
     }
@@ -389,6 +445,17 @@ final class PageCollector: HTMLEventSink {
         scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
     }
 
+    /// The button kinds of `<input type>` / `<button type>`; nil for other input types.
+    private static func buttonKind(_ type: String) -> PageScanResult.Button.Kind? {
+        switch type.trimmingASCIIWhitespace().lowercased() {
+        case "submit": .submit
+        case "image": .image
+        case "button": .button
+        case "reset": .reset
+        default: nil
+        }
+    }
+
     private static func isJavaScriptType(_ type: String) -> Bool {
         let t = type.trimmingASCIIWhitespace().lowercased()
         if t.isEmpty || t == "module" { return true }
@@ -402,7 +469,7 @@ final class PageCollector: HTMLEventSink {
 
 /// The elements the collector cares about, recognised without allocating.
 enum Tag {
-    case a, area, base, meta, form, input, textarea, select, option, fieldset, iframe, frame, script, style
+    case a, area, base, button, meta, form, input, textarea, select, option, fieldset, iframe, frame, script, style
     case noscript, template, noembed, noframes
     case other
 
@@ -413,7 +480,7 @@ enum Tag {
         switch n[0] {
         case UInt8(ascii: "a"):
             self = n[1] == 0 ? .a : cEqual(n, "area") ? .area : .other
-        case UInt8(ascii: "b"): self = cEqual(n, "base") ? .base : .other
+        case UInt8(ascii: "b"): self = cEqual(n, "base") ? .base : cEqual(n, "button") ? .button : .other
         case UInt8(ascii: "m"): self = cEqual(n, "meta") ? .meta : .other
         case UInt8(ascii: "f"):
             self = cEqual(n, "form") ? .form : cEqual(n, "frame") ? .frame : cEqual(n, "fieldset") ? .fieldset : .other

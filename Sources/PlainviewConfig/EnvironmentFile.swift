@@ -1,4 +1,4 @@
-// The environment file (DESIGN.md "Environment file"): the apps a simulated device has installed.
+// The environment file (docs/environment.md): the apps a simulated device has installed.
 import PlainviewURL
 import Foundation
 import NavigationPolicy
@@ -10,6 +10,12 @@ public enum EnvironmentFile {
     public static let appKeys = ["name", "schemes", "universalLinks", "package", "appLinks", "behaviour"]
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
+
+    /// The keys as a tree. `apps[].behaviour` is left to the caller's behaviour decoder (the simulator's keys).
+    public static let shape = ConfigKeys(keys, nested: [
+        "apps": ConfigKeys(appKeys, nested: ["universalLinks": ConfigKeys(universalLinkKeys), "appLinks": ConfigKeys(appLinkKeys)]),
+        "webView": ConfigKeys(webViewKeys),
+    ])
 
     /// Decodes an app's `behaviour` node into the caller's model (the simulator owns it) and says which
     /// built-in app it names, if any. The node knows its file, line and key path (`apps[0].behaviour`);
