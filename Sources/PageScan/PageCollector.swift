@@ -390,7 +390,7 @@ final class PageCollector: HTMLEventSink {
             if let code = b.onclick {
                 var analysis = ScriptAnalysis(scanner)
                 analysis.add(ScriptUnit(source: code, onLoad: false, formsBefore: 0))
-                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.url) }
+                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.navigation.url) }
             }
             let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
                                                name: b.name, value: b.value, onclickURL: onclickURL)
