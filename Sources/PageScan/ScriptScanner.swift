@@ -547,67 +547,7 @@ struct ScriptScanner {
 
 /// Decodes a JavaScript string literal's inner bytes: `\xHH`, `\uHHHH`, `\u{…}`, `\n` etc., line continuations.
 func decodeString(_ t: Token, _ s: [UInt8]) -> String {
-    let bytes = s[t.start..<t.end]
-    guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
-    var units: [UInt16] = []   // UTF-16, so `\uD83D\uDE00` pairs combine
-    let text = String(decoding: bytes, as: UTF8.self)
-    let scalars = Array(text.unicodeScalars)
-    var i = 0
-    func hex(_ from: Int, _ count: Int) -> UInt32? {
-        guard from + count <= scalars.count else { return nil }
-        var v: UInt32 = 0
-        for k in from..<(from + count) {
-            guard let d = hexValue(scalars[k]) else { return nil }
-            v = v * 16 + d
-        }
-        return v
-    }
-    func append(_ scalar: UInt32) {
-        if let u = Unicode.Scalar(scalar) { units.append(contentsOf: Array(String(Character(u)).utf16)) }
-        else { units.append(0xFFFD) }
-    }
-    while i < scalars.count {
-        let c = scalars[i]
-        guard c == "\\", i + 1 < scalars.count else {
-            units.append(contentsOf: Array(String(Character(c)).utf16)); i += 1; continue
-        }
-        let e = scalars[i + 1]
-        i += 2
-        switch e {
-        case "n": units.append(0x0A)
-        case "t": units.append(0x09)
-        case "r": units.append(0x0D)
-        case "b": units.append(0x08)
-        case "f": units.append(0x0C)
-        case "v": units.append(0x0B)
-        case "0" where !(i < scalars.count && hexValue(scalars[i]).map { $0 < 10 } == true): units.append(0)
-        case "\n", "\u{2028}", "\u{2029}": break
-        case "\r": if i < scalars.count, scalars[i] == "\n" { i += 1 }
-        case "x":
-            if let v = hex(i, 2) { append(v); i += 2 } else { units.append(0x78) }
-        case "u":
-            if i < scalars.count, scalars[i] == "{", let close = scalars[i...].firstIndex(of: "}"), close - i <= 7,
-               let v = hex(i + 1, close - i - 1), close > i + 1 {
-                append(v); i = close + 1
-            } else if let v = hex(i, 4) {
-                units.append(UInt16(v)); i += 4
-            } else {
-                units.append(0x75)
-            }
-        default:
-            units.append(contentsOf: Array(String(Character(e)).utf16))
-        }
-    }
-    return String(decoding: units, as: UTF16.self)
-}
-
-private func hexValue(_ c: Unicode.Scalar) -> UInt32? {
-    switch c.value {
-    case 0x30...0x39: return c.value - 0x30
-    case 0x41...0x46: return c.value - 0x41 + 10
-    case 0x61...0x66: return c.value - 0x61 + 10
-    default: return nil
-    }
+    BrowserEscapes.decodeJavaScriptEscapes(String(decoding: s[t.start..<t.end], as: UTF8.self))
 }
 
 /// `decodeURIComponent` semantics, lenient: valid UTF-8 `%XX` sequences decode, anything else stays as is.
