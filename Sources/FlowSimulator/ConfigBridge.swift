@@ -9,6 +9,7 @@ enum ConfigBridge {
         var system: any SystemServices
         var apps: [String: AppBehaviour]
         var appNames: [String]
+        var webView = Environment.WebViewSettings()
     }
 
     private static func path(_ node: ConfigNode, folder: String) throws(ConfigError) -> String {
@@ -36,7 +37,7 @@ enum ConfigBridge {
             loaded = try EnvironmentFile.decode(node, baseDirectory: folder, behaviour: decodeBehaviour)
         }
         return LoadedEnvironment(system: EnvironmentSystem(loaded.environment), apps: loaded.behaviours,
-                                 appNames: loaded.environment.apps.map(\.name))
+                                 appNames: loaded.environment.apps.map(\.name), webView: loaded.environment.webView)
     }
 
     /// The decoder the environment loader calls for each app's `behaviour:`.

@@ -164,7 +164,7 @@ public enum FlowLoader {
         }
         return Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
                     hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
-                    limits: limits, hooks: hooks, responder: responder)
+                    limits: limits, hooks: hooks, responder: responder, webView: env.webView)
     }
 
     // MARK: pages

@@ -42,6 +42,10 @@ final class PageCollector: HTMLEventSink {
     private var fieldsets: [Bool] = []
     private var disabledFieldsets = 0
     private var script: [UInt8]?
+    /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
+    private(set) var declaredCharset: String?
+    /// The open script is a module script (it runs after parsing, not where it stands).
+    private var scriptIsModule = false
     private var inRawText = false
     private var textarea: (owner: Int?, ownerID: String?, name: String, text: [UInt8])?
     private var select: PendingSelect?
@@ -69,7 +73,7 @@ final class PageCollector: HTMLEventSink {
         attributes.forEach { n, v in
             guard n[0] == UInt8(ascii: "o"), n[1] == UInt8(ascii: "n"), n[2] != 0, let v else { return }
             let onLoad = cEqual(n, "onload") || cEqual(n, "onpageshow") || cEqual(n, "onerror")
-            scripts.add(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count))
+            scripts.add(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count, runsAfterParsing: onLoad))
         }
 
         switch tag {
@@ -91,13 +95,22 @@ final class PageCollector: HTMLEventSink {
                 else if cEqual(n, "target"), baseTarget == nil { baseTarget = string(v) }
             }
         case .meta:
-            var isRefresh = false
-            var content: String?
+            var isRefresh = false, isContentType = false
+            var content: String?, charset: String?
             attributes.forEach { n, v in
-                if cEqual(n, "http-equiv"), let v { isRefresh = cEqualIgnoringCase(v, "refresh") }
+                if cEqual(n, "http-equiv"), let v {
+                    isRefresh = cEqualIgnoringCase(v, "refresh")
+                    isContentType = cEqualIgnoringCase(v, "content-type")
+                }
                 else if cEqual(n, "content") { content = string(v) }
+                else if cEqual(n, "charset") { charset = string(v) }
             }
             if isRefresh, let content, let parsed = RefreshContent(content) { refreshes.append(parsed) }
+            // The page's own encoding declaration: the first `<meta charset>` or content-type `<meta>`.
+            if declaredCharset == nil {
+                if let charset { declaredCharset = charset }
+                else if isContentType, let content { declaredCharset = PageScanner.charset(fromContentType: content) }
+            }
         case .form:
             if openForm != nil { ignoredNestedForms += 1; return }  // browsers ignore a nested <form>
             var f = PendingForm(action: nil, method: "GET", target: nil, name: nil, id: nil)
@@ -200,11 +213,16 @@ final class PageCollector: HTMLEventSink {
             // No or empty src: about:blank, which goes nowhere.
             if let src, !src.trimmingASCIIWhitespace().isEmpty { frames.append((src, frameName)) }
         case .script:
-            var external = false, runs = true
+            var external = false, runs = true, module = false
             attributes.forEach { n, v in
                 if cEqual(n, "src") { external = true }
-                else if cEqual(n, "type") { runs = Self.isJavaScriptType(string(v)) }
+                else if cEqual(n, "type") {
+                    let type = string(v)
+                    runs = Self.isJavaScriptType(type)
+                    module = type.trimmingASCIIWhitespace().lowercased() == "module"
+                }
             }
+            scriptIsModule = module
             inRawText = true
             script = (external || !runs) ? nil : []
         case .style:
@@ -255,7 +273,7 @@ final class PageCollector: HTMLEventSink {
             if let d = fieldsets.popLast(), d { disabledFieldsets -= 1 }
         case .script:
             if let source = script, !source.isEmpty {
-                scripts.add(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count))
+                scripts.add(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count, runsAfterParsing: scriptIsModule))
             }
             script = nil
             inRawText = false
@@ -339,16 +357,26 @@ final class PageCollector: HTMLEventSink {
         }
 
         var findings = scripts.finish()
-        out.scriptNavigations = findings.navigations
-        findings.navigations = []
-        Self.resolveInPlace(&out.scriptNavigations, \.url, resolve)
+        Self.resolveInPlace(&findings.navigations, \.navigation.url, resolve)
         out.hooks = findings.hooks
 
-        // Forms: owners, fields, auto-submission.
+        // The automatic actions (navigations and form submissions) in the order a browser starts them.
+        var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
+        for (i, n) in findings.navigations.enumerated() where n.navigation.onLoad { automatic.append((n.key, i, nil)) }
         var autoSubmitted = Set<Int>()
         for s in findings.submits where s.onLoad {
-            if let i = formIndex(s.form) { autoSubmitted.insert(i) }
+            if let i = formIndex(s.form) { autoSubmitted.insert(i); automatic.append((s.key, nil, i)) }
         }
+        automatic.sort { $0.key < $1.key }
+        var formOrder: [Int: Int] = [:]
+        out.scriptNavigations = findings.navigations.map(\.navigation)
+        findings.navigations = []
+        for (order, a) in automatic.enumerated() {
+            if let n = a.navigation { out.scriptNavigations[n].runOrder = order }
+            if let f = a.form, formOrder[f] == nil { formOrder[f] = order }
+        }
+
+        // Forms: owners, fields, auto-submission.
         var formFields = [[PageScanResult.Form.Field]](repeating: [], count: forms.count)
         for f in fields {
             let owner: Int?
@@ -362,7 +390,7 @@ final class PageCollector: HTMLEventSink {
             if let code = b.onclick {
                 var analysis = ScriptAnalysis(scanner)
                 analysis.add(ScriptUnit(source: code, onLoad: false, formsBefore: 0))
-                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.url) }
+                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.navigation.url) }
             }
             let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
                                                name: b.name, value: b.value, onclickURL: onclickURL)
@@ -379,7 +407,8 @@ final class PageCollector: HTMLEventSink {
                 action = documentURL
             }
             out.forms.append(.init(action: action, method: f.method, fields: formFields[i],
-                                   autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget, buttons: formButtons[i]))
+                                   autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
+                                   autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
         return out
     }
