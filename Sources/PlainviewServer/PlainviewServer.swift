@@ -62,9 +62,10 @@ public enum PlainviewServer {
         for error in pages?.skipped ?? [] {
             logger.warning("not serving a flow that does not load: \(error)")
         }
+        let warnings = WarningBudget()
         let responder = PlainviewResponder(
             endpoints: knownPublicURL == nil ? nil : HelperEndpoints(configuration: validated),
-            pages: pages, logger: logger)
+            pages: pages, logger: logger, warnings: warnings)
         if validated.trampolineOrigin == validated.publicOrigin && options.publicURL != nil {
             logger.notice("the back-link page is served from the payment url's own host; iOS opens a universal link tapped on a page of the same domain in Safari (seed 000, case 2a): give --trampoline-url on another host for production")
         }
@@ -73,7 +74,7 @@ public enum PlainviewServer {
         let maxConnections = limits.maxConnections ?? ServerLimits.defaultMaxConnections()
         return Application(
             responder: responder,
-            server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits, logger: logger) },
+            server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits, logger: logger, warnings: warnings) },
             configuration: ApplicationConfiguration(
                 address: .hostname(options.host, port: options.port), serverName: nil,
                 availableConnectionsDelegate: ConnectionCap(limit: maxConnections, logger: logger)),
@@ -128,11 +129,13 @@ final class PlainviewResponder: HTTPResponder, Sendable {
     private let endpoints: Mutex<HelperEndpoints?>
     let pages: PagesIndex?
     let logger: Logger
+    let warnings: WarningBudget
 
-    init(endpoints: HelperEndpoints?, pages: PagesIndex?, logger: Logger) {
+    init(endpoints: HelperEndpoints?, pages: PagesIndex?, logger: Logger, warnings: WarningBudget) {
         self.endpoints = Mutex(endpoints)
         self.pages = pages
         self.logger = logger
+        self.warnings = warnings
     }
 
     func setEndpoints(_ e: HelperEndpoints) { endpoints.withLock { $0 = e } }
@@ -155,8 +158,8 @@ final class PlainviewResponder: HTTPResponder, Sendable {
         // The target is logged in its canonical (percent-encoded) form, bounded.
         let refused = (400..<500).contains(result.status) && result.status != 404
         if refused || logger.logLevel <= .debug {
-            let line: Logger.Message = "\(method) \(String(Self.printable(target).prefix(300))) \(result.status) \(result.body.utf8.count)"
-            logger.log(level: refused ? .warning : .debug, line)
+            let line = "\(method) \(String(Self.printable(target).prefix(300))) \(result.status) \(result.body.utf8.count)"
+            if refused { warnings.warn(logger, line) } else { logger.debug("\(line)") }
         }
         let (head, body) = Self.wire(result, closing: false)
         return Response(status: head.status, headers: head.headerFields, body: ResponseBody(byteBuffer: body))

@@ -17,6 +17,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPResponsePart
 
     private let logger: Logger
+    private let warnings: WarningBudget
     /// Requests whose head has arrived and whose response has not been written to its end.
     private var unanswered = 0
     /// A parser error met while a response was still being written: the connection closes once it is.
@@ -24,7 +25,10 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// The problem has been sent; the connection closes when the client closes its side, or after `linger`.
     private var lingering = false
 
-    init(logger: Logger) { self.logger = logger }
+    init(logger: Logger, warnings: WarningBudget) {
+        self.logger = logger
+        self.warnings = warnings
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -59,7 +63,7 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         let problem = Self.problem(for: parserError)
-        logger.warning("refused a request from \(context.channel.remoteAddress?.description ?? "an unknown peer") the HTTP parser rejects: \(problem.status) \(problem.detail)")
+        warnings.warn(logger, "refused a request from \(context.channel.remoteAddress?.description ?? "an unknown peer") the HTTP parser rejects: \(problem.status) \(problem.detail)")
         // The request the parser failed on has no head upstream; one still being answered keeps its response.
         guard unanswered <= 0 else {
             closeAfterResponse = true

@@ -108,24 +108,26 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     let inner: HTTP1Channel
     let limits: ServerLimits
     let logger: Logger
+    let warnings: WarningBudget
 
-    init(responder: @escaping HTTPChannelHandler.Responder, limits: ServerLimits, logger: Logger) {
+    init(responder: @escaping HTTPChannelHandler.Responder, limits: ServerLimits, logger: Logger, warnings: WarningBudget) {
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         // The request line counts against the field size as well: past 16 KB it is a parser error (431 problem).
         decoder.maxHeaderFieldSize = 16 * 1024
         decoder.maxHeaderListSize = 64 * 1024
         decoder.maxHeaderFieldCount = 100
         inner = HTTP1Channel(responder: responder, configuration: .init(
-            additionalChannelHandlers: [RequestGuard(logger: logger)],
+            additionalChannelHandlers: [RequestGuard(logger: logger, warnings: warnings)],
             idleTimeout: .seconds(Int64(limits.idleTimeout)), httpDecoderConfiguration: decoder))
         self.limits = limits
         self.logger = logger
+        self.warnings = warnings
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let limits = limits, ownLogger = self.logger
+        let limits = limits, ownLogger = self.logger, warnings = warnings
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(RequestClock(limits: limits, logger: ownLogger), position: .first)
+            try channel.pipeline.syncOperations.addHandler(RequestClock(limits: limits, logger: ownLogger, warnings: warnings), position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
     }
 
@@ -156,11 +158,13 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let limits: ServerLimits
     private let logger: Logger
+    private let warnings: WarningBudget
     private var phase = Phase.waiting
 
-    init(limits: ServerLimits, logger: Logger) {
+    init(limits: ServerLimits, logger: Logger, warnings: WarningBudget) {
         self.limits = limits
         self.logger = logger
+        self.warnings = warnings
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -207,9 +211,9 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline, _ reason: String) -> Scheduled<Void> {
-        let logger = logger
+        let logger = logger, warnings = warnings
         return context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
-            logger.warning("closed the connection from \(context.channel.remoteAddress?.description ?? "an unknown peer"): \(reason)")
+            warnings.warn(logger, "closed the connection from \(context.channel.remoteAddress?.description ?? "an unknown peer"): \(reason)")
             context.close(promise: nil)
         }
     }

@@ -298,3 +298,23 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         #expect(p.detail.contains(mentions), "\(p.detail)")
     }
 }
+
+/// A flood of refusals cannot flood the log: past the budget they are counted, and the next line says how many.
+@Suite struct WarningBudgetTests {
+    @Test func pastTheBudgetRefusalsAreCountedAndTheNextLineSaysHowMany() {
+        let collector = LineCollector()
+        let logger = Logger(label: "t") { _ in collector }
+        let start = ContinuousClock.now
+        let budget = WarningBudget(perSecond: 2, now: start)
+        for i in 0..<5 { budget.warn(logger, "refused \(i)", now: start + .milliseconds(100 * i)) }
+        #expect(collector.lines(at: .warning) == ["refused 0", "refused 1"])
+        budget.warn(logger, "refused 5", now: start + .milliseconds(1_200))
+        #expect(collector.lines(at: .warning).last == "refused 5 (3 more refusals before this one were not logged)")
+        budget.warn(logger, "refused 6", now: start + .milliseconds(1_300))
+        #expect(collector.lines(at: .warning).last == "refused 6")
+        // At a level above warning nothing is logged or counted.
+        let errorsOnly = LineCollector(level: .error)
+        WarningBudget(perSecond: 1, now: start).warn(Logger(label: "t") { _ in errorsOnly }, "refused", now: start)
+        #expect(errorsOnly.snapshot.isEmpty)
+    }
+}
