@@ -20,8 +20,13 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let warnings: WarningBudget
     /// Requests whose head has arrived and whose response has not been written to its end.
     private var unanswered = 0
-    /// A parser error met while a response was still being written: the connection closes once it is.
-    private var closeAfterResponse = false
+    /// A head has arrived and the request's end has not.
+    private var midRequest = false
+    /// A parser error met while responses were still being written. Once they are, the problem is sent when
+    /// the last request was read to its end (so a new request failed), else the connection just closes (the
+    /// body of the request just answered failed, and it has its answer). The decoder may report the error
+    /// before the end of the request before it, so this is decided then, not when the error arrives.
+    private var afterResponses: HelperProblem?
     /// The problem has been sent; the connection closes when the client closes its side, or after `linger`.
     private var lingering = false
 
@@ -34,10 +39,12 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             unanswered += 1
+            midRequest = true
             context.triggerUserOutboundEvent(RequestProgress.headComplete, promise: nil)
         case .body:
             break
         case .end:
+            midRequest = false
             context.triggerUserOutboundEvent(RequestProgress.requestComplete, promise: nil)
         }
         context.fireChannelRead(data)
@@ -49,12 +56,18 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         unanswered -= 1
-        guard closeAfterResponse, unanswered <= 0 else {
+        guard let problem = afterResponses, unanswered <= 0 else {
             context.write(data, promise: promise)
             return
         }
-        context.writeAndFlush(data, promise: promise)
-        context.close(promise: nil)
+        afterResponses = nil
+        if !midRequest {
+            context.write(data, promise: promise)
+            send(problem, context: context)
+        } else {
+            context.writeAndFlush(data, promise: promise)
+            context.close(promise: nil)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -64,11 +77,16 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         let problem = Self.problem(for: parserError)
         warnings.warn(logger, "refused a request from \(context.channel.remoteAddress?.description ?? "an unknown peer") the HTTP parser rejects: \(problem.status) \(problem.detail)")
-        // The request the parser failed on has no head upstream; one still being answered keeps its response.
+        // Responses still being written are finished first (pipelined requests are answered in order).
         guard unanswered <= 0 else {
-            closeAfterResponse = true
+            afterResponses = problem
             return
         }
+        send(problem, context: context)
+    }
+
+    /// Writes the problem as the connection's last response.
+    private func send(_ problem: HelperProblem, context: ChannelHandlerContext) {
         let response = HelperEndpoints.problemResponse(problem)
         let (head, body) = PlainviewResponder.wire(response, closing: true)
         context.write(wrapOutboundOut(.head(head)), promise: nil)

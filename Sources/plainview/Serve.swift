@@ -10,13 +10,15 @@ struct Serve: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the payment-url helper endpoints (and the recorded Pages) over HTTP.",
         discussion: """
-            Endpoints (under --root): sdk-callback/android-intent, sdk-callback/ios-universal-link,
-            sdk-callback/trampoline (the back-link page); at the host root: /.well-known/apple-app-site-association
-            and /.well-known/assetlinks.json. Generated URLs use --public-url, never the Host header.
-            Logs go to stderr at --log-level (default info): a refused request (4xx other than 404) is a warning,
-            every request line is debug. The iOS ladder redirects only to an --app-scheme. Connections past
-            --max-connections wait in the backlog (with a warning); idle, slow-header and slow-request connections
-            are closed after their timeouts. SIGINT/SIGTERM stop the server cleanly (exit 0).
+            Endpoints (under --root): sdk-callback/android-intent, sdk-callback/ios-universal-link, \
+            sdk-callback/trampoline (the back-link page); at the host root: \
+            /.well-known/apple-app-site-association and /.well-known/assetlinks.json. Generated URLs use \
+            --public-url, never the Host header. The iOS ladder redirects only to an --app-scheme.
+
+            Logs go to stderr at --log-level (default info): a refused request (4xx other than 404) is a \
+            warning, every request line is debug. Connections past --max-connections wait in the backlog \
+            (with a warning); idle, slow-header and slow-request connections are closed after their \
+            timeouts. SIGINT/SIGTERM stop the server cleanly (exit 0).
             """
     )
 

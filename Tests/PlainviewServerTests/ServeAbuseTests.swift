@@ -80,6 +80,11 @@ private func withRunningServer(_ options: ServerOptions, logger: Logger, _ body:
     }
 }
 
+/// The status lines of the responses in `wire`, in order (a body need not end with CR LF).
+private func statusLines(_ wire: String) -> [String] {
+    wire.components(separatedBy: "HTTP/1.1 ").dropFirst().map { "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "") }
+}
+
 private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
 private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
@@ -193,6 +198,20 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             #expect((json["detail"] as? String)?.contains(detail) == true, "\(name): \(body)")
             #expect(json["type"] as? String == "about:blank")
             #expect(collector.lines(at: .warning).contains { $0.contains("the HTTP parser rejects: \(status)") }, "\(name): \(collector.snapshot)")
+        }
+    }
+
+    @Test func aBadRequestPipelinedBehindAGoodOneIsAnsweredInOrder() async throws {
+        let app = try PlainviewServer.makeApplication(options: serverOptions(), logger: quiet)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            // A good request, then one the parser refuses, in one write: the first is answered, then the problem.
+            let both = try await RawHTTP.request(port: port, "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\n\r\nGET /a\u{01} HTTP/1.1\r\nHost: x\r\n\r\n", timeout: 10)
+            #expect(statusLines(both) == ["HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"], "\(both)")
+            #expect(both.contains("\r\nContent-Type: application/problem+json\r\n") && both.contains("control character"), "\(both)")
+            // A body the parser refuses belongs to a request that is answered: no second response, the connection closes.
+            let chunked = try await RawHTTP.request(port: port, "POST /nothing HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", timeout: 10)
+            #expect(statusLines(chunked) == ["HTTP/1.1 404 Not Found"], "\(chunked)")
         }
     }
 
