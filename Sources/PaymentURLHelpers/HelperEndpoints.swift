@@ -190,6 +190,11 @@ public struct HelperEndpoints: Sendable {
             let named = own.isEmpty ? "this server is configured with no app scheme, so it redirects to none" : "this server redirects only to the app's own: \(own.joined(separator: ", "))"
             return .failure(.badRequest("Query parameter 'scheme' is not the app's scheme: \(named).", parameter: "scheme"))
         }
+        if configuration.appSchemes == nil, SchemeKind.platformOwnedSchemes.contains(scheme.lowercased()) {
+            // Without the app's own schemes, still never send the merchant's domain to the OS's own apps
+            // (`itms-services:` installs an app, `facetime:` places a call).
+            return .failure(.badRequest("Query parameter 'scheme' names '\(scheme.lowercased())', which belongs to the OS or one of its own apps, never to a merchant's app.", parameter: "scheme"))
+        }
         let language: HelperLanguage
         switch t.language() {
         case .failure(let p): return .failure(p)

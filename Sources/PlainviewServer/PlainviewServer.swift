@@ -21,7 +21,8 @@ public struct ServerOptions: Sendable {
     public var appIDs: [String] = []
     public var androidPackage: String?
     public var sha256CertFingerprints: [String] = []
-    /// The app's own custom schemes: the only ones the iOS ladder redirects to (none given: it redirects to none).
+    /// The app's own custom schemes: the only ones the iOS ladder redirects to. None given: any custom scheme
+    /// but the OS's own (`SchemeKind.platformOwnedSchemes`: itms-services, facetime, tel …).
     public var appSchemes: [String] = []
     /// Connection cap and timeouts.
     public var limits = ServerLimits()
@@ -56,7 +57,7 @@ public enum PlainviewServer {
         let validated = try endpointsConfiguration(options, publicURL: knownPublicURL ?? "http://127.0.0.1")
         try options.limits.validate()
         if options.appSchemes.isEmpty {
-            logger.warning("no --app-scheme: ios-universal-link refuses every scheme; name the app's own custom scheme(s)")
+            logger.warning("no --app-scheme: ios-universal-link redirects to any custom scheme but the OS's own (itms-services, facetime, tel …); name the app's own scheme(s) to refuse every other")
         }
         let pages = try options.pagesDirectory.map { try PagesIndex(directory: $0) }
         for error in pages?.skipped ?? [] {
@@ -113,7 +114,8 @@ public enum PlainviewServer {
     static func endpointsConfiguration(_ o: ServerOptions, publicURL: String) throws -> HelperEndpointsConfiguration {
         try HelperEndpointsConfiguration(
             publicURL: publicURL, root: o.root, appIDs: o.appIDs, androidPackage: o.androidPackage,
-            sha256CertFingerprints: o.sha256CertFingerprints, trampolineURL: o.trampolineURL, appSchemes: o.appSchemes)
+            sha256CertFingerprints: o.sha256CertFingerprints, trampolineURL: o.trampolineURL,
+            appSchemes: o.appSchemes.isEmpty ? nil : o.appSchemes)
     }
 
     static func defaultPublicURL(host: String, port: Int) -> String {

@@ -41,6 +41,16 @@ public enum SchemeKind: Sendable, Hashable {
     /// what the helper endpoints accept as an app's scheme and app-switch return URLs may use.
     public static func isCustom(_ scheme: String) -> Bool { SchemeKind(scheme: scheme) == .custom }
 
+    /// Custom schemes that belong to the OS or the platform's own apps (installing apps, the stores, FaceTime,
+    /// Phone, Messages, Mail, Settings, Maps …), never to a merchant's app: a server that redirects to "the
+    /// app's scheme" must not redirect to one of these. Includes every scheme `PlatformDefaultApps` knows.
+    public static let platformOwnedSchemes: Set<String> = [
+        "itms-services", "itms-apps", "itms-appss", "itms", "itmss", "apps", "macappstore", "market",
+        "facetime", "facetime-audio", "facetime-group", "tel", "telprompt", "sms", "smsto", "mms", "mmsto", "mailto",
+        "message", "android-app", "maps", "comgooglemaps", "music", "videos", "photos-redirect", "prefs", "app-prefs",
+        "app-settings", "shortcuts", "workflow", "calshow", "x-apple-reminderkit", "x-web-search", "wallet", "shoebox",
+    ]
+
     /// Schemes a web view can load itself (sub-frames may load these; top-level only http/https and about:blank).
     public static let webLoadable: Set<String> = ["http", "https", "about", "data", "blob"]
 

@@ -80,6 +80,19 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
         #expect(log.contains("GET /.well-known/apple-app-site-association 200"))
     }
 
+    /// With no scheme flags on either side, `check-backend` passes against `serve --public-url` (the server still
+    /// refuses the OS's own schemes, which `check-backend` never asks for).
+    @Test func checkBackendPassesAgainstServeWithNoSchemeFlags() async throws {
+        let server = try await startServe(["--public-url", "https://shop.example.com"])
+        let r = try await runCLI(["check-backend", server.url + "/", "--public-url", "https://shop.example.com"])
+        let refused = try await RawHTTP.request(port: try #require(Int(server.url.split(separator: ":").last ?? "")),
+            "GET /sdk-callback/ios-universal-link?scheme=itms-services&language=en-US&fallback=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        _ = try await stopServe(server)
+        #expect(r.status == 0, "\(r)")
+        #expect(!r.stdout.contains("FAIL "), "\(r)")
+        #expect(refused.hasPrefix("HTTP/1.1 400 "), "\(refused)")
+    }
+
     @Test func atTheDefaultLevelOnlyRefusedRequestsAreLogged() async throws {
         let server = try await startServe(["--app-scheme", "shop"])
         let port = try #require(Int(server.url.split(separator: ":").last ?? ""))
