@@ -22,22 +22,19 @@ enum ImportBench {
             return [Metric(name: "import.entries_per_s", value: .nan, unit: "1/s", note: "cannot write the generated HARs")]
         }
         var out: [Metric] = []
-        if let (seconds, bytes) = importOnce(docsHAR, into: dir.appendingPathComponent("docs-flow")) {
-            let rate = Double(documents) / seconds
-            out.append(Metric(name: "import.entries_per_s.\(documents / 1000)k_documents", value: rate, unit: "1/s",
-                              target: ">= 2000", pass: rate >= 2000,
-                              note: "\(documents) documents in \(String(format: "%.2f", seconds)) s CPU: read, redact, draft, write"))
-            out.append(Metric(name: "import.mb_per_s.\(documents / 1000)k_documents", value: Double(bytes) / 1e6 / seconds, unit: "MB/s",
+        /// Items per second and MB/s for one in-process import of `har`.
+        func measure(_ har: URL, _ items: Int, rateName: String, mbName: String, what: String, target: Double) {
+            guard let (seconds, bytes) = importOnce(har, into: dir.appendingPathComponent(rateName)) else { return }
+            let rate = Double(items) / seconds
+            out.append(Metric(name: rateName, value: rate, unit: "1/s", target: ">= \(Int(target))", pass: rate >= target,
+                              note: "\(items) \(what) in \(String(format: "%.2f", seconds)) s CPU: read, redact, draft, write"))
+            out.append(Metric(name: mbName, value: Double(bytes) / 1e6 / seconds, unit: "MB/s",
                               note: "\(String(format: "%.1f", Double(bytes) / 1e6)) MB HAR"))
         }
-        if let (seconds, bytes) = importOnce(cookiesHAR, into: dir.appendingPathComponent("cookies-flow")) {
-            let rate = Double(cookies) / seconds
-            out.append(Metric(name: "import.set_cookies_per_s.\(cookies / 1000)k_in_one_response", value: rate, unit: "1/s",
-                              target: ">= 20000", pass: rate >= 20000,
-                              note: "\(cookies) Set-Cookie headers in \(String(format: "%.2f", seconds)) s CPU"))
-            out.append(Metric(name: "import.mb_per_s.\(cookies / 1000)k_cookies", value: Double(bytes) / 1e6 / seconds, unit: "MB/s",
-                              note: "\(String(format: "%.1f", Double(bytes) / 1e6)) MB HAR"))
-        }
+        measure(docsHAR, documents, rateName: "import.entries_per_s.\(documents / 1000)k_documents",
+                mbName: "import.mb_per_s.\(documents / 1000)k_documents", what: "documents", target: 2000)
+        measure(cookiesHAR, cookies, rateName: "import.set_cookies_per_s.\(cookies / 1000)k_in_one_response",
+                mbName: "import.mb_per_s.\(cookies / 1000)k_cookies", what: "Set-Cookie headers in one response", target: 20000)
         out.append(peakMemory(docsHAR, out: dir.appendingPathComponent("peak-flow")))
         return out
     }
