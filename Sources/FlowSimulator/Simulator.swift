@@ -37,23 +37,26 @@ public struct FlowResult: Sendable {
 
 public enum Simulator {
     /// Runs the flow once, with default choices (and the flow's `assume:`), and checks its expectations.
-    public static func run(_ flow: Flow) -> FlowResult {
-        var report = runBranch(flow, script: [:], exploring: false)
+    /// With `engine`, the host app's web view is that real engine (engine mode).
+    public static func run(_ flow: Flow, engine: (any WebEngine)? = nil) -> FlowResult {
+        var report = runBranchWithPoints(flow, script: [:], exploring: false, engine: engine).0
         report.failures = check(flow.expect, report, explored: false)
         return FlowResult(flow: flow, explored: false, branches: [report], truncated: false)
     }
 
     /// Runs every branch of the flow's uncertain points (bounded by `flow.limits`) and checks each.
-    public static func explore(_ flow: Flow) -> FlowResult { explore(flow, decider: nil) }
+    /// With `engine`, every branch runs in a fresh web view of that real engine.
+    public static func explore(_ flow: Flow, engine: (any WebEngine)? = nil) -> FlowResult { explore(flow, decider: nil, engine: engine) }
 
-    static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?) -> FlowResult {
+    static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
+                        engine: (any WebEngine)? = nil) -> FlowResult {
         var reports: [SimulationReport] = []
         var queue: [[ChoiceKey: Int]] = [[:]]
         var truncated = false
         while !queue.isEmpty {
             if reports.count >= flow.limits.branches { truncated = true; break }
             let script = queue.removeFirst()
-            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider)
+            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider, engine: engine)
             reports.append(report)
             // The points this run met that its script does not answer split the rest of the tree: for each, in turn,
             // every other answer (with the points before it at their default) is a new branch. A branch is a set of
@@ -96,10 +99,22 @@ public enum Simulator {
     }
 
     static func runBranchWithPoints(_ flow: Flow, script: [ChoiceKey: Int], exploring: Bool,
-                                    decider: ((any SystemServices) -> any NavigationDeciding)? = nil) -> (SimulationReport, [ChoicePoint]) {
+                                    decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
+                                    engine: (any WebEngine)? = nil) -> (SimulationReport, [ChoicePoint]) {
         let oracle = ChoiceOracle(script: script, exploring: exploring, depth: flow.limits.depth)
-        let world = World(flow: flow, oracle: oracle, decider: decider)
-        world.run()
+        var session: (any EngineSession)?
+        var failure: EngineFailure?
+        if let engine {
+            do { session = try engine.open(flow) } catch { failure = error }
+        }
+        let world = World(flow: flow, oracle: oracle, decider: decider, engine: session, engineName: engine?.name ?? "model")
+        if let failure, let engine {
+            world.emit(.start, context: "webview", url: flow.start, app: flow.hostApp)
+            world.finish(.error, place: .host, reason: "\(engine.name) could not start: \(failure.message)")
+        } else {
+            world.run()
+        }
+        session?.close()
         let events = world.finalEvents()
         let outcome = world.outcome ?? Outcome(.error, place: "webview", reason: "the run ended without an outcome")
         let report = SimulationReport(

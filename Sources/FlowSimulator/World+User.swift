@@ -73,6 +73,12 @@ extension World {
                 finish(.stuck, reason: "step \(n) (\(step)): nothing on \(page.url) matches")
                 return
             }
+            if front == .host, let engine {
+                if !engineTap(engine, hit, text: text) {
+                    finish(.stuck, reason: "step \(n) (\(step)): \(engineName) has nothing on \(page.url) that matches")
+                }
+                return
+            }
             switch hit {
             case .link(let link, let frameIndex):
                 let frame: NavigationFrame = link.target == "_blank" ? .newWindow

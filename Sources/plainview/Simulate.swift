@@ -34,6 +34,12 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the trace of every run, not only of failing ones.")
     var verbose = false
 
+    @Option(help: "The web view: model (static reading of the pages), chromium (a real engine), or compare (both, with their differences).")
+    var engine: EngineMode = .model
+
+    @Option(name: .customLong("engine-timeout"), help: "Real seconds one run may take in a real engine before it ends in error.")
+    var engineTimeout: Double = 60
+
     @OptionGroup(title: "HAR replay") var har: HARReplayArguments
 
     func validate() throws { try har.validate(paths: paths) }
@@ -45,8 +51,17 @@ struct Simulate: AsyncParsableCommand {
         } catch let error as HARImport.Failure {
             throw inputError(error.description)
         }
-        let results = loaded.annotate(loaded.flows.map { explore ? Simulator.explore($0) : Simulator.run($0) })
-        print(json ? Reporting.json(results) : Reporting.text(results, verbose: verbose), terminator: "")
+        let run = try EngineRun.run(loaded.flows, mode: engine, explore: explore, timeout: engineTimeout)
+        let results = loaded.annotate(run.results)
+        if let comparison = run.comparison {
+            let model = loaded.annotate(run.modelResults)
+            print(json ? Reporting.json(model) : "model:\n" + Reporting.text(model, verbose: verbose), terminator: "")
+            print(json ? Reporting.json(results) : "chromium:\n" + Reporting.text(results, verbose: verbose), terminator: "")
+            print(comparison, terminator: "")
+            if model.contains(where: { !$0.passed }) { throw Exit.expectationFailed }
+        } else {
+            print(json ? Reporting.json(results) : Reporting.text(results, verbose: verbose), terminator: "")
+        }
         do {
             if let trace { try Reporting.writeAtomically(Reporting.traceJSONLines(results), to: trace) }
             if let junit { try Reporting.writeAtomically(Reporting.junit(results), to: junit) }
