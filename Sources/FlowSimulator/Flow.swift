@@ -214,6 +214,10 @@ public struct Expectations: Sendable, Hashable {
     public var reasonContains: String?
     /// Explore: the outcome every branch must reach, unless a `branches` allowance matches it.
     public var everyBranch: Outcome.Kind?
+    /// What the static model predicts where it cannot see what a real engine does (computed URLs, `document.write`,
+    /// user-agent branches): in model mode this outcome, on every branch, is all that is checked; the other
+    /// expectations are the engine's truth.
+    public var modelOutcome: Outcome.Kind?
     public var branches: [BranchAllowance]
 
     public init(outcome: Outcome.Kind? = nil, hops: Int? = nil, endsIn: String? = nil, appsOpened: [String]? = nil,

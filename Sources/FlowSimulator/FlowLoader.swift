@@ -333,7 +333,7 @@ public enum FlowLoader {
     }
 
     static func parseExpect(_ node: ConfigNode) throws(ConfigError) -> Expectations {
-        let f = try node.fields(["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches"])
+        let f = try node.fields(["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches", "modelOutcome"])
         var e = Expectations()
         if let o = f.value("outcome") { e.outcome = try outcomeKind(o) }
         if let h = f.value("hops") { e.hops = try h.int() }
@@ -341,6 +341,7 @@ public enum FlowLoader {
         if let a = f["appsOpened"] { e.appsOpened = a.isNull ? [] : try a.strings() }
         if let r = f.value("reasonContains") { e.reasonContains = try r.string() }
         if let b = f.value("everyBranch") { e.everyBranch = try outcomeKind(b) }
+        if let m = f.value("modelOutcome") { e.modelOutcome = try outcomeKind(m) }
         if let bs = f.value("branches") {
             for item in try bs.sequence() {
                 let bf = try item.fields(["when", "outcome"])

@@ -40,7 +40,7 @@ public enum Simulator {
     /// With `engine`, the host app's web view is that real engine (engine mode).
     public static func run(_ flow: Flow, engine: (any WebEngine)? = nil) -> FlowResult {
         var report = runBranchWithPoints(flow, script: [:], exploring: false, engine: engine).0
-        report.failures = check(flow.expect, report, explored: false)
+        report.failures = check(flow.expect, report, explored: false, engine: engine != nil)
         return FlowResult(flow: flow, explored: false, branches: [report], truncated: false)
     }
 
@@ -76,7 +76,7 @@ public enum Simulator {
             (a.choices.count, a.branch) < (b.choices.count, b.branch)
         }
         for i in reports.indices {
-            reports[i].failures = check(flow.expect, reports[i], explored: true)
+            reports[i].failures = check(flow.expect, reports[i], explored: true, engine: engine != nil)
         }
         var result = FlowResult(flow: flow, explored: true, branches: reports, truncated: truncated)
         if truncated, var first = result.branches.first {
@@ -127,8 +127,11 @@ public enum Simulator {
     /// The expectations `report` does not meet. A normal run checks `outcome`, `hops`, `endsIn`, `appsOpened` and
     /// `reasonContains`. An explored branch (explore ignores `assume:`, so its default branch may differ from the
     /// normal run) checks `everyBranch` and the `branches` allowances; without `everyBranch`, only `error` fails.
-    static func check(_ e: Expectations, _ r: SimulationReport, explored: Bool) -> [String] {
+    static func check(_ e: Expectations, _ r: SimulationReport, explored: Bool, engine: Bool = false) -> [String] {
         var failures: [String] = []
+        if !engine, let m = e.modelOutcome {
+            return r.outcome.kind == m ? [] : ["expected \(m.rawValue) from the model (modelOutcome), got \(r.outcome)"]
+        }
         if explored {
             if let allowance = e.branches.first(where: { matches($0.when, r.choices) }) {
                 if r.outcome.kind != allowance.outcome {

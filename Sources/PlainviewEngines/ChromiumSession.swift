@@ -54,6 +54,9 @@ final class ChromiumSession: EngineSession {
     /// committed it yet: the page is not idle while either is non-empty.
     private var loadingFrames: Set<String> = []
     private var documentFrames: [String: String] = [:]
+    /// Frames whose document we served and that have not committed it (`Page.frameNavigated`): a stray
+    /// `frameStoppedLoading` of an abandoned navigation must not make the page look idle before it shows.
+    private var uncommitted: Set<String> = []
 
     init(connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
          onBroken: @escaping () -> Void) throws(EngineFailure) {
@@ -120,7 +123,9 @@ final class ChromiumSession: EngineSession {
 
     func fulfil(_ request: EngineRequestID, with response: RecordedResponse) {
         wake()
-        if let frame = documentFrames.removeValue(forKey: request.raw) { loadingFrames.insert(frame) }
+        if let frame = documentFrames.removeValue(forKey: request.raw), !(300..<400).contains(response.status) {
+            uncommitted.insert(frame)
+        }
         var headers = response.headers
         if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
             headers.append(.init("Content-Type", "text/html; charset=utf-8"))
@@ -230,7 +235,12 @@ final class ChromiumSession: EngineSession {
         _ = try? connection.send(method, params, session: session)
     }
 
+    private static let debug = ProcessInfo.processInfo.environment["PLAINVIEW_ENGINE_DEBUG"] != nil
+
     private func handle(_ m: CDPMessage) throws(EngineFailure) -> EngineEvent? {
+        if Self.debug, m.method != "Emulation.virtualTimeBudgetExpired" {
+            FileHandle.standardError.write(Data("cdp \(m.method ?? "") \(m.params.filter { $0.key != "frame" && $0.key != "request" }) \((m.params["request"] as? [String: Any])?["url"] ?? (m.params["frame"] as? [String: Any])?["url"] ?? "")\n".utf8))
+        }
         if m.sessionID != session {
             if m.method == "Target.detachedFromTarget", m.string("sessionId") == session {
                 throw EngineFailure(.crashed, "Chromium closed the page")
@@ -246,6 +256,7 @@ final class ChromiumSession: EngineSession {
             return requestedNavigation(m.params)
         case "Page.frameNavigated":
             activity = true
+            if let frame = m.params["frame"] as? [String: Any], let id = frame["id"] as? String { uncommitted.remove(id) }
             if let frame = m.params["frame"] as? [String: Any], frame["parentId"] == nil {
                 frameIndices = [:]
                 frameIDs = [:]
@@ -257,7 +268,10 @@ final class ChromiumSession: EngineSession {
             return nil
         case "Page.frameStoppedLoading", "Page.frameDetached":
             activity = true
-            if let frame = m.string("frameId") { loadingFrames.remove(frame) }
+            if let frame = m.string("frameId") {
+                loadingFrames.remove(frame)
+                if m.method == "Page.frameDetached" { uncommitted.remove(frame) }
+            }
             return nil
         case "Page.frameScheduledNavigation", "Page.loadEventFired":
             activity = true
@@ -284,7 +298,7 @@ final class ChromiumSession: EngineSession {
             quiet += budget
             budget = min(budget * 2, Self.budgetCap)
             // Idle: quiet for the horizon with no frame loading (four horizons: a load that never ends is idle too).
-            if quiet >= Self.idleHorizon && loadingFrames.isEmpty || quiet >= 4 * Self.idleHorizon {
+            if quiet >= Self.idleHorizon && loadingFrames.isEmpty && uncommitted.isEmpty || quiet >= 4 * Self.idleHorizon {
                 quiet = 0
                 budget = Self.firstBudget
                 tapPending = false
@@ -325,6 +339,7 @@ final class ChromiumSession: EngineSession {
         }
         let frameID = p["frameId"] as? String ?? mainFrame
         documentFrames[id] = frameID
+        uncommitted.remove(frameID)
         let isRedirect = p["redirectedRequestId"] != nil
         let isMain = frameID == mainFrame
         if isMain, !isRedirect, requested[frameID] == nil, !hostLoads.isEmpty {
