@@ -49,6 +49,9 @@ final class ChromiumSession: EngineSession {
     private var quiet = 0
     private var activity = false
     private var pendingLoads: [String] = []
+    /// Frames that asked for an app URL (custom scheme, `intent:`) whose attempt Chromium has not started yet:
+    /// it would cancel a load sent before it, so host loads wait for it to start (and be superseded).
+    private var abandoned: Set<String> = []
     private var loadWaits = 0
     /// Frames between the start and the end of a load, and frames whose document we answered and that have not
     /// committed it yet: the page is not idle while either is non-empty.
@@ -198,7 +201,7 @@ final class ChromiumSession: EngineSession {
     func next() -> EngineEvent {
         do {
             while true {
-                if !pendingLoads.isEmpty, !loadingFrames.contains(mainFrame) || loadWaits >= 3 {
+                if !pendingLoads.isEmpty, !abandoned.contains(mainFrame) || loadWaits >= 5 {
                     loadWaits = 0
                     try connection.send("Page.navigate", [("url", .string(pendingLoads.removeFirst()))], session: session)
                 }
@@ -220,6 +223,7 @@ final class ChromiumSession: EngineSession {
     }
 
     func close() {
+        if Self.debug { FileHandle.standardError.write(Data("cdp CLOSE\n".utf8)) }
         guard !closed else { return }
         closed = true
         // The browser context goes with its page; a broken browser is restarted by the engine.
@@ -264,7 +268,10 @@ final class ChromiumSession: EngineSession {
             return nil
         case "Page.frameStartedLoading", "Page.frameStartedNavigating":
             activity = true
-            if let frame = m.string("frameId") { loadingFrames.insert(frame) }
+            if let frame = m.string("frameId") {
+                loadingFrames.insert(frame)
+                if let url = m.string("url"), SchemeKind(url: url) != .web { abandoned.remove(frame) }
+            }
             return nil
         case "Page.frameStoppedLoading", "Page.frameDetached":
             activity = true
@@ -302,6 +309,7 @@ final class ChromiumSession: EngineSession {
                 quiet = 0
                 budget = Self.firstBudget
                 tapPending = false
+                if Self.debug { FileHandle.standardError.write(Data("cdp IDLE loading=\(loadingFrames) uncommitted=\(uncommitted) pending=\(pendingLoads)\n".utf8)) }
                 return .idle
             }
             return nil
@@ -324,6 +332,7 @@ final class ChromiumSession: EngineSession {
         }
         // A custom scheme or `intent:` (Chromium cannot load it), or a new window (its page would be another
         // target): the world decides and carries it out.
+        if kind != .web, !newWindow { abandoned.insert(frameID) }
         let frame: NavigationFrame = newWindow ? .newWindow : (frameID == mainFrame ? .main : .sub)
         return .navigation(EngineNavigation(url: url, frame: frame, frameIndex: frameIndices[frameID],
                                             trigger: Self.trigger(reason), gesture: takeGesture(reason), request: nil))
