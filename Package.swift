@@ -5,8 +5,9 @@
 //
 //   plainview (thin CLI) ──► PlainviewServer (Hummingbird) ──┐
 //        │                                                   ▼
-//        ├──► PlainviewEngines (Chromium over the DevTools pipe) ──┐
-//        └──────────────────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
+//        ├──► PlainviewEngines (engine mode: Chromium over the DevTools pipe; a child process, nothing linked)
+//        │          │
+//        └──────────┴───────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
 //                                                        │   │   │
 //                         PlainviewConfig (one reader) ◄─┘   │   └──► AppSwitch, PaymentURLHelpers (pure)
 //                                  │                         │                │

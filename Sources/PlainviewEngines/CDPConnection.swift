@@ -80,6 +80,9 @@ final class CDPConnection {
         return nil
     }
 
+    /// The engine is gone (killed): every later call fails at once and nothing touches its descriptors again.
+    func markClosed() { _ = fail(EngineFailure(.crashed, "the engine was stopped")) }
+
     private func fail(_ failure: EngineFailure) -> EngineFailure {
         if broken == nil { broken = failure }
         return failure

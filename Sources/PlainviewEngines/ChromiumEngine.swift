@@ -52,6 +52,7 @@ public final class ChromiumEngine: WebEngine {
     public func shutdown() {
         guard let c = connection else { return }
         connection = nil
+        c.markClosed()
         c.process.terminate()
         try? FileManager.default.removeItem(atPath: profile)
     }
@@ -76,7 +77,8 @@ public final class ChromiumEngine: WebEngine {
         let c = CDPConnection(process: process)
         connection = c
         do {
-            _ = try c.call("Browser.getVersion", deadline: Date().addingTimeInterval(min(timeout, 30)))
+            // Start-up has its own bound: a loaded machine may take seconds to start a browser.
+            _ = try c.call("Browser.getVersion", deadline: Date().addingTimeInterval(30))
         } catch {
             shutdown()
             throw EngineFailure(.startFailed, "Chromium (\(executable)) did not answer on its DevTools pipe: \(error.message)")

@@ -59,4 +59,25 @@ import TestSupport
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         #expect(text.contains(#""url":"https://shop.example.com/payment-completed""#), "\(text)")
     }
+
+    @Test func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns() throws {
+        guard Self.chromiumPresent() else { return }
+        let dir = try Project.temporaryDirectory()
+        let hung = dir.appendingPathComponent("a-hung")
+        try FileManager.default.createDirectory(at: hung, withIntermediateDirectories: true)
+        try Data("""
+        name: hung-page
+        policy: {platform: android, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><script>while (true) {}</script></body></html>"
+        expect: {outcome: error, reasonContains: "no outcome within 4 s"}
+
+        """.utf8).write(to: hung.appendingPathComponent("flow.yaml"))
+        let r = try CLI.run(["simulate", "--engine", "chromium", "--engine-timeout", "4", hung.path,
+                             Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("PASS  hung-page"), "\(r)")
+        #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
+    }
 }
