@@ -40,6 +40,8 @@ public struct Flow: Sendable {
     /// JavaScript hooks the host app registers (seed 002 "Adding JavaScript Hooks"): handler name (iOS
     /// `messageHandlers.NAME`) or `object.method` (Android) → what a call means (`complete` or `canceled`).
     public var hooks: [String: Outcome.Kind]
+    /// Engine mode: the User-Agent the engine's pages see (nil: the engine's mobile web-view default).
+    public var userAgent: String?
     /// Answers requests no recorded page answers (the payment-url helper endpoints): method, URL → response.
     public var responder: (@Sendable (_ method: String, _ url: String) -> RecordedResponse?)?
 

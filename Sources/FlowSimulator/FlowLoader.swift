@@ -69,7 +69,7 @@ public enum FlowLoader {
     }
 
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
-                           "assume", "expect", "limits", "hooks", "helpers"]
+                           "assume", "expect", "limits", "hooks", "helpers", "userAgent"]
 
     /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths. With `bodies`, a page's
     /// `file:` is looked up there by name instead of on disk (a HAR replayed in memory); with `root`, a page
@@ -139,9 +139,11 @@ public enum FlowLoader {
                 throw ConfigError(file: file, line: f.value("steps")?.line, key: "steps", "step '\(step)' names an app that is not in the environment")
             }
         }
-        return Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
-                    hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
-                    limits: limits, hooks: hooks, responder: responder)
+        var flow = Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
+                        hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
+                        limits: limits, hooks: hooks, responder: responder)
+        flow.userAgent = try f.value("userAgent")?.string()
+        return flow
     }
 
     // MARK: pages

@@ -17,7 +17,8 @@ import NavigationPolicy
 import PlainviewURL
 
 final class ChromiumSession: EngineSession {
-    /// Android WebView's User-Agent (the `wv` token): pages take their mobile, in-app branch.
+    /// Android WebView's User-Agent (the `wv` token): pages take their mobile, in-app branch (a flow's
+    /// `userAgent:` replaces it).
     static let userAgent = "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 "
         + "(KHTML, like Gecko) Version/4.0 Chrome/156.0.0.0 Mobile Safari/537.36"
     /// The binding the app's JavaScript hooks call (`flow.hooks`).
@@ -79,7 +80,7 @@ final class ChromiumSession: EngineSession {
         for (method, params) in [
             ("Page.enable", []),
             ("Fetch.enable", [("patterns", JSONValue.array([.object([("urlPattern", .string("*"))])]))]),
-            ("Emulation.setUserAgentOverride", [("userAgent", .string(Self.userAgent))]),
+            ("Emulation.setUserAgentOverride", [("userAgent", .string(flow.userAgent ?? Self.userAgent))]),
             ("Runtime.addBinding", [("name", .string(Self.hookBinding))]),
             ("Page.addScriptToEvaluateOnNewDocument", [("source", .string(Self.hookScript(Array(flow.hooks.keys).sorted())))]),
             ("Emulation.setVirtualTimePolicy", [("policy", .string("pause"))]),

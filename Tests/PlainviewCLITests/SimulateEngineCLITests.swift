@@ -80,4 +80,25 @@ import TestSupport
         #expect(r.stdout.contains("PASS  hung-page"), "\(r)")
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
     }
+
+    @Test func theUserAgentBranchIsTheEnginesAndAFlowCanChangeIt() throws {
+        guard Self.chromiumPresent() else { return }
+        let dir = try Project.temporaryDirectory()
+        let folder = dir.appendingPathComponent("desktop")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Project.path("Pages/11-android-runtime-navigation/menu.html"),
+                                         to: folder.appendingPathComponent("menu.html"))
+        try Data("""
+        name: desktop-user-agent
+        policy: {platform: android, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/payment-completed", cancelUrl: "https://shop.example.com/payment-canceled"}
+        userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
+        pages:
+          - {url: "https://shop.example.com/pay", file: menu.html}
+        expect: {outcome: canceled, hops: 2}
+
+        """.utf8).write(to: folder.appendingPathComponent("flow.yaml"))
+        let r = try CLI.run(["simulate", "--engine", "chromium", folder.path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("PASS  desktop-user-agent  canceled in web view"), "\(r)")
+    }
 }
