@@ -79,6 +79,8 @@ final class ChromiumSession: EngineSession {
         }
         for (method, params) in [
             ("Page.enable", []),
+            // Binding calls (the app hooks) are reported only with the Runtime domain on.
+            ("Runtime.enable", []),
             ("Fetch.enable", [("patterns", JSONValue.array([.object([("urlPattern", .string("*"))])]))]),
             ("Emulation.setUserAgentOverride", [("userAgent", .string(flow.userAgent ?? Self.userAgent))]),
             ("Runtime.addBinding", [("name", .string(Self.hookBinding))]),

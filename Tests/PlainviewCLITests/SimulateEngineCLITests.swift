@@ -101,4 +101,26 @@ import TestSupport
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  desktop-user-agent  canceled in web view"), "\(r)")
     }
+
+    @Test(arguments: [
+        ("completed", "window.webkit.messageHandlers.completed.postMessage('ok')", "complete"),
+        ("ShopApp.canceled", "window.ShopApp.canceled()", "canceled"),
+    ])
+    func aPageCallingAnAppHookEndsTheRunSo(hook: String, call: String, outcome: String) throws {
+        guard Self.chromiumPresent() else { return }
+        let dir = try Project.temporaryDirectory()
+        try Data("""
+        name: hook-\(outcome)
+        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        hooks: {\(hook): \(outcome)}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><script>var f = function () { \(call); }; setTimeout(f, 20000);</script></body></html>"
+        expect: {outcome: \(outcome), hops: 1}
+
+        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        let r = try CLI.run(["simulate", "--engine", "chromium", "--verbose", dir.path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("JavaScript hook '\(hook)'"), "\(r)")
+    }
 }
