@@ -1,3 +1,5 @@
+import NavigationPolicy
+
 // `simulate --engine compare`: where the model (static reading of the pages) and a real engine part ways, per flow
 // and per branch — a different outcome, or a different navigation sequence with its first differing hop.
 
@@ -66,5 +68,16 @@ public enum EngineComparison {
         let differing = Set(differences.map(\.flow)).count
         lines.append("compare: \(flows) flow\(flows == 1 ? "" : "s"), \(differing) differ (\(differences.count) difference\(differences.count == 1 ? "" : "s"))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The compare report as JSON Lines: one object per difference (`{"difference": {…}}`).
+    public static func jsonLines(_ differences: [EngineDifference]) -> String {
+        differences.map { d in
+            JSONWriter.line(.object([("difference", .object([
+                ("flow", .string(d.flow)), ("branch", .string(d.branch)), ("engine", .string(d.engine)),
+                ("outcomeDiffers", .bool(d.outcomeDiffers)), ("firstHop", .int(orNull: d.firstHop)),
+                ("model", .string(d.model)), ("engineSide", .string(d.engineSide)),
+            ]))]))
+        }.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
     }
 }

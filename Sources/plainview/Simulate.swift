@@ -57,7 +57,7 @@ struct Simulate: AsyncParsableCommand {
             let model = loaded.annotate(run.modelResults)
             print(json ? Reporting.json(model) : "model:\n" + Reporting.text(model, verbose: verbose), terminator: "")
             print(json ? Reporting.json(results) : "chromium:\n" + Reporting.text(results, verbose: verbose), terminator: "")
-            print(comparison, terminator: "")
+            print(json ? run.comparisonJSON ?? "" : comparison, terminator: "")
         } else {
             print(json ? Reporting.json(results) : Reporting.text(results, verbose: verbose), terminator: "")
         }

@@ -13,6 +13,7 @@ struct EngineRunOutput {
     /// Compare only: the model's results and the difference report.
     var modelResults: [FlowResult] = []
     var comparison: String?
+    var comparisonJSON: String?
 }
 
 enum EngineRun {
@@ -34,6 +35,7 @@ enum EngineRun {
             EngineComparison.differences(model: $0, engine: $1, engineName: engine.name)
         }
         return EngineRunOutput(results: results, modelResults: modelResults,
-                               comparison: EngineComparison.text(differences, flows: flows.count))
+                               comparison: EngineComparison.text(differences, flows: flows.count),
+                               comparisonJSON: EngineComparison.jsonLines(differences))
     }
 }

@@ -48,6 +48,11 @@ import TestSupport
         #expect(differences.first?.contains("android-runtime-navigation [default]") == true)
         #expect(differences.first?.contains("hop 2: model stops (stuck") == true, "\(r)")
         #expect(differences.first?.contains("webview GET https://shop.example.com/payment-completed [main, script]") == true, "\(r)")
+        let json = try CLI.run(["simulate", "--engine", "compare", "--json", "Pages/11-android-runtime-navigation"], timeout: 300)
+        #expect(json.status == 0, "\(json)")
+        let lines = json.stdoutLines
+        #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(json)")
+        #expect(lines.last?.hasPrefix(#"{"difference":{"flow":"android-runtime-navigation","branch":"default","engine":"chromium","outcomeDiffers":true,"firstHop":2"#) == true, "\(json)")
     }
 
     @Test func tracesRecordTheEnginesNavigations() throws {
