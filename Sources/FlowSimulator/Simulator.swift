@@ -17,6 +17,8 @@ public struct SimulationReport: Sendable {
     public var events: [TraceEvent]
     /// Virtual milliseconds from start to outcome.
     public var virtualTime: Int
+    /// How long the run took on this machine (wall-clock time; for reports only: it never steers the world).
+    public var wallTime: Duration = .zero
     /// Expectations this branch did not meet (empty = passed).
     public var failures: [String]
     public var passed: Bool { failures.isEmpty }
@@ -37,16 +39,20 @@ public struct FlowResult: Sendable {
 
 public enum Simulator {
     /// Runs the flow once, with default choices (and the flow's `assume:`), and checks its expectations.
-    /// With `engine`, the host app's web view is that real engine (engine mode).
-    public static func run(_ flow: Flow, engine: (any WebEngine)? = nil) -> FlowResult {
+    public static func run(_ flow: Flow) -> FlowResult { run(flow, engine: nil) }
+
+    /// The same with `engine` as the host app's web view (engine mode; nil: the model).
+    public static func run(_ flow: Flow, engine: (any WebEngine)?) -> FlowResult {
         var report = runBranchWithPoints(flow, script: [:], exploring: false, engine: engine).0
         report.failures = check(flow.expect, report, explored: false, engine: engine != nil)
         return FlowResult(flow: flow, explored: false, branches: [report], truncated: false)
     }
 
     /// Runs every branch of the flow's uncertain points (bounded by `flow.limits`) and checks each.
-    /// With `engine`, every branch runs in a fresh web view of that real engine.
-    public static func explore(_ flow: Flow, engine: (any WebEngine)? = nil) -> FlowResult { explore(flow, decider: nil, engine: engine) }
+    public static func explore(_ flow: Flow) -> FlowResult { explore(flow, decider: nil) }
+
+    /// The same with every branch in a fresh web view of `engine` (engine mode; nil: the model).
+    public static func explore(_ flow: Flow, engine: (any WebEngine)?) -> FlowResult { explore(flow, decider: nil, engine: engine) }
 
     static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
                         engine: (any WebEngine)? = nil) -> FlowResult {
@@ -101,6 +107,7 @@ public enum Simulator {
     static func runBranchWithPoints(_ flow: Flow, script: [ChoiceKey: Int], exploring: Bool,
                                     decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
                                     engine: (any WebEngine)? = nil) -> (SimulationReport, [ChoicePoint]) {
+        let started = ContinuousClock.now
         let oracle = ChoiceOracle(script: script, exploring: exploring, depth: flow.limits.depth)
         var session: (any EngineSession)?
         var failure: EngineFailure?
@@ -120,7 +127,7 @@ public enum Simulator {
         let report = SimulationReport(
             flow: flow.name, branch: events.first?.branch ?? "default", choices: world.branchLabels, outcome: outcome,
             navigationCount: world.navigationCount, appsOpened: world.appsOpened, events: events,
-            virtualTime: events.last?.time ?? 0, failures: [])
+            virtualTime: events.last?.time ?? 0, wallTime: ContinuousClock.now - started, failures: [])
         return (report, oracle.points)
     }
 

@@ -81,9 +81,9 @@ public enum EngineEvent: Sendable, Hashable {
 
 /// What the user taps, as the model found it on the page (the engine finds the element again in its own DOM).
 public struct EngineTap: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable { case link, form, script }
+    public enum Kind: String, Sendable, Hashable { case link, form, button, script }
     public var kind: Kind
-    /// The link's href, the form's action, the script handler's target (absolute).
+    /// The link's href, the form's action (a button's form's), the script handler's target (absolute).
     public var url: String
     /// The step's text, when it names one (matched like the model: case and spacing ignored).
     public var text: String?

@@ -83,6 +83,7 @@ extension World {
         let target: EngineTap = switch hit {
         case .link(let l, let i): EngineTap(kind: .link, url: l.url, text: text, frameIndex: i)
         case .form(let f, let i): EngineTap(kind: .form, url: f.action, text: text, frameIndex: i)
+        case .button(let b, let f, let i): EngineTap(kind: .button, url: f?.action ?? b.onclickURL ?? "", text: text ?? b.label, frameIndex: i)
         case .script(let s, let i): EngineTap(kind: .script, url: s.url, text: text, frameIndex: i)
         }
         return session.tap(target)

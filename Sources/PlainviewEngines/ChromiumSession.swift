@@ -170,7 +170,8 @@ final class ChromiumSession: EngineSession {
     }
 
     /// Finds what the user taps in the frame's DOM and clicks it (a real click, carrying the gesture): a link by its
-    /// href, else by its text; a form by its action or its submit button's text; a script handler (an `onclick`).
+    /// href, else by its text; a button by its label; a form by its action or its submit button's text; a script
+    /// handler (an `onclick`).
     static let tapScript = """
     function(kind, url, text) {
       var loose = function(s) { return (s || '').toLowerCase().replace(/\\s+/g, ' ').trim(); };
@@ -179,6 +180,10 @@ final class ChromiumSession: EngineSession {
         var links = list('a[href], area[href]');
         el = links.find(function(a) { return a.href === url; })
           || (want ? links.find(function(a) { return loose(a.textContent).indexOf(want) >= 0; }) : null);
+      } else if (kind === 'button') {
+        var all = list('button, input[type=submit], input[type=button], input[type=image]');
+        var label = function(b) { return loose(b.value || b.textContent || b.alt); };
+        el = all.find(function(b) { return label(b) === want; }) || all.find(function(b) { return want && label(b).indexOf(want) >= 0; }) || null;
       } else if (kind === 'form') {
         var buttons = 'button:not([type=button]):not([type=reset]), input[type=submit], input[type=image]';
         var form = Array.prototype.slice.call(document.forms).find(function(f) { return f.action === url; });

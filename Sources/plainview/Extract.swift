@@ -66,7 +66,7 @@ struct Extract: AsyncParsableCommand {
         out.key("forms")
         out.array(result.forms, indent: 2) { f in
             .object([("action", .string(f.action)), ("method", .string(f.method)), ("autoSubmit", .bool(f.autoSubmit)),
-                     ("target", f.target.map(JSONValue.string)),
+                     ("autoSubmitOrder", f.autoSubmitOrder.map(JSONValue.int)), ("target", f.target.map(JSONValue.string)),
                      ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) }))])
         }
         out.raw(",\n  ")
@@ -90,7 +90,7 @@ struct Extract: AsyncParsableCommand {
         out.key("scriptNavigations")
         out.array(result.scriptNavigations, indent: 2) { n in
             .object([("url", .string(n.url)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad)),
-                     ("delay", n.delay.map(JSONValue.int))])
+                     ("delay", n.delay.map(JSONValue.int)), ("runOrder", n.runOrder.map(JSONValue.int))])
         }
         out.raw("\n}\n")
     }
