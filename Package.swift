@@ -5,7 +5,9 @@
 //
 //   plainview (thin CLI) ──► PlainviewServer (Hummingbird) ──┐
 //        │                                                   ▼
-//        └──────────────────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
+//        ├──► PlainviewEngines (engine mode: Chromium over the DevTools pipe; a child process, nothing linked)
+//        │          │
+//        └──────────┴───────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
 //                                                        │   │   │
 //                         PlainviewConfig (one reader) ◄─┘   │   └──► AppSwitch, PaymentURLHelpers (pure)
 //                                  │                         │                │
@@ -62,6 +64,9 @@ let package = Package(
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
             ]
         ),
+        // Engine mode's drivers: Chromium over the DevTools pipe (a child process; no library linked, so `swift build`
+        // needs no engine installed).
+        .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PlainviewURL"]),
         // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
         .target(
             name: "PlainviewServer",
@@ -77,7 +82,7 @@ let package = Package(
             name: "plainview",
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
-                "FlowSimulator", "PlainviewServer",
+                "FlowSimulator", "PlainviewServer", "PlainviewEngines",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -85,7 +90,7 @@ let package = Package(
         // Benchmarks: `swift build -c release && .build/release/plainview-bench` (see README "Performance").
         .executableTarget(
             name: "plainview-bench",
-            dependencies: ["PlainviewURL", "NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig"],
+            dependencies: ["PlainviewURL", "NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig", "PlainviewEngines"],
             exclude: []
         ),
         // Shared by the test targets only: project paths, conformance vectors, running the built CLI.
@@ -99,7 +104,9 @@ let package = Package(
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "AppSwitch", "TestSupport"]),
         .testTarget(
             name: "FlowSimulatorTests",
-            dependencies: ["FlowSimulator", "PlainviewConfig", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport"],
+            dependencies: [
+                "FlowSimulator", "PlainviewConfig", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "PlainviewEngines", "TestSupport",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

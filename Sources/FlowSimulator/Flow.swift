@@ -40,6 +40,8 @@ public struct Flow: Sendable {
     /// JavaScript hooks the host app registers (seed 002 "Adding JavaScript Hooks"): handler name (iOS
     /// `messageHandlers.NAME`) or `object.method` (Android) → what a call means (`complete` or `canceled`).
     public var hooks: [String: Outcome.Kind]
+    /// Engine mode: the User-Agent the engine's pages see (nil: the engine's mobile web-view default).
+    public var userAgent: String?
     /// Answers requests no recorded page answers (the payment-url helper endpoints): method, URL → response.
     public var responder: (@Sendable (_ method: String, _ url: String) -> RecordedResponse?)?
     /// The host app's web view settings (popup blocking, multiple windows), from the environment.
@@ -218,6 +220,10 @@ public struct Expectations: Sendable, Hashable {
     public var reasonContains: String?
     /// Explore: the outcome every branch must reach, unless a `branches` allowance matches it.
     public var everyBranch: Outcome.Kind?
+    /// What the static model predicts where it cannot see what a real engine does (computed URLs, `document.write`,
+    /// user-agent branches): in model mode this outcome, on every branch, is all that is checked; the other
+    /// expectations are the engine's truth.
+    public var modelOutcome: Outcome.Kind?
     public var branches: [BranchAllowance]
 
     public init(outcome: Outcome.Kind? = nil, hops: Int? = nil, endsIn: String? = nil, appsOpened: [String]? = nil,

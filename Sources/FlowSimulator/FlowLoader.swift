@@ -69,14 +69,14 @@ public enum FlowLoader {
     }
 
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
-                           "assume", "expect", "limits", "hooks", "helpers"]
+                           "assume", "expect", "limits", "hooks", "helpers", "userAgent"]
     static let limitKeys = ["steps", "repeats", "branches", "depth"]
     /// A step written as a mapping has exactly one of these keys.
     static let stepKeys = ["tap", "app", "accept", "decline"]
     static let tapKeys = ["text", "url"]
     static let appStepKeys = ["name", "then"]
     static let assumeKeys = ["universalLinks", "missingApps", "blockAutomaticRedirects"]
-    static let expectKeys = ["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches"]
+    static let expectKeys = ["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches", "modelOutcome"]
     static let branchKeys = ["when", "outcome"]
 
     /// The keys of an environment as the simulator reads it: `EnvironmentFile`'s, with the app behaviours'.
@@ -162,9 +162,11 @@ public enum FlowLoader {
                 throw ConfigError(file: file, line: f.value("steps")?.line, key: "steps", "step '\(step)' names an app that is not in the environment")
             }
         }
-        return Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
-                    hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
-                    limits: limits, hooks: hooks, responder: responder, webView: env.webView)
+        var flow = Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
+                        hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
+                        limits: limits, hooks: hooks, responder: responder, webView: env.webView)
+        flow.userAgent = try f.value("userAgent")?.string()
+        return flow
     }
 
     // MARK: pages
@@ -367,6 +369,7 @@ public enum FlowLoader {
         if let a = f["appsOpened"] { e.appsOpened = a.isNull ? [] : try a.strings() }
         if let r = f.value("reasonContains") { e.reasonContains = try r.string() }
         if let b = f.value("everyBranch") { e.everyBranch = try outcomeKind(b) }
+        if let m = f.value("modelOutcome") { e.modelOutcome = try outcomeKind(m) }
         if let bs = f.value("branches") {
             for item in try bs.sequence() {
                 let bf = try item.fields(branchKeys)

@@ -39,23 +39,30 @@ public struct FlowResult: Sendable {
 
 public enum Simulator {
     /// Runs the flow once, with default choices (and the flow's `assume:`), and checks its expectations.
-    public static func run(_ flow: Flow) -> FlowResult {
-        var report = runBranch(flow, script: [:], exploring: false)
-        report.failures = check(flow.expect, report, explored: false)
+    public static func run(_ flow: Flow) -> FlowResult { run(flow, engine: nil) }
+
+    /// The same with `engine` as the host app's web view (engine mode; nil: the model).
+    public static func run(_ flow: Flow, engine: (any WebEngine)?) -> FlowResult {
+        var report = runBranchWithPoints(flow, script: [:], exploring: false, engine: engine).0
+        report.failures = check(flow.expect, report, explored: false, engine: engine != nil)
         return FlowResult(flow: flow, explored: false, branches: [report], truncated: false)
     }
 
     /// Runs every branch of the flow's uncertain points (bounded by `flow.limits`) and checks each.
     public static func explore(_ flow: Flow) -> FlowResult { explore(flow, decider: nil) }
 
-    static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?) -> FlowResult {
+    /// The same with every branch in a fresh web view of `engine` (engine mode; nil: the model).
+    public static func explore(_ flow: Flow, engine: (any WebEngine)?) -> FlowResult { explore(flow, decider: nil, engine: engine) }
+
+    static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
+                        engine: (any WebEngine)? = nil) -> FlowResult {
         var reports: [SimulationReport] = []
         var queue: [[ChoiceKey: Int]] = [[:]]
         var truncated = false
         while !queue.isEmpty {
             if reports.count >= flow.limits.branches { truncated = true; break }
             let script = queue.removeFirst()
-            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider)
+            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider, engine: engine)
             reports.append(report)
             // The points this run met that its script does not answer split the rest of the tree: for each, in turn,
             // every other answer (with the points before it at their default) is a new branch. A branch is a set of
@@ -75,7 +82,7 @@ public enum Simulator {
             (a.choices.count, a.branch) < (b.choices.count, b.branch)
         }
         for i in reports.indices {
-            reports[i].failures = check(flow.expect, reports[i], explored: true)
+            reports[i].failures = check(flow.expect, reports[i], explored: true, engine: engine != nil)
         }
         var result = FlowResult(flow: flow, explored: true, branches: reports, truncated: truncated)
         if truncated, var first = result.branches.first {
@@ -98,11 +105,23 @@ public enum Simulator {
     }
 
     static func runBranchWithPoints(_ flow: Flow, script: [ChoiceKey: Int], exploring: Bool,
-                                    decider: ((any SystemServices) -> any NavigationDeciding)? = nil) -> (SimulationReport, [ChoicePoint]) {
+                                    decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
+                                    engine: (any WebEngine)? = nil) -> (SimulationReport, [ChoicePoint]) {
         let started = ContinuousClock.now
         let oracle = ChoiceOracle(script: script, exploring: exploring, depth: flow.limits.depth)
-        let world = World(flow: flow, oracle: oracle, decider: decider)
-        world.run()
+        var session: (any EngineSession)?
+        var failure: EngineFailure?
+        if let engine {
+            do { session = try engine.open(flow) } catch { failure = error }
+        }
+        let world = World(flow: flow, oracle: oracle, decider: decider, engine: session, engineName: engine?.name ?? "model")
+        if let failure, let engine {
+            world.emit(.start, context: "webview", url: flow.start, app: flow.hostApp)
+            world.finish(.error, place: .host, reason: "\(engine.name) could not start: \(failure.message)")
+        } else {
+            world.run()
+        }
+        session?.close()
         let events = world.finalEvents()
         let outcome = world.outcome ?? Outcome(.error, place: "webview", reason: "the run ended without an outcome")
         let report = SimulationReport(
@@ -115,8 +134,11 @@ public enum Simulator {
     /// The expectations `report` does not meet. A normal run checks `outcome`, `hops`, `endsIn`, `appsOpened` and
     /// `reasonContains`. An explored branch (explore ignores `assume:`, so its default branch may differ from the
     /// normal run) checks `everyBranch` and the `branches` allowances; without `everyBranch`, only `error` fails.
-    static func check(_ e: Expectations, _ r: SimulationReport, explored: Bool) -> [String] {
+    static func check(_ e: Expectations, _ r: SimulationReport, explored: Bool, engine: Bool = false) -> [String] {
         var failures: [String] = []
+        if !engine, let m = e.modelOutcome {
+            return r.outcome.kind == m ? [] : ["expected \(m.rawValue) from the model (modelOutcome), got \(r.outcome)"]
+        }
         if explored {
             if let allowance = e.branches.first(where: { matches($0.when, r.choices) }) {
                 if r.outcome.kind != allowance.outcome {

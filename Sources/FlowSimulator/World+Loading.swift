@@ -45,6 +45,11 @@ extension World {
     /// Fetches a URL in a context and shows it: follows redirects, stores cookies, schedules what the page does.
     func fetchAndShow(_ surface: Surface, _ url: String, frame: NavigationFrame, frameIndex: Int?,
                       trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int) {
+        if surface == .host, let engine {
+            engineFetchAndShow(engine, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture,
+                               method: method, redirects: redirects)
+            return
+        }
         let context: PageContext = surface == .host ? .webview : .browser
         let jar = surface == .host ? web.jar : browser.jar
         clock += Self.networkTime
@@ -60,20 +65,7 @@ extension World {
             }
             finish(.error, place: surface, reason: "no recorded response for \(method) \(url) (in the \(context == .webview ? "web view" : "browser"))")
         case .response(let r, let missingCookie):
-            var newJar = jar
-            for c in r.headers("Set-Cookie") { newJar.set(c, from: url) }
-            if surface == .host { web.jar = newJar } else { browser.jar = newJar }
-            let location = r.header("Location").flatMap { URLTools.resolve($0, against: url) }
-            emit(.response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
-            if let missingCookie {
-                let other = surface == .host ? browser.jar : web.jar
-                let here = surface == .host ? "web view" : "browser", there = surface == .host ? "browser" : "web view"
-                var text = "the \(here) has no cookie '\(CookieJar.split(missingCookie).0)' for \(url), which requires it"
-                if other.satisfies(missingCookie, for: url) {
-                    text = "cookie '\(CookieJar.split(missingCookie).0)' was set in the \(there), but \(url) opened in the \(here) without it (cookies do not move with the page)"
-                }
-                problem(text, context: surface, url: url)
-            }
+            let location = receive(surface, url, response: r, missingCookie: missingCookie)
             if (300..<400).contains(r.status), let location {
                 guard redirects < Self.redirectLimit else {
                     finish(.loop, place: surface, reason: "more than \(Self.redirectLimit) redirects from \(url)")
@@ -86,6 +78,27 @@ extension World {
             }
             show(surface, url, response: r, frame: frame, frameIndex: frameIndex, missingCookie: missingCookie)
         }
+    }
+
+    /// A response arrives in a context: its cookies are stored, the trace records it, a missing cookie is a
+    /// problem. Returns the redirect target (Location resolved against `url`), if any.
+    func receive(_ surface: Surface, _ url: String, response r: RecordedResponse, missingCookie: String?) -> String? {
+        let jar = surface == .host ? web.jar : browser.jar
+        var newJar = jar
+        for c in r.headers("Set-Cookie") { newJar.set(c, from: url) }
+        if surface == .host { web.jar = newJar } else { browser.jar = newJar }
+        let location = r.header("Location").flatMap { URLTools.resolve($0, against: url) }
+        emit(.response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
+        if let missingCookie {
+            let other = surface == .host ? browser.jar : web.jar
+            let here = surface == .host ? "web view" : "browser", there = surface == .host ? "browser" : "web view"
+            var text = "the \(here) has no cookie '\(CookieJar.split(missingCookie).0)' for \(url), which requires it"
+            if other.satisfies(missingCookie, for: url) {
+                text = "cookie '\(CookieJar.split(missingCookie).0)' was set in the \(there), but \(url) opened in the \(here) without it (cookies do not move with the page)"
+            }
+            problem(text, context: surface, url: url)
+        }
+        return location
     }
 
     func show(_ surface: Surface, _ url: String, response r: RecordedResponse, frame: NavigationFrame, frameIndex: Int?,
@@ -116,6 +129,8 @@ extension World {
         }
         if surface == .host { web = tab } else { browser = tab }
         emit(.load, context: surface.name, url: url, frame: isFrame ? .sub : .main, status: r.status)
+        // Engine mode: the engine runs the page (scripts, forms, refreshes, frames); the scan serves taps only.
+        if surface == .host, engine != nil { return }
         scheduleAutomatic(surface, page, generation: tab.generation, frame: isFrame ? frameIndex : nil)
         if !isFrame {
             for (i, f) in scan.frames.prefix(Self.frameLimit).enumerated() {

@@ -75,6 +75,12 @@ extension World {
                     + (choices.isEmpty ? "nothing there can be tapped" : "what can be tapped: " + choices.joined(separator: ", ")))
                 return
             }
+            if front == .host, let engine {
+                if !engineTap(engine, hit, text: text) {
+                    finish(.stuck, reason: "step \(n) (\(step)): \(engineName) has nothing on \(page.url) that matches")
+                }
+                return
+            }
             switch hit {
             case .link(let link, let frameIndex):
                 let frame: NavigationFrame = link.target == "_blank" ? .newWindow

@@ -21,6 +21,13 @@ extension World {
         let a = d.action
         emit(.decide, context: "webview", url: url, action: a.name, target: a.target, via: a.via?.rawValue,
              rule: d.rule.rawValue, reason: d.reason)
+        // Engine mode: only a load of this very URL answers the engine's paused request; anything else cancels it
+        // (`decisionHandler(.cancel)`) before the world acts.
+        switch a {
+        case .allow: break
+        case .reload where (trigger == .initialLoad || trigger == .reload) && frame == .main: break
+        default: refuseEngineRequest()
+        }
         switch a {
         case .allow:
             fetchAndShow(.host, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)

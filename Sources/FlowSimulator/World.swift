@@ -93,6 +93,13 @@ final class World {
     var outcome: Outcome?
     var navigationCount = 0
     var appsOpened: [String] = []
+    /// Engine mode: the real engine rendering the host app's web view (nil: the model reads the pages).
+    let engine: (any EngineSession)?
+    let engineName: String
+    /// Engine mode: the engine's paused request the navigation being decided came from (answered once).
+    var engineRequest: EngineRequestID?
+    /// Engine mode: the engine said nothing more happens by itself (until the world gives it something).
+    var engineIdle = false
     /// The branch name is decided by the choices taken; it is filled in when the run ends.
     var branchName: String { oracle.labels.isEmpty ? "default" : oracle.labels.joined(separator: ", ") }
 
@@ -103,8 +110,11 @@ final class World {
     /// Time one request takes on the simulated network.
     static let networkTime = 50
 
-    init(flow: Flow, oracle: ChoiceOracle, decider: ((any SystemServices) -> any NavigationDeciding)? = nil) {
+    init(flow: Flow, oracle: ChoiceOracle, decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
+         engine: (any EngineSession)? = nil, engineName: String = "engine") {
         self.flow = flow
+        self.engine = engine
+        self.engineName = engineName
         self.oracle = oracle
         let system = DeviceSystem(base: flow.system, oracle: oracle, assumptions: oracle.exploring ? Assumptions() : flow.assumptions,
                                   hostApp: flow.hostApp)
@@ -126,6 +136,7 @@ final class World {
                 break
             }
             if let t = nextTimer() { fire(t); continue }
+            if let engine, front == .host, !engineIdle { pumpEngine(engine); continue }
             if prompt != nil, front == .browser { answerPrompt(); continue }
             if stepIndex < flow.steps.count { performStep(); continue }
             finishIdle()
@@ -169,6 +180,8 @@ final class World {
     func switchTo(_ s: Surface) {
         guard front != s else { return }
         front = s
+        // A web view in front again runs its timers again.
+        if s == .host { engineIdle = false }
         emit(.switch, context: s.name)
     }
 

@@ -44,6 +44,12 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the trace of every run, not only of failing ones.")
     var verbose = false
 
+    @Option(help: "The web view: model (static reading of the pages), chromium (a real engine), or compare (both, with their differences).")
+    var engine: EngineMode = .model
+
+    @Option(name: .customLong("engine-timeout"), help: "Real seconds one run may take in a real engine before it ends in error.")
+    var engineTimeout: Double = 60
+
     @OptionGroup(title: "HAR replay") var har: HARReplayArguments
 
     func validate() throws { try har.validate(paths: paths) }
@@ -51,10 +57,16 @@ struct Simulate: AsyncParsableCommand {
     func run() async throws {
         let loaded = LoadedFlows.loadEach(paths.isEmpty ? ["Pages"] : paths, har: try har.options(), shard: shard)
         for problem in loaded.problems { printError("error: \(problem.message)") }
-        let results = loaded.annotate(loaded.flows.map { explore ? Simulator.explore($0) : Simulator.run($0) })
+        let run = try EngineRun.run(loaded.flows, mode: engine, explore: explore, timeout: engineTimeout)
+        let results = loaded.annotate(run.results)
+        if run.comparison != nil {
+            let model = loaded.annotate(run.modelResults)
+            print(json ? Reporting.json(model) : "model:\n" + Reporting.text(model, verbose: verbose) + "chromium:", terminator: json ? "" : "\n")
+        }
         try write(results, problems: loaded.problems)
+        if let comparison = run.comparison { print(json ? run.comparisonJSON ?? "" : comparison, terminator: "") }
         if !loaded.problems.isEmpty { throw Exit.inputError }
-        if results.contains(where: { !$0.passed }) { throw Exit.expectationFailed }
+        if (results + run.modelResults).contains(where: { !$0.passed }) { throw Exit.expectationFailed }
     }
 
     /// The summary on standard output and the report files asked for.

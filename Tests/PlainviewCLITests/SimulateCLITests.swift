@@ -78,7 +78,7 @@ import TestSupport
         let r = try CLI.run(["simulate", dir.path])
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.hasPrefix("error: \(dir.path)/bad/flow.yaml:6: nmae: unknown key 'nmae'"), "\(r)")
-        #expect(r.stdoutLines.first == "ERROR \(dir.path)/bad/flow.yaml  input error: \(dir.path)/bad/flow.yaml:6: nmae: unknown key 'nmae'; expected one of name, description, policy, environment, hostApp, start, pages, steps, assume, expect, limits, hooks, helpers", "\(r)")
+        #expect(r.stdoutLines.first == "ERROR \(dir.path)/bad/flow.yaml  input error: \(dir.path)/bad/flow.yaml:6: nmae: unknown key 'nmae'; expected one of name, description, policy, environment, hostApp, start, pages, steps, assume, expect, limits, hooks, helpers, userAgent", "\(r)")
         #expect(r.stdoutLines.last == "0 flows: 0 passed, 0 failed, 1 input error", "\(r)")
     }
 
