@@ -3,7 +3,31 @@
 // nothing inside them counts; comments never reach us; URLs resolve once `<base href>` is known.
 import PlainviewURL
 
+/// The parser's event sink. The collected state is a struct behind a pointer: its fields are then checked for
+/// exclusive access when compiled, not at run time on every event (a class's stored properties are checked on
+/// each access, which cost about as much as the rest of the callbacks together).
 final class PageCollector: HTMLEventSink {
+    private let state: UnsafeMutablePointer<PageCollectorState>
+
+    init(androidInterfaces: Set<String>) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: PageCollectorState(androidInterfaces: androidInterfaces))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) { state.pointee.startElement(name, attributes) }
+    func endElement(_ name: UnsafePointer<UInt8>) { state.pointee.endElement(name) }
+    func characters(_ text: UnsafeBufferPointer<UInt8>) { state.pointee.characters(text) }
+
+    /// The page's findings, every URL resolved. Call once, after the parse.
+    func result(document: WebURL) -> PageScanResult { state.pointee.result(document: document) }
+}
+
+struct PageCollectorState {
     private struct PendingForm {
         var action: String?; var method: String; var target: String?; var name: String?; var id: String?
     }
@@ -32,6 +56,8 @@ final class PageCollector: HTMLEventSink {
     private var fieldsets: [Bool] = []
     private var disabledFieldsets = 0
     private var script: [UInt8]?
+    /// The length of `script` at which to look for statements to analyse on their own.
+    private var scriptCheckAt = ScriptUnit.segmentBytes
     private var inRawText = false
     private var textarea: (owner: Int?, ownerID: String?, name: String, text: [UInt8])?
     private var select: PendingSelect?
@@ -46,7 +72,7 @@ final class PageCollector: HTMLEventSink {
 
     // MARK: events
 
-    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) {
+    mutating func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) {
         let tag = Tag(name)
         if skipDepth > 0 {
             if tag.isInert { skipDepth += 1 }
@@ -71,7 +97,7 @@ final class PageCollector: HTMLEventSink {
             }
             if tag == .a { openLinks.append((href == nil ? -1 : links.count, [])) }
             guard let href else { return }
-            links.append(.init(url: href, text: collapseWhitespace(Array((alt ?? "").utf8)), target: target))
+            links.append(.init(url: href, text: alt.map { collapseWhitespace(Array($0.utf8)) } ?? "", target: target))
             addJavaScriptURL(href)
         case .base:
             // The first <base> with href sets the base URL; the first with target sets the default target.
@@ -170,6 +196,7 @@ final class PageCollector: HTMLEventSink {
             }
             inRawText = true
             script = (external || !runs) ? nil : []
+            scriptCheckAt = ScriptUnit.segmentBytes
         case .style:
             inRawText = true
         case .other, .noscript, .template, .noembed, .noframes:
@@ -177,7 +204,7 @@ final class PageCollector: HTMLEventSink {
         }
     }
 
-    func endElement(_ name: UnsafePointer<UInt8>) {
+    mutating func endElement(_ name: UnsafePointer<UInt8>) {
         let tag = Tag(name)
         if skipDepth > 0 {
             if tag.isInert { skipDepth -= 1 }
@@ -227,9 +254,11 @@ final class PageCollector: HTMLEventSink {
         }
     }
 
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+    mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
         if inRawText {
-            script?.append(contentsOf: text)
+            guard script != nil else { return }
+            script!.append(contentsOf: text)
+            if script!.count >= scriptCheckAt { analyseLeadingStatements() }
             return
         }
         if skipDepth > 0 { return }
@@ -243,10 +272,40 @@ final class PageCollector: HTMLEventSink {
         }
     }
 
+    /// A long inline script is analysed a top-level statement run at a time, so neither its bytes nor its
+    /// tokens are ever held whole (a 60 MB script would otherwise cost about 5 times its size). The run ends
+    /// after the last `;` or `}` outside any bracket; a script without one for `ScriptUnit.maxBytes` is cut
+    /// where it stands.
+    private mutating func analyseLeadingStatements() {
+        guard let source = script else { return }
+        var cut = 0
+        if source.count < ScriptUnit.maxBytes {
+            var depth = 0
+            for t in Tokenizer(source).tokens() where t.kind == .punct && t.end - t.start == 1 {
+                switch source[t.start] {
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1)
+                case UInt8(ascii: "}"):
+                    depth = max(0, depth - 1)
+                    if depth == 0 { cut = t.end }
+                case UInt8(ascii: ";"): if depth == 0 { cut = t.end }
+                default: break
+                }
+            }
+            // Too little to cut off yet: look again when the script has grown by another segment.
+            guard cut >= ScriptUnit.segmentBytes / 2 else { scriptCheckAt = source.count + ScriptUnit.segmentBytes; return }
+        } else {
+            cut = source.count
+        }
+        scripts.add(ScriptUnit(source: Array(source[..<cut]), onLoad: true, formsBefore: forms.count))
+        script = Array(source[cut...])
+        scriptCheckAt = ScriptUnit.segmentBytes
+    }
+
     // MARK: result
 
     /// A link's element closed: its text is final.
-    private func closeLink(_ open: (index: Int, text: [UInt8])) {
+    private mutating func closeLink(_ open: (index: Int, text: [UInt8])) {
         if open.index >= 0 { links[open.index].text = collapseWhitespace(open.text) }
     }
 
@@ -266,12 +325,13 @@ final class PageCollector: HTMLEventSink {
     }
 
     /// The page's findings, every URL resolved. Call once, after the parse: it hands over what it collected.
-    func result(document: WebURL) -> PageScanResult {
+    mutating func result(document: WebURL) -> PageScanResult {
         var base = document
         if let baseHref, let resolved = WebURL(baseHref, relativeTo: document), !resolved.hasOpaquePath {
             base = resolved
         }
         let documentURL = document.href
+        let resolver = WebURL.Resolver(base: base)
         var out = PageScanResult()
 
         // The first refresh is scheduled; a later one whose delay is equal or shorter replaces it (what WebKit
@@ -279,20 +339,20 @@ final class PageCollector: HTMLEventSink {
         for r in refreshes {
             if let pending = out.refresh, r.delay > pending.delay { continue }
             if let raw = r.url {
-                guard let url = WebURL(raw, relativeTo: base)?.href else { continue }
+                guard let url = resolver.href(raw) else { continue }
                 out.refresh = .init(delay: r.delay, url: url)
             } else {
                 out.refresh = .init(delay: r.delay, url: documentURL)
             }
         }
         while let open = openLinks.popLast() { closeLink(open) }
-        let resolve = { (raw: String) in WebURL(raw, relativeTo: base)?.href }
+        let resolve = { (raw: String) in resolver.href(raw) }
         let defaultTarget = baseTarget
         out.links = links
         links = []
         Self.resolveInPlace(&out.links, \.url, resolve) { if $0.target == nil { $0.target = defaultTarget } }
         for f in frames {
-            guard let url = WebURL(f.src, relativeTo: base)?.href else { continue }
+            guard let url = resolver.href(f.src) else { continue }
             out.frames.append(.init(url: url, name: f.name))
         }
 
@@ -317,7 +377,7 @@ final class PageCollector: HTMLEventSink {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
             let action: String
             if let a = f.action, !a.trimmingASCIIWhitespace().isEmpty {
-                guard let url = WebURL(a, relativeTo: base)?.href else { continue }
+                guard let url = resolver.href(a) else { continue }
                 action = url
             } else {
                 action = documentURL
@@ -338,7 +398,7 @@ final class PageCollector: HTMLEventSink {
         return map
     }
 
-    private func formIndex(_ ref: FormReference) -> Int? {
+    private mutating func formIndex(_ ref: FormReference) -> Int? {
         switch ref {
         case .index(let n): return n >= 0 && n < forms.count ? n : nil
         case .name(let n): return formsByName[n] ?? formsByID[n]
@@ -353,9 +413,12 @@ final class PageCollector: HTMLEventSink {
     // MARK: helpers
 
     /// `javascript:` links run their code when tapped: scan it like a click handler.
-    private func addJavaScriptURL(_ href: String) {
+    private mutating func addJavaScriptURL(_ href: String) {
+        // Most links are not `javascript:`: tell by the first bytes, before any String work.
+        guard let first = href.utf8.first(where: { $0 > 0x20 }), first | 0x20 == UInt8(ascii: "j") else { return }
         let trimmed = WebURL.stripped(href)
-        guard trimmed.utf8.count > 11, trimmed.prefix(11).lowercased() == "javascript:" else { return }
+        guard trimmed.utf8.count > 11,
+              trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8) else { return }
         let code = PercentEncoding.decode(trimmed.dropFirst(11))
         scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
     }

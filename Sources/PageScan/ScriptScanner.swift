@@ -16,6 +16,11 @@ struct ScriptUnit {
     var onLoad: Bool
     /// Forms that precede this script in document order (to resolve `form.submit()` with an unknown receiver).
     var formsBefore: Int
+
+    /// An inline script longer than this is analysed in runs of whole top-level statements (see
+    /// `PageCollector`), and no unit is ever longer than `maxBytes` (token offsets are 32-bit).
+    static let segmentBytes = 1 << 20
+    static let maxBytes = 16 << 20
 }
 
 /// What a `.submit()` call refers to.
@@ -40,22 +45,50 @@ enum TokenKind: UInt8 { case ident, string, number, punct, template, regex }
 
 struct Token {
     var kind: TokenKind
-    /// Byte range in the source; for strings and templates the inner range (without quotes).
-    var start: Int
-    var end: Int
+    /// Byte range in the source; for strings and templates the inner range (without quotes). Stored as 32-bit
+    /// offsets (a script unit is at most `ScriptUnit.maxBytes`), so a token takes 16 bytes, not 32.
+    private var start32: UInt32
+    private var end32: UInt32
     /// For `(`, `[`, `{` and their closers: the index of the matching bracket token, else -1.
     var partner: Int32 = -1
+
+    init(kind: TokenKind, start: Int, end: Int) {
+        self.kind = kind
+        start32 = UInt32(truncatingIfNeeded: start)
+        end32 = UInt32(truncatingIfNeeded: end)
+    }
+
+    var start: Int { Int(start32) }
+    var end: Int { Int(end32) }
 }
 
 /// Tokenizes and analyses all script units of a page together (functions are global across them).
 struct ScriptScanner {
     let androidInterfaces: Set<String>
     private let needles: [[UInt8]]
+    /// The first bytes of `needles`, so the prefilter compares only where a needle could start.
+    private let needleStarts: ByteSet
+    /// Identifiers `match` looks at, by first byte and length (a table, so every other identifier is passed
+    /// over without building a String).
+    private let wanted: [Bool]
 
     init(androidInterfaces: Set<String>) {
         self.androidInterfaces = androidInterfaces
         needles = androidInterfaces == PageScanner.defaultAndroidInterfaces
             ? Self.defaultNeedles : Self.baseNeedles + androidInterfaces.map { Array($0.utf8) }
+        needleStarts = ByteSet(needles.compactMap(\.first))
+        var wanted = [Bool](repeating: false, count: 256 * 32)
+        for word in ["location", "open", "submit", "requestSubmit", "messageHandlers"] + Array(androidInterfaces) {
+            guard let first = word.utf8.first else { continue }
+            wanted[Int(first) * 32 + min(word.utf8.count, 31)] = true
+        }
+        self.wanted = wanted
+    }
+
+    /// True when token `t` may be one of the identifiers `match` handles.
+    @inline(__always)
+    fileprivate func isWanted(_ t: Token, _ s: [UInt8]) -> Bool {
+        wanted[Int(s[t.start]) * 32 + min(t.end - t.start, 31)]
     }
 
     fileprivate struct Analysed {
@@ -71,7 +104,21 @@ struct ScriptScanner {
 
     /// Byte-level prefilter: scripts with none of these words cannot contain anything we report.
     fileprivate func mightMatter(_ s: [UInt8]) -> Bool {
-        needles.contains { contains(s, $0) }
+        s.withUnsafeBufferPointer { h in
+            let n = h.count
+            var i = 0
+            while i < n {
+                if needleStarts.contains(h[i]) {
+                    for needle in needles where needle[0] == h[i] && needle.count <= n - i {
+                        var k = 1
+                        while k < needle.count && h[i + k] == needle[k] { k += 1 }
+                        if k == needle.count { return true }
+                    }
+                }
+                i += 1
+            }
+            return false
+        }
     }
 
     /// All units of a page at once (see `ScriptAnalysis` for the incremental form the collector uses).
@@ -138,9 +185,8 @@ struct ScriptScanner {
         var i = 0
         while i < t.count {
             defer { i += 1 }
-            guard t[i].kind == .ident else { continue }
-            let word = text(t[i], s)
-            if word == "function" {
+            guard t[i].kind == .ident, isWord(t[i], s, "function") else { continue }
+            do {
                 var j = i + 1
                 if j < t.count, isPunct(t[j], s, "*") { j += 1 }
                 var name: String?
@@ -215,7 +261,7 @@ struct ScriptScanner {
             guard let w = word(k - 2) else { return false }
             return Self.windowNames.contains(w)
         }
-        for i in 0..<t.count where t[i].kind == .ident {
+        for i in 0..<t.count where t[i].kind == .ident && isWanted(t[i], s) {
             let w = text(t[i], s)
             switch w {
             case "location":
@@ -439,6 +485,14 @@ struct ScriptScanner {
         String(decoding: s[t.start..<t.end], as: UTF8.self)
     }
 
+    /// True when token `t` is the ASCII word `w`, compared as bytes.
+    private func isWord(_ t: Token, _ s: [UInt8], _ w: StaticString) -> Bool {
+        guard t.end - t.start == w.utf8CodeUnitCount else { return false }
+        let p = w.utf8Start
+        for k in 0..<w.utf8CodeUnitCount where s[t.start + k] != p[k] { return false }
+        return true
+    }
+
     private func isPunct(_ t: Token, _ s: [UInt8], _ p: String) -> Bool {
         guard t.kind == .punct, t.end - t.start == p.utf8.count else { return false }
         return s[t.start..<t.end].elementsEqual(p.utf8)
@@ -507,24 +561,6 @@ private func hexValue(_ c: Unicode.Scalar) -> UInt32? {
     case 0x41...0x46: return c.value - 0x41 + 10
     case 0x61...0x66: return c.value - 0x61 + 10
     default: return nil
-    }
-}
-
-/// `decodeURIComponent` semantics, lenient: valid UTF-8 `%XX` sequences decode, anything else stays as is.
-func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, needle.count <= haystack.count else { return false }
-    var i = 0
-    let last = haystack.count - needle.count
-    return haystack.withUnsafeBufferPointer { h in
-        while i <= last {
-            if h[i] == first {
-                var k = 1
-                while k < needle.count && h[i + k] == needle[k] { k += 1 }
-                if k == needle.count { return true }
-            }
-            i += 1
-        }
-        return false
     }
 }
 
@@ -694,17 +730,18 @@ struct ScriptAnalysis {
     init(_ scanner: ScriptScanner) { self.scanner = scanner }
 
     mutating func add(_ unit: ScriptUnit) {
+        let matters = scanner.mightMatter(unit.source)
         if !anyMatters {
-            guard scanner.mightMatter(unit.source) else { waiting.append(unit); return }
+            guard matters else { waiting.append(unit); return }
             anyMatters = true
             let earlier = waiting
             waiting = []
-            for u in earlier { analyse(u) }
+            for u in earlier { analyse(u, matters: false) }
         }
-        analyse(unit)
+        analyse(unit, matters: matters)
     }
 
-    private mutating func analyse(_ unit: ScriptUnit) {
+    private mutating func analyse(_ unit: ScriptUnit, matters: Bool) {
         let a = scanner.analyse(unit)
         for d in a.deferred { if let n = d.name { functionNames.insert(n) } }
         if unit.onLoad || !a.deferred.isEmpty {
@@ -716,7 +753,7 @@ struct ScriptAnalysis {
                 }
             }
         }
-        guard scanner.mightMatter(unit.source) else { return }
+        guard matters else { return }
         if a.deferred.isEmpty {
             scanner.match(a, [], into: &findings)
         } else {
@@ -726,7 +763,13 @@ struct ScriptAnalysis {
 
     /// The findings of every unit added, in document order.
     mutating func finish() -> ScriptFindings {
-        guard !kept.isEmpty else { return findings }
+        guard !kept.isEmpty else {
+            // Hand the findings over rather than share them: the caller resolves them in place, and a second
+            // reference here would make that copy every array.
+            let out = findings
+            findings = ScriptFindings()
+            return out
+        }
         // Which named functions run on load: reachable from references in code that runs on load.
         var onLoadFunctions: Set<String> = []
         var stack = Array(roots.filter { functionNames.contains($0) })
