@@ -9,6 +9,7 @@ enum ConfigBridge {
         var system: any SystemServices
         var apps: [String: AppBehaviour]
         var appNames: [String]
+        var webView = Environment.WebViewSettings()
     }
 
     private static func path(_ node: ConfigNode, folder: String) throws(ConfigError) -> String {
@@ -36,7 +37,7 @@ enum ConfigBridge {
             loaded = try EnvironmentFile.decode(node, baseDirectory: folder, behaviour: decodeBehaviour)
         }
         return LoadedEnvironment(system: EnvironmentSystem(loaded.environment), apps: loaded.behaviours,
-                                 appNames: loaded.environment.apps.map(\.name))
+                                 appNames: loaded.environment.apps.map(\.name), webView: loaded.environment.webView)
     }
 
     /// The decoder the environment loader calls for each app's `behaviour:`.
@@ -45,9 +46,14 @@ enum ConfigBridge {
         return (b, b.model)
     }
 
+    static let behaviourKeys = ["host", "then", "returnTo", "cancelReturnTo", "model", "failure"]
+    static let returnKeys = ["url", "queryParameter", "nullMeansPrevious"]
+    /// The keys of `behaviour:` as a tree (`returnTo`/`cancelReturnTo` may be mappings).
+    static let behaviourShape = ConfigKeys(behaviourKeys, nested: ["returnTo": ConfigKeys(returnKeys), "cancelReturnTo": ConfigKeys(returnKeys)])
+
     /// The `behaviour` mapping, decoded strictly into `AppBehaviour`.
     static func behaviour(_ node: ConfigNode) throws(ConfigError) -> AppBehaviour {
-        let f = try node.fields(["host", "then", "returnTo", "cancelReturnTo", "model", "failure"])
+        let f = try node.fields(behaviourKeys)
         var b = AppBehaviour(host: try f.value("host")?.bool() ?? false)
         b.then = b.host ? .wait : .complete
         if let m = f.value("model") {
@@ -73,7 +79,7 @@ enum ConfigBridge {
                 default: throw n.error("expected previous, protocol, {url: URL} or {queryParameter: NAME}")
                 }
             }
-            let rf = try n.fields(["url", "queryParameter", "nullMeansPrevious"])
+            let rf = try n.fields(returnKeys)
             if let u = rf.value("url") { return .url(try u.string()) }
             if let q = rf.value("queryParameter") {
                 return .queryParameter(try q.string(), nullMeansPrevious: try rf.value("nullMeansPrevious")?.bool() ?? false)

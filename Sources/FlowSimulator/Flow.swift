@@ -42,12 +42,15 @@ public struct Flow: Sendable {
     public var hooks: [String: Outcome.Kind]
     /// Answers requests no recorded page answers (the payment-url helper endpoints): method, URL → response.
     public var responder: (@Sendable (_ method: String, _ url: String) -> RecordedResponse?)?
+    /// The host app's web view settings (popup blocking, multiple windows), from the environment.
+    public var webView: Environment.WebViewSettings
 
     public init(name: String, description: String = "", file: String = "", policy: Policy,
                 system: any SystemServices = NoApps(), apps: [String: AppBehaviour] = [:], hostApp: String = "app",
                 start: String? = nil, pages: [RecordedPage] = [], steps: [FlowStep] = [],
                 assumptions: Assumptions = Assumptions(), expect: Expectations = Expectations(), limits: Limits = Limits(),
-                hooks: [String: Outcome.Kind] = [:], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil) {
+                hooks: [String: Outcome.Kind] = [:], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil,
+                webView: Environment.WebViewSettings = Environment.WebViewSettings()) {
         self.name = name
         self.description = description
         self.file = file
@@ -63,6 +66,7 @@ public struct Flow: Sendable {
         self.limits = limits
         self.hooks = hooks
         self.responder = responder
+        self.webView = webView
     }
 }
 

@@ -70,6 +70,29 @@ public enum FlowLoader {
 
     static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
                            "assume", "expect", "limits", "hooks", "helpers"]
+    static let limitKeys = ["steps", "repeats", "branches", "depth"]
+    /// A step written as a mapping has exactly one of these keys.
+    static let stepKeys = ["tap", "app", "accept", "decline"]
+    static let tapKeys = ["text", "url"]
+    static let appStepKeys = ["name", "then"]
+    static let assumeKeys = ["universalLinks", "missingApps", "blockAutomaticRedirects"]
+    static let expectKeys = ["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches"]
+    static let branchKeys = ["when", "outcome"]
+
+    /// The keys of an environment as the simulator reads it: `EnvironmentFile`'s, with the app behaviours'.
+    public static let environmentShape = EnvironmentFile.shape.replacing(["apps", "behaviour"], with: ConfigBridge.behaviourShape)
+
+    /// The keys of a flow file as a tree (the lists `parse` checks), for checking schemas/flow.schema.json.
+    public static let shape = ConfigKeys(flowKeys, nested: [
+        "policy": PolicyFile.shape,
+        "environment": environmentShape,
+        "pages": ConfigKeys(pageKeys, nested: ["responses": ConfigKeys(responseKeys), "withoutCookie": ConfigKeys(responseKeys)]),
+        "steps": ConfigKeys(stepKeys, nested: ["tap": ConfigKeys(tapKeys), "app": ConfigKeys(appStepKeys)]),
+        "assume": ConfigKeys(assumeKeys),
+        "expect": ConfigKeys(expectKeys, nested: ["branches": ConfigKeys(branchKeys)]),
+        "limits": ConfigKeys(limitKeys),
+        "helpers": ConfigKeys(HelperBridge.keys),
+    ])
 
     /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths. With `bodies`, a page's
     /// `file:` is looked up there by name instead of on disk (a HAR replayed in memory); with `root`, a page
@@ -115,7 +138,7 @@ public enum FlowLoader {
         if let e = f.value("expect") { expect = try parseExpect(e) }
         var limits = Limits()
         if let l = f.value("limits") {
-            let lf = try l.fields(["steps", "repeats", "branches", "depth"])
+            let lf = try l.fields(limitKeys)
             func positive(_ k: String, _ d: Int) throws(ConfigError) -> Int {
                 guard let n = lf[k] else { return d }
                 let v = try n.int()
@@ -141,7 +164,7 @@ public enum FlowLoader {
         }
         return Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
                     hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
-                    limits: limits, hooks: hooks, responder: responder)
+                    limits: limits, hooks: hooks, responder: responder, webView: env.webView)
     }
 
     // MARK: pages
@@ -259,10 +282,13 @@ public enum FlowLoader {
         guard entries.count == 1, let (key, value) = entries.first else {
             throw node.error("a step is one of: tap: TEXT | tap: {text|url}, app: 'NAME complete|cancel|fail', accept, decline")
         }
+        guard stepKeys.contains(key) else {
+            throw node.error("unknown step '\(key)'; expected \(stepKeys.joined(separator: ", ")) or switch-to-app", key: value.path)
+        }
         switch key {
         case "tap":
             if value.isScalar { return .tap(text: try value.string(), url: nil) }
-            let tf = try value.fields(["text", "url"])
+            let tf = try value.fields(tapKeys)
             let text = try tf.value("text")?.string(), url = try tf.value("url")?.string()
             guard (text == nil) != (url == nil) else { throw value.error("give exactly one of 'text' or 'url'") }
             return .tap(text: text, url: url)
@@ -274,7 +300,7 @@ public enum FlowLoader {
                 name = words.dropLast().joined(separator: " ")
                 outcomeText = last
             } else {
-                let af = try value.fields(["name", "then"])
+                let af = try value.fields(appStepKeys)
                 name = try af.required("name").string()
                 outcomeText = try af.required("then").string()
             }
@@ -285,14 +311,14 @@ public enum FlowLoader {
         case "accept": return .accept
         case "decline": return .decline
         default:
-            throw node.error("unknown step '\(key)'; expected tap, app, accept, decline or switch-to-app", key: value.path)
+            throw node.error("unknown step '\(key)'; expected \(stepKeys.joined(separator: ", ")) or switch-to-app", key: value.path)
         }
     }
 
     // MARK: assume / expect
 
     static func parseAssume(_ node: ConfigNode, apps: [String]) throws(ConfigError) -> Assumptions {
-        let f = try node.fields(["universalLinks", "missingApps", "blockAutomaticRedirects"])
+        let f = try node.fields(assumeKeys)
         var a = Assumptions()
         func attempts(_ n: ConfigNode) throws(ConfigError) -> [Bool] {
             var out: [Bool] = []
@@ -333,7 +359,7 @@ public enum FlowLoader {
     }
 
     static func parseExpect(_ node: ConfigNode) throws(ConfigError) -> Expectations {
-        let f = try node.fields(["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches"])
+        let f = try node.fields(expectKeys)
         var e = Expectations()
         if let o = f.value("outcome") { e.outcome = try outcomeKind(o) }
         if let h = f.value("hops") { e.hops = try h.int() }
@@ -343,7 +369,7 @@ public enum FlowLoader {
         if let b = f.value("everyBranch") { e.everyBranch = try outcomeKind(b) }
         if let bs = f.value("branches") {
             for item in try bs.sequence() {
-                let bf = try item.fields(["when", "outcome"])
+                let bf = try item.fields(branchKeys)
                 let labels = try bf.required("when").strings()
                 let known = ["universal-link-fails", "app-link-fails", "app-missing", "prompt-declined", "redirect-blocked"]
                 for l in labels where !known.contains(where: { l == $0 || l.hasPrefix($0 + ":") }) {

@@ -70,6 +70,8 @@ public enum HARFlowBuilder {
         var pages: [HARFlowDraft.Page] = []
         var appNavigations: [String] = []
         var mainDocs: [HAREntry] = []
+        // (page key, method) → index in `pages`: one lookup per entry, not a scan of the pages so far.
+        var pageIndex: [String: Int] = [:]
         for e in navigations {
             guard isWeb(e.request.url) else {
                 appNavigations.append(e.request.url)
@@ -95,10 +97,11 @@ public enum HARFlowBuilder {
                 headers.append(HARHeader(name: "Content-Type", value: mime.isEmpty ? "text/html" : mime))
             }
             let response = HARFlowDraft.Response(status: status, headers: headers, body: body, source: e.path)
-            let key = canonical(e.request.url)
-            if let i = pages.firstIndex(where: { canonical($0.url) == key && $0.method == e.request.method }) {
+            let key = e.request.method + " " + canonical(e.request.url)
+            if let i = pageIndex[key] {
                 pages[i].responses.append(response)
             } else {
+                pageIndex[key] = pages.count
                 pages.append(HARFlowDraft.Page(url: e.request.url, method: e.request.method, responses: [response],
                                                isFrame: e.role == .frame))
             }
@@ -165,13 +168,13 @@ public enum HARFlowBuilder {
         let html = String(decoding: body, as: UTF8.self)
         let lower = html.lowercased()
         for m in metaRefresh.matches(in: html) {
-            if let u = m.group(1, in: html as NSString), let r = resolve(HTMLText.unescape(u), against: base),
+            if let u = m.group(1, in: html as NSString), let r = resolve(BrowserEscapes.decodeCharacterReferences(u), against: base),
                canonical(r) == target { return true }
         }
         let submits = lower.contains(".submit()") || lower.contains("requestsubmit(")
         if submits {
             for m in formAction.matches(in: html) {
-                if let a = m.group(1, in: html as NSString), let r = resolve(HTMLText.unescape(a), against: base),
+                if let a = m.group(1, in: html as NSString), let r = resolve(BrowserEscapes.decodeCharacterReferences(a), against: base),
                    canonical(r) == target { return true }
             }
         }

@@ -3,6 +3,7 @@
 import PlainviewURL
 import AppSwitch
 import Foundation
+import PlainviewConfig
 
 public enum HARFlowWriter {
     public struct Options: Sendable, Hashable {
@@ -38,54 +39,55 @@ public enum HARFlowWriter {
         public var description: String { "\(path): \(message)" }
     }
 
-    /// The files of the flow folder: `flow.yaml` first, then the page bodies, by name.
+    /// The files of the flow folder: `flow.yaml` first, then the page bodies, by name. Every line of
+    /// `flow.yaml` comes from the YAML emitter: recorded values are quoted scalars, notes are comments that no
+    /// recorded character can end.
     public static func files(for draft: HARFlowDraft, options: Options) -> [(name: String, data: Data)] {
         var bodies: [(String, Data)] = []
         var usedNames: Set<String> = ["flow.yaml"]
-        var y = ""
-        func line(_ s: String = "") { y += s + "\n" }
+        var y = YAMLEmitter()
 
-        line("# Imported by `plainview import` from \(oneLine(options.source)).")
+        y.comment("Imported by `plainview import` from \(options.source).")
         if let r = options.redaction {
             let kinds = r.counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-            line("# Redacted: \(r.total) value(s), \(r.distinctSecrets) distinct\(kinds.isEmpty ? "" : " (\(kinds))"); each secret is one stable placeholder (REDACTED-…).")
+            y.comment("Redacted: \(r.total) value(s), \(r.distinctSecrets) distinct\(kinds.isEmpty ? "" : " (\(kinds))"); each secret is one stable placeholder (REDACTED-…).")
         } else {
-            line("# NOT redacted (--no-redact): check for cookies, tokens, card and personal numbers before committing.")
+            y.comment("NOT redacted (--no-redact): check for cookies, tokens, card and personal numbers before committing.")
         }
-        line("# \(draft.documentCount) document(s) recorded; \(draft.subresourceCount) subresource(s) (scripts, images, XHR …) left out.")
-        line("# This is an ordinary flow file now: edit it freely (format: Pages/README.md).")
-        line("name: \(q(options.name))")
-        line("description: \(q("Imported from \(URL(fileURLWithPath: options.source).lastPathComponent)"))")
+        y.comment("\(draft.documentCount) document(s) recorded; \(draft.subresourceCount) subresource(s) (scripts, images, XHR …) left out.")
+        y.comment("This is an ordinary flow file now: edit it freely (format: Pages/README.md).")
+        y.pair("name", .string(options.name))
+        y.pair("description", .string("Imported from \(URL(fileURLWithPath: options.source).lastPathComponent)"))
         if let p = options.policyPath {
-            line("policy: \(q(p))")
+            y.pair("policy", .string(p))
         } else {
             let last = draft.pages.last(where: { !$0.isFrame })?.url ?? draft.start
             let host = URLTools.host(draft.start) ?? "shop.example.com"
-            line("policy:  # drafted from the recording (no --policy given): check every value")
-            line("  platform: \(options.platform)")
-            line("  paymentUrl: \(q(draft.start))  # the first page recorded")
-            line("  completeUrl: \(q(last))  # GUESSED: the last page recorded")
-            line("  cancelUrl: \(q("https://\(host)/cancel"))  # PLACEHOLDER: set your cancelUrl")
+            y.pair("policy", nil, comment: "drafted from the recording (no --policy given): check every value")
+            y.pair("platform", .string(options.platform), indent: 1)
+            y.pair("paymentUrl", .string(draft.start), indent: 1, comment: "the first page recorded")
+            y.pair("completeUrl", .string(last), indent: 1, comment: "GUESSED: the last page recorded")
+            y.pair("cancelUrl", .string("https://\(host)/cancel"), indent: 1, comment: "PLACEHOLDER: set your cancelUrl")
         }
-        if let e = options.environmentPath { line("environment: \(q(e))") }
-        line("start: \(q(draft.start))")
+        if let e = options.environmentPath { y.pair("environment", .string(e)) }
+        y.pair("start", .string(draft.start))
         var counter = 0
-        func emit(_ r: HARFlowDraft.Response, url: String, indent: String, statusDone: Bool = false) {
+        func emit(_ r: HARFlowDraft.Response, url: String, indent: Int, statusDone: Bool = false) {
             if !statusDone, r.status != 200 || r.headers.contains(where: { $0.name.lowercased() == "location" }) {
-                line("\(indent)status: \(r.status)")
+                y.pair("status", .int(r.status), indent: indent)
             }
             var others: [HARHeader] = []
-            var cookies: [String] = []
+            var cookies: [YAMLEmitter.Scalar] = []
             for h in r.headers {
                 switch h.name.lowercased() {
-                case "location": line("\(indent)location: \(q(h.value))")
-                case "set-cookie": cookies += h.value.split(separator: "\n").map(String.init)
+                case "location": y.pair("location", .string(h.value), indent: indent)
+                case "set-cookie": cookies += h.value.split(separator: "\n").map { .string(String($0)) }
                 default: others.append(h)
                 }
             }
-            if !cookies.isEmpty { line("\(indent)setCookie: [\(cookies.map(q).joined(separator: ", "))]") }
+            if !cookies.isEmpty { y.pair("setCookie", .flowSequence(cookies), indent: indent) }
             if !others.isEmpty {
-                line("\(indent)headers:")
+                y.pair("headers", nil, indent: indent)
                 var seen: [String: [String]] = [:]
                 var order: [String] = []
                 for h in others {
@@ -94,7 +96,7 @@ public enum HARFlowWriter {
                 }
                 for n in order {
                     let vs = seen[n] ?? []
-                    line("\(indent)  \(q(n)): \(vs.count == 1 ? q(vs[0]) : "[\(vs.map(q).joined(separator: ", "))]")")
+                    y.pair(n, vs.count == 1 ? .string(vs[0]) : .flowSequence(vs.map { .string($0) }), indent: indent + 1)
                 }
             }
             if let body = r.body, !body.isEmpty {
@@ -102,59 +104,59 @@ public enum HARFlowWriter {
                 let name = fileName(counter, url: url, contentType: r.headers.first(named: "Content-Type") ?? "",
                                     used: &usedNames)
                 bodies.append((name, body))
-                line("\(indent)file: \(q(name))  # \(r.source)")
+                y.pair("file", .string(name), indent: indent, comment: r.source)
             } else {
-                line("\(indent)# \(r.source)")
+                y.comment(r.source, indent: indent)
             }
         }
-        line("pages:")
+        y.pair("pages", nil)
         for page in draft.pages {
-            line("  - url: \(q(page.url))")
-            if page.method != "GET" { line("    method: \(page.method)") }
+            y.pair("url", .string(page.url), indent: 2, item: true)
+            if page.method != "GET" { y.pair("method", .string(page.method), indent: 2) }
             let responses = page.responses
             if responses.count == 1 {
-                emit(responses[0], url: page.url, indent: "    ")
+                emit(responses[0], url: page.url, indent: 2)
             } else {
-                line("    responses:  # recorded \(responses.count) times; served in order, the last repeats")
+                y.pair("responses", nil, indent: 2, comment: "recorded \(responses.count) times; served in order, the last repeats")
                 for r in responses {
-                    line("      - status: \(r.status)")
-                    emit(r, url: page.url, indent: "        ", statusDone: true)
+                    y.pair("status", .int(r.status), indent: 4, item: true)
+                    emit(r, url: page.url, indent: 4, statusDone: true)
                 }
             }
         }
 
         if draft.steps.isEmpty {
-            line("# steps: none inferred (every recorded page led to the next by itself)")
+            y.comment("steps: none inferred (every recorded page led to the next by itself)")
         } else {
-            line("steps:")
+            y.pair("steps", nil)
             for s in draft.steps {
                 switch s {
                 case .tap(let url, let why):
-                    line("  # \(oneLine(why))")
-                    line("  - tap: {url: \(q(url))}")
+                    y.comment(why, indent: 1)
+                    y.pair("tap", .flowMap([.init("url", .string(url))]), indent: 2, item: true)
                 case .tapText(let t):
                     let isURL = t.lowercased().hasPrefix("http://") || t.lowercased().hasPrefix("https://")
-                    line(isURL ? "  - tap: {url: \(q(t))}" : "  - tap: \(q(t))")
+                    y.pair("tap", isURL ? .flowMap([.init("url", .string(t))]) : .string(t), indent: 2, item: true)
                 }
             }
         }
-        line("# ---- where the recording ends ----")
-        if let end = draft.ending { line("# \(oneLine(end.message)) (\(end.source)).") }
-        line("# A HAR holds HTTP only: custom-scheme, intent: and universal-link navigations the OS took over, taps,")
-        line("# prompts and app switches are not in it. Add what happened next as steps, for example:")
-        line("#   - accept                      # the user accepts the browser's \"Open in …?\" prompt")
-        line("#   - app: BankID complete        # in the app that opened, the user completes (or cancel / fail)")
-        line("#   - switch-to-app               # the user returns to the host app by hand")
-        line("#   - tap: {url: \"https://…\"}     # a link or button on the current page")
-        line("# and the apps to the environment file (apps:, schemes:, universalLinks:).")
+        y.comment("---- where the recording ends ----")
+        if let end = draft.ending { y.comment("\(end.message) (\(end.source)).") }
+        y.comment("A HAR holds HTTP only: custom-scheme, intent: and universal-link navigations the OS took over, taps,")
+        y.comment("prompts and app switches are not in it. Add what happened next as steps, for example:")
+        y.comment("  - accept                      # the user accepts the browser's \"Open in …?\" prompt")
+        y.comment("  - app: BankID complete        # in the app that opened, the user completes (or cancel / fail)")
+        y.comment("  - switch-to-app               # the user returns to the host app by hand")
+        y.comment("  - tap: {url: \"https://…\"}     # a link or button on the current page")
+        y.comment("and the apps to the environment file (apps:, schemes:, universalLinks:).")
         if let e = options.expect {
-            line("expect:")
-            line("  outcome: \(e)")
+            y.pair("expect", nil)
+            y.pair("outcome", .string(e), indent: 1)
         } else {
-            line("# expect:")
-            line("#   outcome: complete             # complete | canceled | stuck | loop | error")
+            y.comment("expect:")
+            y.comment("  outcome: complete             # complete | canceled | stuck | loop | error")
         }
-        return [("flow.yaml", Data(y.utf8))] + bodies
+        return [("flow.yaml", Data(y.text.utf8))] + bodies
     }
 
     /// Writes `files` into `folder` atomically. Refuses an existing folder unless `force`; with `force` the old
@@ -178,7 +180,7 @@ public enum HARFlowWriter {
             try fm.createDirectory(at: temp, withIntermediateDirectories: false)
             for f in files {
                 guard !f.name.contains("/"), !f.name.hasPrefix(".") else { continue }
-                try f.data.write(to: temp.appendingPathComponent(f.name), options: .atomic)
+                try f.data.write(to: temp.appendingPathComponent(f.name))  // the folder itself is the atomic unit
             }
         } catch {
             try? fm.removeItem(at: temp)
@@ -205,32 +207,6 @@ public enum HARFlowWriter {
     }
 
     // MARK: - Helpers
-
-    /// A YAML double-quoted scalar.
-    static func q(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || (0x80...0x9F).contains(u.value) || u.value == 0xFEFF
-                    || u.value == 0x2028 || u.value == 0x2029 {
-                    out += String(format: "\\u%04X", u.value)
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    static func oneLine(_ s: String) -> String {
-        s.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
-    }
 
     /// `03-psp.example.net-checkout-card.html`: number, host, last path segment; safe characters only.
     static func fileName(_ n: Int, url: String, contentType: String, used: inout Set<String>) -> String {

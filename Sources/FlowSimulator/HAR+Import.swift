@@ -12,9 +12,12 @@ public enum HARImport {
         /// How the flow file is written (its `redaction` is filled in here).
         public var writer: HARFlowWriter.Options
         public var reader: HARReader.Options
+        /// Fail closed: write nothing when anything that looks like a secret is left (SecretResidue).
+        public var strict: Bool
 
         public init(redaction: RedactionConfig? = .default, taps: [String]? = nil, writer: HARFlowWriter.Options,
-                    reader: HARReader.Options = .init()) {
+                    reader: HARReader.Options = .init(), strict: Bool = false) {
+            self.strict = strict
             self.redaction = redaction
             self.taps = taps
             self.writer = writer
@@ -30,6 +33,8 @@ public enum HARImport {
         public var notes: [HARNote]
         /// The files written (flow.yaml first).
         public var fileNames: [String]
+        /// What still looks like a secret in the written files though nothing classified it.
+        public var residue: [SecretResidue.Finding] = []
     }
 
     public enum Failure: Error, Sendable, CustomStringConvertible {
@@ -38,12 +43,17 @@ public enum HARImport {
         case write(HARFlowWriter.WriteError)
         /// The drafted flow (or another flow given with it) does not load.
         case config(ConfigError)
+        /// `strict`: something that looks like a secret was not redacted; nothing was written.
+        case residue([SecretResidue.Finding])
         public var description: String {
             switch self {
             case .har(let e): return e.description
             case .flow(let file, let e): return "\(file): \(e.description)"
             case .write(let e): return e.description
             case .config(let e): return e.description
+            case .residue(let found):
+                return (["--strict: \(found.count) value(s) look like secrets but were not redacted; nothing was written"]
+                    + found.map(\.description)).joined(separator: "\n")
             }
         }
     }
@@ -52,6 +62,8 @@ public enum HARImport {
     public static func run(har: URL, name: String, to folder: URL, force: Bool, options: Options) throws(Failure) -> Result {
         var result = try draft(har: har, name: name, options: options)
         let files = files(result, options: options)
+        result.residue = residue(in: files)
+        if options.strict, !result.residue.isEmpty { throw .residue(result.residue) }
         do {
             try HARFlowWriter.write(files, to: folder, force: force)
         } catch {
@@ -82,6 +94,14 @@ public enum HARImport {
             throw .flow(file: name, error)
         }
         return Result(draft: draft, report: report, notes: log.notes, fileNames: [])
+    }
+
+    /// What looks like a secret in the files, though no detector classified it (see SecretResidue).
+    public static func residue(in files: [(name: String, data: Data)]) -> [SecretResidue.Finding] {
+        files.flatMap { f -> [SecretResidue.Finding] in
+            guard let text = String(validating: f.data, as: UTF8.self) ?? String(data: f.data, encoding: .isoLatin1) else { return [] }
+            return SecretResidue.scan(text, file: f.name)
+        }
     }
 
     /// The flow folder's files for a draft: `flow.yaml` first, then the page bodies.

@@ -27,26 +27,92 @@ public struct HARReplayOptions: Sendable {
     }
 }
 
+/// A flow file, folder or recording that could not be read; the other flows still run.
+public struct FlowInputProblem: Error, Sendable, CustomStringConvertible {
+    /// The path as found (a flow file, a folder named on the command line, a `.har`).
+    public var path: String
+    public var failure: HARImport.Failure
+    public init(path: String, failure: HARImport.Failure) {
+        self.path = path
+        self.failure = failure
+    }
+    /// What is wrong, naming the file, line and key where known.
+    public var message: String { failure.description }
+    public var description: String { message }
+}
+
+/// One part of a flow suite split for a CI matrix (`--shard I/N`): the flows whose position in the suite sorted
+/// by path is I, I+N, I+2N … (1-based), so the parts never overlap, cover the suite, and stay put as it grows.
+public struct FlowShard: Sendable, Hashable, CustomStringConvertible {
+    public var index: Int
+    public var count: Int
+
+    /// Why `I/N` was refused.
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads `I/N`: whole numbers with 1 ≤ I ≤ N.
+    public init(parsing text: String) throws(ParseError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), parts.allSatisfy({ $0.allSatisfy(\.isASCII) }) else {
+            throw ParseError(description: "expected I/N (this run's part I of N parts, like 2/4), found '\(text)'")
+        }
+        guard n >= 1, i >= 1, i <= n else {
+            throw ParseError(description: "expected 1 ≤ I ≤ N in I/N (like 1/\(max(n, 2)) … \(max(n, 2))/\(max(n, 2))), found '\(text)'")
+        }
+        index = i
+        count = n
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// This part of `paths`, in sorted order.
+    public func select(_ paths: [String]) -> [String] {
+        paths.sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    }
+}
+
 /// Flows to run: flow files, flow folders and recordings, in the order named.
 public struct LoadedFlows: Sendable {
     public var flows: [Flow]
     /// Where each replayed recording ended, by flow name.
     public var endings: [String: HARFlowDraft.Ending]
+    /// The paths and flows that could not be read (`loadEach`); empty after `load`.
+    public var problems: [FlowInputProblem] = []
 
     /// True for a path `simulate` replays as a recording.
     public static func isHAR(_ path: String) -> Bool { path.lowercased().hasSuffix(".har") }
 
     /// Loads `paths`: flow files and folders through `FlowLoader`, `.har` files replayed with `har` (required
-    /// when a path is a recording).
+    /// when a path is a recording). The first path or flow that cannot be read is the error.
     public static func load(_ paths: [String], har: HARReplayOptions?) throws(HARImport.Failure) -> LoadedFlows {
+        let loaded = loadEach(paths, har: har)
+        if let first = loaded.problems.first { throw first.failure }
+        return loaded
+    }
+
+    /// Loads every flow it can: a path that names nothing, a flow file that does not read, a recording that does
+    /// not replay, each becomes a problem and the rest load. With `shard`, only that part of the suite (by
+    /// sorted flow path) is read at all.
+    public static func loadEach(_ paths: [String], har: HARReplayOptions?, shard: FlowShard? = nil) -> LoadedFlows {
         var loaded = LoadedFlows(flows: [], endings: [:])
-        var used: Set<String> = []
+        var files: [String] = []
         for path in paths {
+            if isHAR(path) { files.append(path); continue }
+            do { files += try FlowLoader.discover([path]) } catch { loaded.problems.append(.init(path: path, failure: .config(error))) }
+        }
+        if let shard { files = shard.select(files) }
+        var used: Set<String> = []
+        for path in files {
             guard isHAR(path) else {
-                do { loaded.flows += try FlowLoader.load([path]) } catch { throw .config(error) }
+                do { loaded.flows.append(try FlowLoader.load(file: path)) } catch { loaded.problems.append(.init(path: path, failure: .config(error))) }
                 continue
             }
-            guard let har else { throw .config(ConfigError(file: path, "replaying a HAR needs a policy file (--policy FILE)")) }
+            guard let har else {
+                loaded.problems.append(.init(path: path, failure: .config(ConfigError(file: path, "replaying a HAR needs a policy file (--policy FILE)"))))
+                continue
+            }
             var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             if name.isEmpty { name = "recording" }
             var unique = name
@@ -56,9 +122,13 @@ public struct LoadedFlows: Sendable {
                 n += 1
             }
             used.insert(unique)
-            let (flow, ending) = try replay(path, name: unique, options: har)
-            loaded.flows.append(flow)
-            if let ending { loaded.endings[unique] = ending }
+            do {
+                let (flow, ending) = try replay(path, name: unique, options: har)
+                loaded.flows.append(flow)
+                if let ending { loaded.endings[unique] = ending }
+            } catch {
+                loaded.problems.append(.init(path: path, failure: error))
+            }
         }
         return loaded
     }

@@ -14,8 +14,10 @@ import PlainviewURL
 import PlainviewConfig
 
 enum HelperBridge {
+    static let keys = ["publicUrl", "root", "trampolineUrl", "androidPackage"]
+
     static func responder(_ node: ConfigNode) throws(ConfigError) -> @Sendable (String, String) -> RecordedResponse? {
-        let f = try node.fields(["publicUrl", "root", "trampolineUrl", "androidPackage"])
+        let f = try node.fields(keys)
         let configuration: HelperEndpointsConfiguration
         do {
             configuration = try HelperEndpointsConfiguration(

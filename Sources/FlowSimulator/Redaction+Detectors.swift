@@ -1,5 +1,6 @@
 // The detectors redaction uses: name patterns, card numbers, Nordic personal numbers, e-mail addresses.
 import Foundation
+import PlainviewURL
 
 /// A `names` entry of RedactionConfig: a word or whole name, or a glob with `*`.
 struct NamePattern: Sendable, Hashable {
@@ -12,10 +13,13 @@ struct NamePattern: Sendable, Hashable {
     }
 
     func matches(_ name: String) -> Bool {
-        let lower = name.lowercased()
+        matches(lower: name.lowercased(), words: NamePattern.words(name))
+    }
+
+    /// With the name's lower-cased form and words computed once for all patterns.
+    func matches(lower: String, words: [String]) -> Bool {
         if isGlob { return NamePattern.glob(Array(pattern.utf8), Array(lower.utf8)) }
-        if lower == pattern { return true }
-        return NamePattern.words(name).contains(pattern)
+        return lower == pattern || words.contains(pattern)
     }
 
     /// `access_token` → [access, token]; `csrfToken` → [csrf, token]; `X-Auth-Token` → [x, auth, token];
@@ -125,10 +129,18 @@ enum Detectors {
 
     static func digits(_ s: String) -> [Int] { s.compactMap { $0.wholeNumberValue }.filter { $0 >= 0 && $0 <= 9 } }
 
-    /// A card number: 13–19 digits, single spaces or dashes between digits, Luhn-valid, not all one digit.
+    /// A card number: 13–19 digits, Luhn-valid, not all one digit; written whole or in groups of 2–6 digits
+    /// with one kind of separator (space, no-break space, `.`, `-`), as `4111 1111 1111 1111` or
+    /// `3782-822463-10005`.
     static func isCardNumber(_ candidate: String) -> Bool {
         let d = digits(candidate)
         guard (13...19).contains(d.count), Set(d).count > 1 else { return false }
+        let groups = candidate.split { !$0.isASCII || !$0.isNumber }
+        if groups.count > 1 {
+            let separators = Set(candidate.filter { !($0.isASCII && $0.isNumber) })
+            guard separators.count == 1, groups.allSatisfy({ (2...6).contains($0.count) || $0.count == 1 && $0 == groups.last })
+            else { return false }
+        }
         return luhnValid(d)
     }
 
@@ -187,19 +199,109 @@ enum Detectors {
     }
 
     static func isPersonalNumber(_ candidate: String) -> Bool {
-        isSwedishPersonalNumber(candidate) || isNorwegianPersonalNumber(candidate)
-            || isFinnishPersonalNumber(candidate) || isDanishPersonalNumber(candidate)
+        let c = withoutLetterPrefix(candidate)
+        return isSwedishPersonalNumber(c) || isNorwegianPersonalNumber(c) || isFinnishPersonalNumber(c)
+            || isDanishPersonalNumber(c)
+    }
+
+    /// Swedish organisationsnummer NNNNNN-NNNN (third digit ≥ 2, Luhn), Finnish Y-tunnus NNNNNNN-N (mod 11),
+    /// Norwegian organisasjonsnummer `NNN NNN NNN` (mod 11, starts 8 or 9), Danish CVR `DK NNNNNNNN` (mod 11).
+    /// Only these written forms: a bare run of 8–10 digits is too often something else.
+    static func isOrganisationNumber(_ candidate: String) -> Bool {
+        let d = digits(candidate)
+        let upper = candidate.uppercased()
+        func mod11(_ weights: [Int]) -> Int { zip(weights, d).reduce(0) { $0 + $1.0 * $1.1 } % 11 }
+        if d.count == 10, candidate.contains("-"), !upper.contains("DK") {
+            return d[2] >= 2 && luhnValid(d)
+        }
+        if d.count == 8, candidate.contains("-"), upper.first?.isNumber == true {
+            let r = mod11([7, 9, 10, 5, 8, 4, 2])
+            return r != 1 && (r == 0 ? 0 : 11 - r) == d[7]
+        }
+        if d.count == 9, candidate.filter({ $0 == " " }).count == 2 {
+            guard d[0] == 8 || d[0] == 9 else { return false }
+            let r = mod11([3, 2, 7, 6, 5, 4, 3, 2])
+            return r != 1 && (r == 0 ? 0 : 11 - r) == d[8]
+        }
+        if d.count == 8, upper.hasPrefix("DK") {
+            return mod11([2, 7, 6, 5, 4, 3, 2, 1]) == 0
+        }
+        return false
+    }
+
+    /// `SE198001011234` → `198001011234`: letters a form or a system put before the number.
+    static func withoutLetterPrefix(_ s: String) -> String {
+        guard let first = s.first, first.isLetter else { return s }
+        return String(s.drop { $0.isLetter || $0 == " " || $0 == "\u{A0}" })
+    }
+
+    /// The identity of a personal or organisation number: its digits and a Finnish check character, without
+    /// separators or prefixes (so `800101-1234`, `800101 1234` and `8001011234` are one secret).
+    static func digitsAndCheck(_ s: String) -> String {
+        String(withoutLetterPrefix(s).filter { $0.isASCII && ($0.isNumber || $0.isLetter) }).uppercased()
+    }
+
+    /// True when `u[a..<b]` is ASCII digits standing as a JSON or script number: after `:` `[` `,` `=` `(`
+    /// and before `,` `}` `]` `)` `;` or the end (spaces between allowed).
+    static func isBareNumber(_ u: [UInt16], _ a: Int, _ b: Int) -> Bool {
+        guard a < b, u[a..<b].allSatisfy({ (0x30...0x39).contains($0) }) else { return false }
+        var i = a - 1
+        while i >= 0, u[i] == 0x20 || u[i] == 0x09 || u[i] == 0x0A || u[i] == 0x0D { i -= 1 }
+        guard i >= 0, [0x3A, 0x5B, 0x2C, 0x3D, 0x28].contains(u[i]) else { return false }
+        var j = b
+        while j < u.count, u[j] == 0x20 || u[j] == 0x09 || u[j] == 0x0A || u[j] == 0x0D { j += 1 }
+        return j == u.count || [0x2C, 0x7D, 0x5D, 0x29, 0x3B].contains(u[j])
+    }
+
+    /// A letter, digit or `_`: bytes a token continues with.
+    static func isWordByte(_ b: UInt8) -> Bool {
+        PercentEncoding.isASCIIAlphanumeric(b) || b == UInt8(ascii: "_")
+    }
+
+    /// A placeholder this redactor writes (`REDACTED-CARD-2`, `redacted3@example.invalid`, `-990000004`).
+    static func isPlaceholder(_ s: String) -> Bool {
+        s.hasPrefix("REDACTED-") || (s.hasPrefix("redacted") && s.hasSuffix("@example.invalid"))
+            || (s.utf8.count == 10 && s.hasPrefix("-99") && s.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+    }
+
+    /// A cheap test before decoding: could the text hold anything the decoded-text detectors find?
+    static func mayHoldSecret(_ s: String) -> Bool {
+        var digitsSeen = 0
+        var previous: (UInt8, UInt8) = (0, 0)
+        for b in s.utf8 {
+            defer { previous = (previous.1, b) }
+            switch b {
+            case UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "\\"),
+                 UInt8(ascii: ":"):
+                return true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digitsSeen += 1
+                if digitsSeen >= 8 { return true }
+            case UInt8(ascii: "J") where previous == (UInt8(ascii: "e"), UInt8(ascii: "y")):
+                return true
+            default:
+                continue
+            }
+        }
+        return false
     }
 
     /// File extensions that look like top-level domains in `icon@2x.png`: not e-mail addresses.
     static let notMailDomains: Set<String> = ["png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico", "css", "js",
                                               "mjs", "map", "woff", "woff2", "ttf", "otf", "eot", "html", "htm", "json"]
 
-    // Digit runs with single space/dash separators, bounded by non-digits.
-    static let cardRun = RegexBox(#"(?<![0-9])[0-9](?:[ \-]?[0-9]){12,18}(?![0-9])"#)
-    // Swedish [CC]YYMMDD[-+]NNNN, Danish DDMMYY-NNNN, Norwegian 11 digits, Finnish DDMMYY[-+A-FU-Y]NNNC.
+    // On decoded text. Digit runs with single separators (space, no-break spaces, `.`, `-`), not inside a
+    // decimal number.
+    static let cardRun = RegexBox(#"(?<![0-9])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){12,18}(?![0-9])(?![.,][0-9])"#)
+    // Swedish [CC]YYMMDD[-+ ]NNNN, Danish DDMMYY-NNNN, Norwegian DDMMYY[ ]NNNNN, Finnish DDMMYY[-+A-FU-Y]NNNC,
+    // each possibly after letters (`SE`, `ID:`); organisation numbers NNNNNN-NNNN, NNNNNNN-N, NNN NNN NNN,
+    // DK NNNNNNNN.
     static let personalNumberRun = RegexBox(
-        #"(?<![0-9A-Za-z])(?:[0-9]{6}(?:[0-9]{2})?[\-+]?[0-9]{4}|[0-9]{6} ?[0-9]{5}|[0-9]{6}[\-+A-FU-Y][0-9]{3}[0-9A-Y])(?![0-9A-Za-z])"#)
+        #"(?<![0-9])(?:(?:19|20)?[0-9]{6}[\-+ \u00A0]?[0-9]{4}|[0-9]{6}[ \u00A0]?[0-9]{5}|[0-9]{6}[\-+A-FU-Y][0-9]{3}[0-9A-Y]|[0-9]{7}-[0-9]|[89][0-9]{2} [0-9]{3} [0-9]{3}|(?<![A-Za-z])(?i:DK)[ \u00A0]?[0-9]{8})(?![0-9])"#)
     static let email = RegexBox(
-        #"(?<![A-Za-z0-9._+\-])([A-Za-z0-9][A-Za-z0-9._+\-]{0,63})(@|%40)([A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}\.)+[A-Za-z]{2,24})(?![A-Za-z0-9\-])"#)
+        #"(?<![A-Za-z0-9._+\-])[A-Za-z0-9][A-Za-z0-9._+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}\.)+[A-Za-z]{2,24}(?![A-Za-z0-9\-])"#)
+    // header.payload.signature, base64url, both JSON parts starting `{"` (`eyJ`).
+    static let jwt = RegexBox(#"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"#)
+    // `Bearer …`, `Basic …` written anywhere (an inline script building an Authorization header).
+    static let schemeCredential = RegexBox(#"(?i:\b(?:bearer|basic)\s+)(?=[A-Za-z0-9\-._~+/]*[0-9+/=_.\-])([A-Za-z0-9\-._~+/]{12,}=*)"#)
 }

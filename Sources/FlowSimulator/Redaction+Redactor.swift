@@ -7,6 +7,7 @@
 // second replaces them where found and, for secrets of at least `minimumGlobalLength` characters, everywhere
 // else in the file too, in their plain, percent-encoded, form-encoded and HTML-escaped spellings.
 import PlainviewURL
+import PageScan
 import Foundation
 
 public struct Redactor: Sendable {
@@ -20,12 +21,14 @@ public struct Redactor: Sendable {
     private var kindOfPlaceholder: [String: RedactionKind] = [:]
     private var counters: [RedactionKind: Int] = [:]
     private var placeholders: Set<String> = []
-    /// Spellings to replace everywhere, longest first (rebuilt when a secret is learnt).
-    private var globals: [(text: String, placeholder: String)] = []
-    private var globalBytes: [[UInt8]] = []
-    /// First `keyLength` bytes of a spelling → indices into `globals` (longest first).
+    /// Textual placeholder → its number form (for secrets written as JSON or script numbers).
+    private var numericOf: [String: String] = [:]
+    /// Spellings to replace everywhere: their bytes → placeholder.
+    private var globalExact: [[UInt8]: String] = [:]
+    /// First `keyLength` bytes of a spelling → the distinct lengths of the spellings starting so, longest
+    /// first. Secrets often share a prefix (`v000000000017`, `v000000000018`) but rarely many lengths, so a
+    /// position costs one lookup per length, never a scan of the secrets learnt.
     private var globalIndex: [UInt64: [Int]] = [:]
-    private var globalsDirty = false
     private var globalSpellings: [String: String] = [:]
     private var learning = false
 
@@ -140,11 +143,12 @@ public struct Redactor: Sendable {
             }.joined(separator: "\n")
         }
         if credentialHeaders.contains(lname) || (matchesName(name) && !["referer", "location"].contains(lname)) {
-            guard !value.isEmpty, !placeholders.contains(value) else { return value }
+            guard !value.isEmpty, !isPlaceholder(value) else { return value }
             // Keep the scheme word of `Authorization: Bearer …` / `Basic …` so the header still reads right.
             let parts = value.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].allSatisfy({ $0.isLetter }), parts[0].count <= 12 {
                 let secret = String(parts[1])
+                if isPlaceholder(secret) { return value }
                 return parts[0] + " " + replaceSecret(secret, key: secret, kind: .credential, name: name, at: place)
             }
             return replaceSecret(value, key: value, kind: .credential, name: name, at: place)
@@ -177,8 +181,10 @@ public struct Redactor: Sendable {
         return out.data(using: .isoLatin1) ?? Data(out.utf8)
     }
 
-    /// Any text: names (by context), then known secrets everywhere, then cards, personal numbers, e-mails
-    /// and configured patterns.
+    /// Any text: names in its raw structure (HTML attributes, JSON pairs, multipart parts, URL passwords),
+    /// then everything found in the text as a browser decodes it (name=value pairs, scripts' assignments,
+    /// cards, personal and organisation numbers, e-mails, JWTs, Bearer credentials), then long known secrets
+    /// wherever else they stand, then configured patterns.
     public mutating func redactText(_ text: String, at location: String, as context: TextContext) -> String {
         guard !text.isEmpty else { return text }
         var s = text
@@ -187,17 +193,14 @@ public struct Redactor: Sendable {
             if s.range(of: "<textarea", options: .caseInsensitive) != nil { s = redactTextareas(s, at: location) }
         }
         if context == .json || context == .html || context == .plain { s = redactJSONPairs(s, at: location) }
-        s = redactPairs(s, at: location)
         if s.contains("@") { s = redactUserinfo(s, at: location) }
         if s.range(of: "form-data", options: .caseInsensitive) != nil { s = redactMultipart(s, at: location) }
+        s = redactDecoded(s, at: location, scripts: context != .url && context != .form)
         s = replaceKnown(s, at: location)
-        if config.cards { s = redactCards(s, at: location) }
-        if config.personalNumbers { s = redactPersonalNumbers(s, at: location) }
-        if config.emails { s = redactEmails(s, at: location) }
         for (i, re) in custom.enumerated() {
             s = re.replace(in: s) { m, ns in
                 let g = m.numberOfRanges > 1 ? 1 : 0
-                guard let found = m.group(g, in: ns), !found.isEmpty, !placeholders.contains(found) else { return nil }
+                guard let found = m.group(g, in: ns), !found.isEmpty, !isPlaceholder(found) else { return nil }
                 let whole = ns.substring(with: m.range)
                 let r = m.range(at: g)
                 let before = (whole as NSString).substring(to: r.location - m.range.location)
@@ -210,13 +213,19 @@ public struct Redactor: Sendable {
 
     // MARK: - Detectors by name
 
+    /// A placeholder of this redactor or of an earlier run (a flow imported once and redacted again).
+    private func isPlaceholder(_ s: String) -> Bool {
+        placeholders.contains(s) || Detectors.isPlaceholder(s)
+    }
+
     private func matchesName(_ name: String) -> Bool {
-        guard names.contains(where: { $0.matches(name) }) else { return false }
-        return !keep.contains { $0.matches(name) }
+        let lower = name.lowercased(), words = NamePattern.words(name)
+        guard names.contains(where: { $0.matches(lower: lower, words: words) }) else { return false }
+        return !keep.contains { $0.matches(lower: lower, words: words) }
     }
 
     private func shouldRedact(name: String, value: String) -> Bool {
-        guard !value.isEmpty, !placeholders.contains(value), matchesName(name) else { return false }
+        guard !value.isEmpty, !isPlaceholder(value), matchesName(name) else { return false }
         // A URL-valued field (a return URL) stays a URL; its own secrets are redacted inside it.
         let v = (PercentEncoding.decodeComponent(value) ?? value).lowercased()
         if v.hasPrefix("http://") || v.hasPrefix("https://") || v.hasPrefix("/") || v.contains("://") { return false }
@@ -224,7 +233,7 @@ public struct Redactor: Sendable {
     }
 
     private mutating func redactCookieValue(_ value: String, cookie: String, at location: String) -> String {
-        guard !value.isEmpty, !placeholders.contains(value), !keep.contains(where: { $0.matches(cookie) }) else { return value }
+        guard !value.isEmpty, !isPlaceholder(value), !keep.contains(where: { $0.matches(cookie) }) else { return value }
         let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
         let inner = quoted ? String(value.dropFirst().dropLast()) : value
         guard !inner.isEmpty else { return value }
@@ -232,39 +241,12 @@ public struct Redactor: Sendable {
         return quoted ? "\"\(p)\"" : p
     }
 
-    static let pairs = RegexBox(#"(^|[?&;#\s])([A-Za-z0-9_.\-\[\]]{1,80})=([^&#;"'\s<>]*)"#)
-    static let encodedPairs = RegexBox(#"(%3F|%26|%3B)([A-Za-z0-9_.\-]{1,80})%3D((?:(?!%26|%23)[^&#;"'\s<>%]|%(?!26|23)[0-9A-Fa-f]{2})*)"#,
-                                       options: [.caseInsensitive])
-
-    /// `name=value` pairs in URLs, form bodies, cookies-like text and scripts, also percent-encoded inside
-    /// another URL's parameter (`returnUrl=https%3A%2F%2F…%3Ftoken%3D…`).
-    private mutating func redactPairs(_ text: String, at location: String) -> String {
-        guard text.contains("=") || text.contains("%3D") || text.contains("%3d") else { return text }
-        var s = Redactor.pairs.replace(in: text) { m, ns in
-            guard let lead = m.group(1, in: ns), let name = m.group(2, in: ns), let raw = m.group(3, in: ns) else { return nil }
-            let key = HARForm.unescape(raw)
-            guard shouldRedact(name: name, value: key), !placeholders.contains(raw) else { return nil }
-            return lead + name + "=" + replaceSecret(raw, key: key, kind: .token, name: name, at: location)
-        }
-        if s.range(of: "%3D", options: .caseInsensitive) != nil {
-            s = Redactor.encodedPairs.replace(in: s) { m, ns in
-                guard let lead = m.group(1, in: ns), let name = m.group(2, in: ns), let raw = m.group(3, in: ns) else { return nil }
-                let key = HARForm.unescape(HARForm.unescape(raw))
-                guard shouldRedact(name: name, value: key) else { return nil }
-                let whole = ns.substring(with: m.range)
-                let eq = whole.range(of: "%3D", options: .caseInsensitive).map { String(whole[..<$0.upperBound]) } ?? (lead + name + "%3D")
-                return eq + replaceSecret(raw, key: key, kind: .token, name: name, at: location)
-            }
-        }
-        return s
-    }
-
     static let userinfo = RegexBox(#"\b([A-Za-z][A-Za-z0-9+.\-]*://[^/?#@\s"'<>:]*:)([^/?#@\s"'<>]+)@"#)
 
     /// The password of `https://user:password@host/`.
     private mutating func redactUserinfo(_ text: String, at location: String) -> String {
         Redactor.userinfo.replace(in: text) { m, ns in
-            guard let head = m.group(1, in: ns), let password = m.group(2, in: ns), !placeholders.contains(password) else { return nil }
+            guard let head = m.group(1, in: ns), let password = m.group(2, in: ns), !isPlaceholder(password) else { return nil }
             let key = HARForm.percentDecode(password)
             return head + replaceSecret(password, key: key, kind: .credential, name: "URL password", at: location) + "@"
         }
@@ -280,7 +262,7 @@ public struct Redactor: Sendable {
                   let close = m.group(4, in: ns) else { return nil }
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
             guard shouldRedact(name: name, value: trimmed) else { return nil }
-            return open + replaceSecret(trimmed, key: HTMLText.unescape(trimmed), kind: .token, name: name, at: location) + close
+            return open + replaceSecret(trimmed, key: BrowserEscapes.decodeCharacterReferences(trimmed), kind: .token, name: name, at: location) + close
         }
     }
 
@@ -313,7 +295,8 @@ public struct Redactor: Sendable {
             if let num = m.group(3, in: ns) {
                 guard shouldRedact(name: name, value: num) else { return nil }
                 let prefixLen = m.range(at: 3).location - m.range.location
-                return String(whole.prefix(prefixLen)) + "\"" + replaceSecret(num, key: num, kind: .token, name: name, at: location) + "\""
+                let p = replaceSecret(num, key: num, kind: .token, name: name, at: location)
+                return String(whole.prefix(prefixLen)) + (p == num ? num : numericPlaceholder(for: p))
             }
             return nil
         }
@@ -346,7 +329,7 @@ public struct Redactor: Sendable {
             let label = attrs.first { ["name", "id", "property", "itemprop"].contains($0.name) && matchesName($0.value) }
             var edits: [(NSRange, String)] = []
             for a in attrs {
-                let key = HTMLText.unescape(a.value)
+                let key = BrowserEscapes.decodeCharacterReferences(a.value)
                 var byName: String?
                 if let label, ["value", "content"].contains(a.name) {
                     byName = label.value
@@ -354,7 +337,7 @@ public struct Redactor: Sendable {
                             "action", "method", "style", "rel", "lang", "for"].contains(a.name), matchesName(a.name) {
                     byName = a.name
                 }
-                guard let byName, shouldRedact(name: byName, value: key), !placeholders.contains(a.value) else { continue }
+                guard let byName, shouldRedact(name: byName, value: key), !isPlaceholder(a.value) else { continue }
                 edits.append((a.valueRange, replaceSecret(a.value, key: key, kind: .token, name: byName, at: location)))
             }
             guard !edits.isEmpty else { return nil }
@@ -364,37 +347,115 @@ public struct Redactor: Sendable {
         }
     }
 
-    // MARK: - Detectors by shape
+    // MARK: - Detectors on decoded text
 
-    private mutating func redactCards(_ text: String, at location: String) -> String {
-        Detectors.cardRun.replace(in: text) { m, ns in
-            let run = ns.substring(with: m.range)
-            guard Detectors.isCardNumber(run) else { return nil }
-            let digits = Detectors.digits(run).map(String.init).joined()
-            return replaceSecret(run, key: digits, kind: .card, name: "", at: location)
-        }
+    /// A secret found in the decoded text: its span in the original, the value that identifies it, and what it is.
+    private struct Finding {
+        var range: NSRange
+        var key: String
+        var kind: RedactionKind
+        var name: String
     }
 
-    private mutating func redactPersonalNumbers(_ text: String, at location: String) -> String {
-        Detectors.personalNumberRun.replace(in: text) { m, ns in
-            let run = ns.substring(with: m.range)
-            guard Detectors.isPersonalNumber(run) else { return nil }
-            return replaceSecret(run, key: run, kind: .personalNumber, name: "", at: location)
+    /// Runs the detectors over `text` as a browser decodes it and replaces each finding at its original span.
+    /// `scripts`: also `name = "value"` assignments and `name: 'value'` properties (inline scripts, HTML text),
+    /// and numbers written as JSON or script numbers stay numbers; false for URLs and form bodies.
+    private mutating func redactDecoded(_ text: String, at location: String, scripts: Bool) -> String {
+        guard Detectors.mayHoldSecret(text) else { return text }
+        let view = DecodedText(text)
+        let decoded = view.string
+        let dns = decoded as NSString
+        var found: [Finding] = []
+        func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
+            guard r.length > 0 else { return }
+            let o = view.originalRange(r)
+            let original = view.originalText(r)
+            guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
+            found.append(Finding(range: o, key: key, kind: kind, name: name))
         }
+        for m in Detectors.jwt.matches(in: decoded) {
+            add(m.range, key: dns.substring(with: m.range), kind: .jwt)
+        }
+        for m in Detectors.schemeCredential.matches(in: decoded) {
+            add(m.range(at: 1), key: dns.substring(with: m.range(at: 1)), kind: .credential, name: "Bearer")
+        }
+        if config.emails, decoded.contains("@") {
+            for m in Detectors.email.matches(in: decoded) {
+                let whole = dns.substring(with: m.range)
+                let tld = whole.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                guard !Detectors.notMailDomains.contains(tld) else { continue }
+                add(m.range, key: whole.lowercased(), kind: .email)
+            }
+        }
+        if config.cards {
+            for m in Detectors.cardRun.matches(in: decoded) {
+                let run = dns.substring(with: m.range)
+                guard Detectors.isCardNumber(run) else { continue }
+                add(m.range, key: Detectors.digits(run).map(String.init).joined(), kind: .card)
+            }
+        }
+        if config.personalNumbers {
+            for m in Detectors.personalNumberRun.matches(in: decoded) {
+                let run = dns.substring(with: m.range)
+                if Detectors.isPersonalNumber(run) {
+                    add(m.range, key: Detectors.digitsAndCheck(run), kind: .personalNumber)
+                } else if Detectors.isOrganisationNumber(run) {
+                    add(m.range, key: Detectors.digitsAndCheck(run), kind: .organisationNumber)
+                }
+            }
+        }
+        for m in Redactor.pairs.matches(in: decoded) {
+            guard let name = m.group(1, in: dns), let value = m.group(2, in: dns), shouldRedact(name: name, value: value)
+            else { continue }
+            add(m.range(at: 2), key: value, kind: .token, name: name)
+        }
+        if scripts {
+            for m in Redactor.assignments.matches(in: decoded) {
+                guard let name = m.group(1, in: dns), let value = m.group(3, in: dns), shouldRedact(name: name, value: value)
+                else { continue }
+                add(m.range(at: 3), key: value, kind: .token, name: name)
+            }
+        }
+        guard !found.isEmpty else { return text }
+        // Leftmost first; at one place the longest; overlapping later findings are covered by the earlier one.
+        found.sort { $0.range.location != $1.range.location ? $0.range.location < $1.range.location : $0.range.length > $1.range.length }
+        let source = view.original
+        var out: [UInt16] = []
+        out.reserveCapacity(source.count)
+        var cursor = 0
+        for f in found where f.range.location >= cursor {
+            let spelling = String(decoding: source[f.range.location..<(f.range.location + f.range.length)], as: UTF16.self)
+            var placeholder = replaceSecret(spelling, key: f.key, kind: f.kind, name: f.name, at: location)
+            if placeholder == spelling { continue }  // a kept value
+            if scripts, [.card, .personalNumber, .organisationNumber].contains(f.kind),
+               Detectors.isBareNumber(source, f.range.location, f.range.location + f.range.length) {
+                placeholder = numericPlaceholder(for: placeholder)  // a JSON/JS number stays a number
+            } else if f.kind == .email, spelling.range(of: "%40", options: .caseInsensitive) != nil {
+                placeholder = placeholder.replacingOccurrences(of: "@", with: "%40")
+            }
+            out.append(contentsOf: source[cursor..<f.range.location])
+            out.append(contentsOf: placeholder.utf16)
+            cursor = f.range.location + f.range.length
+        }
+        guard cursor > 0 else { return text }
+        out.append(contentsOf: source[cursor...])
+        return String(decoding: out, as: UTF16.self)
     }
 
-    private mutating func redactEmails(_ text: String, at location: String) -> String {
-        guard text.contains("@") || text.range(of: "%40", options: .caseInsensitive) != nil else { return text }
-        return Detectors.email.replace(in: text) { m, ns in
-            guard let local = m.group(1, in: ns), let sep = m.group(2, in: ns), let domain = m.group(3, in: ns) else { return nil }
-            let tld = domain.split(separator: ".").last.map { $0.lowercased() } ?? ""
-            guard !Detectors.notMailDomains.contains(tld) else { return nil }
-            let whole = ns.substring(with: m.range)
-            let plain = "\(local)@\(domain)"
-            guard !placeholders.contains(plain), !placeholders.contains(local) else { return nil }
-            let p = replaceSecret(whole, key: plain.lowercased(), kind: .email, name: "", at: location)
-            return sep == "@" ? p : p.replacingOccurrences(of: "@", with: sep)
-        }
+    // `name=value` in URLs, form bodies, cookie strings and scripts, after decoding (so also inside another
+    // URL's encoded parameter). The value stops at the next separator or `?`.
+    static let pairs = RegexBox(#"(?<![^?&;#\s"'(,{])([A-Za-z0-9_.\-\[\]]{1,80})=([^&#;?"'\s<>]+)"#)
+    // `name = "value"`, `obj.name = 'value'`, `name: "value"` in scripts.
+    static let assignments = RegexBox(#"([A-Za-z_$][A-Za-z0-9_$.\-]{0,80})["']?\s*[:=]\s*(["'])([^"'\n\\]{1,4096})\2"#)
+
+    /// The number standing for `placeholder` where the secret was a bare number (JSON or script): negative, so
+    /// no real card or personal number has its shape, and stable per secret.
+    private mutating func numericPlaceholder(for placeholder: String) -> String {
+        if let n = numericOf[placeholder] { return n }
+        let n = "-\(990_000_000 + numericOf.count + 1)"
+        numericOf[placeholder] = n
+        placeholders.insert(n)
+        return n
     }
 
     // MARK: - Placeholders
@@ -427,13 +488,14 @@ public struct Redactor: Sendable {
         spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved))
         spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved, spaceAsPlus: true))
         spellings.insert(HTMLText.escape(key))
-        spellings.insert(HTMLText.unescape(found))
+        spellings.insert(BrowserEscapes.decodeCharacterReferences(found))
         if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
         let ph = placeholder
-        for s in spellings where s.count >= config.minimumGlobalLength && globalSpellings[s] == nil && !placeholders.contains(s) {
+        for s in spellings where s.count >= config.minimumGlobalLength && globalSpellings[s] == nil && !isPlaceholder(s) {
             // An e-mail's spelling in a URL keeps its form: `%40`.
-            globalSpellings[s] = s.contains("%40") ? ph.replacingOccurrences(of: "@", with: "%40") : ph
-            globalsDirty = true
+            let p = s.contains("%40") ? ph.replacingOccurrences(of: "@", with: "%40") : ph
+            globalSpellings[s] = p
+            addGlobal(s, placeholder: p)
         }
     }
 
@@ -442,12 +504,11 @@ public struct Redactor: Sendable {
     /// their first bytes (a hash lookup per position), so the cost does not grow with the number of secrets.
     private mutating func replaceKnown(_ text: String, at location: String) -> String {
         if learning { return text }  // learning registers nothing here
-        if globalsDirty { rebuildIndex() }
         let k = keyLength
         guard !globalIndex.isEmpty, text.utf8.count >= k else { return text }
         var out: [UInt8] = []
         var changed = false
-        var counts: [Int: Int] = [:]
+        var counts: [String: Int] = [:]
         var native = text
         native.makeContiguousUTF8()  // bridged strings (from NSString) too: always scanned, never skipped
         _ = native.utf8.withContiguousStorageIfAvailable { b in
@@ -456,29 +517,25 @@ public struct Redactor: Sendable {
             while i + k <= b.count {
                 var key: UInt64 = 0
                 for j in 0..<k { key = key << 8 | UInt64(b[i + j]) }
-                var matched = -1
-                if let candidates = globalIndex[key] {
-                    for c in candidates {
-                        let sp = globalBytes[c]
-                        guard i + sp.count <= b.count else { continue }
-                        var ok = true
-                        for j in k..<sp.count where b[i + j] != sp[j] {
-                            ok = false
-                            break
-                        }
-                        if ok {
-                            matched = c
+                var matched: (length: Int, placeholder: String)?
+                if let lengths = globalIndex[key] {
+                    for length in lengths where i + length <= b.count {
+                        // Only a whole token: not the tail or head of a longer word (`api-bearer` keeps `bearer`).
+                        guard i == 0 || !Detectors.isWordByte(b[i - 1]),
+                              i + length == b.count || !Detectors.isWordByte(b[i + length]) else { continue }
+                        if let p = globalExact[Array(b[i..<(i + length)])] {
+                            matched = (length, p)
                             break
                         }
                     }
                 }
-                if matched >= 0 {
+                if let (length, placeholder) = matched {
                     if !changed { out.reserveCapacity(b.count) }
                     changed = true
                     out.append(contentsOf: b[copiedUpTo..<i])
-                    out.append(contentsOf: globals[matched].placeholder.utf8)
-                    counts[matched, default: 0] += 1
-                    i += globalBytes[matched].count
+                    out.append(contentsOf: placeholder.utf8)
+                    counts[placeholder, default: 0] += 1
+                    i += length
                     copiedUpTo = i
                 } else {
                     i += 1
@@ -487,8 +544,7 @@ public struct Redactor: Sendable {
             if changed { out.append(contentsOf: b[copiedUpTo...]) }
         }
         guard changed else { return text }
-        for (c, n) in counts.sorted(by: { $0.key < $1.key }) {
-            let placeholder = globals[c].placeholder
+        for (placeholder, n) in counts.sorted(by: { $0.key < $1.key }) {
             let kind = kindOfPlaceholder[placeholder.replacingOccurrences(of: "%40", with: "@")] ?? .token
             report.record(kind, at: location, name: "", placeholder: placeholder, count: n)
         }
@@ -497,19 +553,19 @@ public struct Redactor: Sendable {
 
     private var keyLength: Int { max(1, min(config.minimumGlobalLength, 8)) }
 
-    private mutating func rebuildIndex() {
-        globals = globalSpellings.map { ($0.key, $0.value) }.sorted {
-            $0.text.utf8.count != $1.text.utf8.count ? $0.text.utf8.count > $1.text.utf8.count : $0.text < $1.text
-        }
-        globalBytes = globals.map { Array($0.text.utf8) }
-        globalIndex = [:]
+    private mutating func addGlobal(_ text: String, placeholder: String) {
+        let bytes = Array(text.utf8)
         let k = keyLength
-        for (i, sp) in globalBytes.enumerated() where sp.count >= k {
-            var key: UInt64 = 0
-            for j in 0..<k { key = key << 8 | UInt64(sp[j]) }
-            globalIndex[key, default: []].append(i)  // longest first, as `globals` is sorted
+        guard bytes.count >= k, globalExact[bytes] == nil else { return }
+        globalExact[bytes] = placeholder
+        var key: UInt64 = 0
+        for j in 0..<k { key = key << 8 | UInt64(bytes[j]) }
+        var lengths = globalIndex[key, default: []]
+        if !lengths.contains(bytes.count) {
+            lengths.append(bytes.count)
+            lengths.sort(by: >)
+            globalIndex[key] = lengths
         }
-        globalsDirty = false
     }
 }
 
@@ -520,16 +576,5 @@ enum HTMLText {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
             .replacingOccurrences(of: "'", with: "&#39;")
-    }
-
-    static func unescape(_ s: String) -> String {
-        guard s.contains("&") else { return s }
-        var out = s
-        for (entity, ch) in [("&quot;", "\""), ("&#39;", "'"), ("&#x27;", "'"), ("&lt;", "<"), ("&gt;", ">"),
-                             ("&#43;", "+"), ("&#x2B;", "+"), ("&#x2b;", "+"), ("&#61;", "="), ("&#x3D;", "="),
-                             ("&#x3d;", "="), ("&#47;", "/"), ("&#x2F;", "/"), ("&#x2f;", "/"), ("&amp;", "&")] {
-            out = out.replacingOccurrences(of: entity, with: ch)
-        }
-        return out
     }
 }

@@ -26,14 +26,14 @@ public struct RedactionConfig: Sendable, Hashable {
     /// Exact values never redacted (e.g. the query values of the policy's own URLs, so paymentUrl still
     /// matches in a replay). Not read from files: set by the caller.
     public var keepValues: Set<String> = []
-    /// A secret found by name is also replaced wherever else it occurs in the file (bodies, other URLs, in
-    /// percent- and HTML-encoded forms) when it has at least this many characters; shorter values
-    /// (`code=1`) are replaced only where found by name.
+    /// A secret is also replaced wherever else it stands as a whole token (bodies, other URLs, in percent- and
+    /// HTML-encoded forms) when it has at least this many characters; shorter values (`code=1`, `bearer`) are
+    /// replaced only where they were found, never inside other words.
     public var minimumGlobalLength: Int
 
     public init(names: [String] = RedactionConfig.defaultNames, headers: [String] = RedactionConfig.defaultHeaders,
                 keep: [String] = [], cookies: Bool = true, cards: Bool = true, personalNumbers: Bool = true,
-                emails: Bool = true, patterns: [String] = [], minimumGlobalLength: Int = 6) {
+                emails: Bool = true, patterns: [String] = [], minimumGlobalLength: Int = 10) {
         self.names = names
         self.headers = headers
         self.keep = keep
@@ -141,7 +141,11 @@ public enum RedactionKind: String, Sendable, Hashable, CaseIterable, Comparable 
     case token
     case card
     case personalNumber = "personal-number"
+    /// Swedish, Finnish, Norwegian and Danish company numbers in their written forms.
+    case organisationNumber = "organisation-number"
     case email
+    /// A JSON Web Token anywhere (header.payload.signature, base64url).
+    case jwt
     /// A configured regular expression.
     case pattern
 
@@ -156,6 +160,8 @@ public enum RedactionKind: String, Sendable, Hashable, CaseIterable, Comparable 
         case .token: return "TOKEN"
         case .card: return "CARD"
         case .personalNumber: return "PNR"
+        case .organisationNumber: return "ORGNR"
+        case .jwt: return "JWT"
         case .email: return "EMAIL"
         case .pattern: return "MATCH"
         }
@@ -175,6 +181,8 @@ public struct RedactionReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     public internal(set) var items: [Item] = []
+    /// (kind, location, name, placeholder) → index in `items`: recording is a lookup, not a scan.
+    private var itemIndex: [String: Int] = [:]
     public init() {}
 
     /// Occurrences replaced, per kind.
@@ -186,20 +194,25 @@ public struct RedactionReport: Sendable, Hashable, CustomStringConvertible {
     public var distinctSecrets: Int { Set(items.map(\.placeholder)).count }
 
     mutating func record(_ kind: RedactionKind, at location: String, name: String, placeholder: String, count: Int = 1) {
-        if let i = items.lastIndex(where: { $0.kind == kind && $0.location == location && $0.name == name
-            && $0.placeholder == placeholder }) {
+        let key = "\(kind.rawValue)\u{0}\(location)\u{0}\(name)\u{0}\(placeholder)"
+        if let i = itemIndex[key] {
             items[i].count += count
         } else {
+            itemIndex[key] = items.count
             items.append(Item(kind: kind, location: location, name: name, placeholder: placeholder, count: count))
         }
     }
 
     /// `redacted 12 values (5 distinct): cookie 4, token 6, email 2` and one line per place.
-    public var description: String {
+    public var description: String { summary(places: .max) }
+
+    /// The per-kind line and at most `places` lines of places (then how many more there are).
+    public func summary(places: Int) -> String {
         if items.isEmpty { return "redacted nothing" }
         let perKind = counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
         var lines = ["redacted \(total) value(s), \(distinctSecrets) distinct: \(perKind)"]
-        for item in items {
+        if items.count > places { lines.append("  (the first \(places) of \(items.count) places)") }
+        for item in items.prefix(places) {
             let what = item.name.isEmpty ? item.kind.rawValue : "\(item.kind.rawValue) \(item.name)"
             lines.append("  \(item.location): \(what) → \(item.placeholder)\(item.count > 1 ? " ×\(item.count)" : "")")
         }

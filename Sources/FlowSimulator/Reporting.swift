@@ -1,11 +1,14 @@
 // Rendering results: the short text summary, JSON, JSON Lines traces and JUnit XML.
 import Foundation
 import NavigationPolicy
+import PaymentURLHelpers
 
 public enum Reporting {
-    /// One summary line per flow (and, explored, one per branch), then a total line.
-    public static func text(_ results: [FlowResult], verbose: Bool = false) -> String {
+    /// One summary line per flow (and, explored, one per branch), one per flow that could not be read, then a
+    /// total line.
+    public static func text(_ results: [FlowResult], problems: [FlowInputProblem] = [], verbose: Bool = false) -> String {
         var lines: [String] = []
+        for p in problems { lines.append("ERROR \(p.path)  input error: \(p.message)") }
         let width = min(40, results.map(\.flow.name.count).max() ?? 0)
         for r in results {
             let mark = r.passed ? "PASS" : "FAIL"
@@ -34,6 +37,7 @@ public enum Reporting {
         let passed = results.filter(\.passed).count
         let branches = results.reduce(0) { $0 + $1.branches.count }
         var total = "\(results.count) flow\(results.count == 1 ? "" : "s"): \(passed) passed, \(results.count - passed) failed"
+        if !problems.isEmpty { total += ", \(problems.count) input error\(problems.count == 1 ? "" : "s")" }
         if results.contains(where: \.explored) { total += " (\(branches) branches)" }
         lines.append(total)
         return lines.joined(separator: "\n") + "\n"
@@ -46,9 +50,10 @@ public enum Reporting {
         return s
     }
 
-    /// One JSON object per flow, one per line.
-    public static func json(_ results: [FlowResult]) -> String {
+    /// One JSON object per flow, one per line; a flow that could not be read is `{"file", "inputError"}`.
+    public static func json(_ results: [FlowResult], problems: [FlowInputProblem] = []) -> String {
         var out = ""
+        for p in problems { out += JSONWriter.line(.object([("file", .string(p.path)), ("inputError", .string(p.message))])) + "\n" }
         for r in results {
             let branches = r.branches.map { b in
                 JSONValue.object([
@@ -74,18 +79,28 @@ public enum Reporting {
         return out
     }
 
-    /// A JUnit XML report: one test suite per flow, one test case per branch.
-    public static func junit(_ results: [FlowResult]) -> String {
-        let tests = results.reduce(0) { $0 + $1.branches.count }
+    /// A JUnit XML report: one test suite per flow, one test case per branch, one errored suite per flow that
+    /// could not be read. `time` is the wall-clock time the run took; the simulated time is the test case's
+    /// `simulatedTime` property (seconds).
+    public static func junit(_ results: [FlowResult], problems: [FlowInputProblem] = []) -> String {
+        let tests = results.reduce(0) { $0 + $1.branches.count } + problems.count
         let failures = results.reduce(0) { $0 + $1.branches.filter { !$0.passed }.count }
+        let total = results.reduce(Duration.zero) { $0 + $1.branches.reduce(Duration.zero) { $0 + $1.wallTime } }
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        x += "<testsuites name=\"plainview simulate\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
+        x += "<testsuites name=\"plainview simulate\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(problems.count)\" time=\"\(seconds(total))\">\n"
+        for p in problems {
+            x += "  <testsuite name=\(attr(p.path)) tests=\"1\" failures=\"0\" errors=\"1\" file=\(attr(p.path))>\n"
+            x += "    <testcase classname=\"plainview.simulate\" name=\(attr(p.path)) time=\"0.000\">\n"
+            x += "      <error message=\(attr(p.message)) type=\"input\"/>\n"
+            x += "    </testcase>\n  </testsuite>\n"
+        }
         for r in results {
             let f = r.branches.filter { !$0.passed }.count
-            x += "  <testsuite name=\(attr(r.flow.name)) tests=\"\(r.branches.count)\" failures=\"\(f)\" errors=\"0\" file=\(attr(r.flow.file))>\n"
+            let suiteTime = r.branches.reduce(Duration.zero) { $0 + $1.wallTime }
+            x += "  <testsuite name=\(attr(r.flow.name)) tests=\"\(r.branches.count)\" failures=\"\(f)\" errors=\"0\" time=\"\(seconds(suiteTime))\" file=\(attr(r.flow.file))>\n"
             for b in r.branches {
-                let time = String(format: "%.3f", Double(b.virtualTime) / 1000)
-                x += "    <testcase classname=\(attr("plainview.simulate." + r.flow.name)) name=\(attr(b.branch)) time=\"\(time)\">\n"
+                x += "    <testcase classname=\(attr("plainview.simulate." + r.flow.name)) name=\(attr(b.branch)) time=\"\(seconds(b.wallTime))\">\n"
+                x += "      <properties><property name=\"simulatedTime\" value=\"\(String(format: "%.3f", Double(b.virtualTime) / 1000))\"/></properties>\n"
                 if !b.passed {
                     x += "      <failure message=\(attr(b.failures.joined(separator: "; "))) type=\"expectation\">"
                     x += escape(b.outcome.description) + "</failure>\n"
@@ -101,21 +116,20 @@ public enum Reporting {
 
     static func attr(_ s: String) -> String { "\"" + escape(s) + "\"" }
 
+    /// Seconds with millisecond precision, as JUnit's `time` attributes are written.
+    static func seconds(_ d: Duration) -> String {
+        let (s, attoseconds) = d.components
+        return String(format: "%.3f", Double(s) + Double(attoseconds) / 1e18)
+    }
+
+    /// Text for XML (JUnit): HTML's escaping, and the control characters XML 1.0 cannot hold replaced by `?`.
     static func escape(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(u)
-            case _ where u.value < 0x20: out += "?"
-            default: out.unicodeScalars.append(u)
-            }
+        guard s.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\n" && $0 != "\t" && $0 != "\r" }) else {
+            return HTMLEscaping.escape(s)
         }
-        return out
+        var clean = String.UnicodeScalarView()
+        for u in s.unicodeScalars { clean.append(u.value < 0x20 && u != "\n" && u != "\t" && u != "\r" ? "?" : u) }
+        return HTMLEscaping.escape(String(clean))
     }
 
     /// Writes `text` to `path` atomically (temp file + rename).

@@ -17,6 +17,8 @@ public struct SimulationReport: Sendable {
     public var events: [TraceEvent]
     /// Virtual milliseconds from start to outcome.
     public var virtualTime: Int
+    /// How long the run took on this machine (wall-clock time; for reports only: it never steers the world).
+    public var wallTime: Duration = .zero
     /// Expectations this branch did not meet (empty = passed).
     public var failures: [String]
     public var passed: Bool { failures.isEmpty }
@@ -97,6 +99,7 @@ public enum Simulator {
 
     static func runBranchWithPoints(_ flow: Flow, script: [ChoiceKey: Int], exploring: Bool,
                                     decider: ((any SystemServices) -> any NavigationDeciding)? = nil) -> (SimulationReport, [ChoicePoint]) {
+        let started = ContinuousClock.now
         let oracle = ChoiceOracle(script: script, exploring: exploring, depth: flow.limits.depth)
         let world = World(flow: flow, oracle: oracle, decider: decider)
         world.run()
@@ -105,7 +108,7 @@ public enum Simulator {
         let report = SimulationReport(
             flow: flow.name, branch: events.first?.branch ?? "default", choices: world.branchLabels, outcome: outcome,
             navigationCount: world.navigationCount, appsOpened: world.appsOpened, events: events,
-            virtualTime: events.last?.time ?? 0, failures: [])
+            virtualTime: events.last?.time ?? 0, wallTime: ContinuousClock.now - started, failures: [])
         return (report, oracle.points)
     }
 

@@ -36,13 +36,13 @@ enum URLTools {
 
     /// A GET form's URL: the action with its query replaced by the fields (application/x-www-form-urlencoded)
     /// and no fragment.
-    static func formGetURL(action: String, fields: [(String, String)]) -> String {
-        let query = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+    static func formGetURL(action: String, fields: [(String, String)], encoding: TextEncoding = .utf8) -> String {
+        let query = fields.map {
+            "\(PercentEncoding.encodeForm($0.0, encoding: encoding))=\(PercentEncoding.encodeForm($0.1, encoding: encoding))"
+        }.joined(separator: "&")
         guard let u = WebURL(action) else { return action }
         return u.withoutFragment.replacingQuery(query).href
     }
-
-    static func formEncode(_ s: String) -> String { PercentEncoding.encodeForm(s) }
 
     /// Text compared loosely: lower case, runs of white space as one space, trimmed.
     static func looseText(_ s: String) -> String {
@@ -52,12 +52,9 @@ enum URLTools {
 
 /// A context's cookies (the web view and the browser each have their own jar).
 struct CookieJar: Sendable, Hashable {
-    struct Cookie: Sendable, Hashable {
-        var domain: String
-        var name: String
-        var value: String
-    }
-    var cookies: [Cookie] = []
+    /// Domain → cookie name → value. A dictionary, not a list: a response may set hundreds of thousands of
+    /// cookies, and storing or looking one up must not scan the others.
+    private var byDomain: [String: [String: String]] = [:]
 
     /// Stores a `Set-Cookie` value received from `url`.
     mutating func set(_ header: String, from url: String) {
@@ -77,16 +74,19 @@ struct CookieJar: Sendable, Hashable {
                 if host == d || host.hasSuffix("." + d) { domain = d }
             }
         }
-        cookies.removeAll { $0.domain == domain && $0.name == name }
-        cookies.append(Cookie(domain: domain, name: name, value: value))
+        byDomain[domain, default: [:]][name] = value
     }
 
     /// True when a request to `url` carries the cookie `requirement` (`name` or `name=value`).
     func satisfies(_ requirement: String, for url: String) -> Bool {
         guard let host = URLTools.host(url) else { return false }
         let (name, value) = Self.split(requirement)
-        return cookies.contains { c in
-            (host == c.domain || host.hasSuffix("." + c.domain)) && c.name == name && (value == nil || c.value == value)
+        // The host and each parent domain: one lookup per label.
+        var domain = Substring(host)
+        while true {
+            if let stored = byDomain[String(domain)]?[name], value == nil || stored == value { return true }
+            guard let dot = domain.firstIndex(of: ".") else { return false }
+            domain = domain[domain.index(after: dot)...]
         }
     }
 

@@ -2,6 +2,7 @@
 // cookies, what a loaded page does by itself (scripts, auto-submitted forms, refreshes, frames).
 import NavigationPolicy
 import PageScan
+import PlainviewURL
 
 extension World {
     // MARK: navigation
@@ -17,7 +18,13 @@ extension World {
 
     func submit(_ surface: Surface, _ form: PageScanResult.Form, frameIndex: Int?, gesture: Bool) {
         let method = form.method.uppercased() == "POST" ? "POST" : "GET"
-        let url = method == "GET" ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }) : form.action
+        // A browser encodes the fields in the encoding of the page holding the form.
+        let tab = surface == .host ? web : browser
+        let page = frameIndex.flatMap { tab.frames[$0] } ?? tab.page
+        let encoding = page?.scan.charset.flatMap { TextEncoding(label: $0) } ?? .utf8
+        let url = method == "GET"
+            ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }, encoding: encoding)
+            : form.action
         let frame: NavigationFrame = form.target == "_blank" ? .newWindow : (frameIndex == nil || form.target == "_top" ? .main : .sub)
         navigate(surface, url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .form, gesture: gesture, method: method)
     }
@@ -125,12 +132,14 @@ extension World {
                 if let kind = flow.hooks[h.name] { schedule(surface, generation: generation, frame: frame, delay: 0, .hook(h.name, kind)) }
             }
         }
-        for s in page.scan.scriptNavigations where s.onLoad {
-            // A `setTimeout(…, N)` navigation waits its N ms on the simulated clock (ordered against refreshes).
-            schedule(surface, generation: generation, frame: frame, delay: s.delay ?? 0, .script(s))
-        }
-        for f in page.scan.forms where f.autoSubmit {
-            schedule(surface, generation: generation, frame: frame, delay: 0, .form(f))
+        // Script navigations and auto-submitted forms start in the order the page runs them: what runs while it
+        // parses (in document order) before load-time code, then timers; a `setTimeout(…, N)` navigation waits
+        // its N ms on the simulated clock (ordered against refreshes).
+        var actions: [(order: Int, delay: Int, kind: TimerKind)] = []
+        for s in page.scan.scriptNavigations where s.onLoad { actions.append((s.runOrder ?? .max, s.delay ?? 0, .script(s))) }
+        for f in page.scan.forms where f.autoSubmit { actions.append((f.autoSubmitOrder ?? .max, 0, .form(f))) }
+        for a in actions.enumerated().sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
+            schedule(surface, generation: generation, frame: frame, delay: a.element.delay, a.element.kind)
         }
         if let r = page.scan.refresh {
             schedule(surface, generation: generation, frame: frame, delay: r.delay * 1000, .refresh(r.url))

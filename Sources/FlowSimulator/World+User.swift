@@ -70,7 +70,9 @@ extension World {
                 return
             }
             guard let hit = findTap(tab, text: text, url: url) else {
-                finish(.stuck, reason: "step \(n) (\(step)): nothing on \(page.url) matches")
+                let choices = tappable(tab)
+                finish(.stuck, reason: "step \(n) (\(step)): nothing on \(page.url) matches; "
+                    + (choices.isEmpty ? "nothing there can be tapped" : "what can be tapped: " + choices.joined(separator: ", ")))
                 return
             }
             switch hit {
@@ -80,6 +82,24 @@ extension World {
                 navigate(front, link.url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .link, gesture: true, method: "GET")
             case .form(let form, let frameIndex):
                 submit(front, form, frameIndex: frameIndex, gesture: true)
+            case .button(let button, let form, let frameIndex):
+                if let form, button.kind == .submit || button.kind == .image {
+                    // The submitter goes with the form as a browser sends it: its name and value, or for an image
+                    // button the point tapped (NAME.x, NAME.y; x and y without a name).
+                    var sent = form
+                    let name = button.name ?? ""
+                    if button.kind == .image {
+                        let prefix = name.isEmpty ? "" : name + "."
+                        sent.fields += [.init(name: prefix + "x", value: "0"), .init(name: prefix + "y", value: "0")]
+                    } else if !name.isEmpty {
+                        sent.fields.append(.init(name: name, value: button.value ?? ""))
+                    }
+                    submit(front, sent, frameIndex: frameIndex, gesture: true)
+                } else if let url = button.onclickURL {
+                    navigate(front, url, frame: frameIndex == nil ? .main : .sub, frameIndex: frameIndex, trigger: .script, gesture: true, method: "GET")
+                } else {
+                    finish(.stuck, reason: "step \(n) (\(step)): the button '\(button.label)' on \(page.url) submits no form and its onclick navigates nowhere Plainview can see")
+                }
             case .script(let s, let frameIndex):
                 let frame: NavigationFrame = s.kind == .windowOpen ? .newWindow : (frameIndex == nil ? .main : .sub)
                 navigate(front, s.url, frame: frame, frameIndex: frameIndex, trigger: .script, gesture: true, method: "GET")
@@ -100,19 +120,56 @@ extension World {
     enum TapHit {
         case link(PageScanResult.Link, Int?)
         case form(PageScanResult.Form, Int?)
+        /// A button, with the form it belongs to (nil: none).
+        case button(PageScanResult.Button, PageScanResult.Form?, Int?)
         case script(PageScanResult.ScriptNavigation, Int?)
     }
 
-    func findTap(_ tab: Tab, text: String?, url: String?) -> TapHit? {
+    /// The main page, then its frames in order.
+    func tappablePages(_ tab: Tab) -> [(LoadedPage, Int?)] {
         var pages: [(LoadedPage, Int?)] = []
         if let p = tab.page { pages.append((p, nil)) }
         for i in tab.frames.keys.sorted() { if let p = tab.frames[i] { pages.append((p, i)) } }
+        return pages
+    }
+
+    /// True when a button's label, value or aria-label reads as `want` (already loose): label and aria-label
+    /// contain it, as link texts do; the value must equal it.
+    static func buttonMatches(_ b: PageScanResult.Button, _ want: String) -> Bool {
+        URLTools.looseText(b.label).contains(want) || b.ariaLabel.map { URLTools.looseText($0).contains(want) } == true
+            || b.value.map { URLTools.looseText($0) == want } == true
+    }
+
+    /// What a user could tap on the tab's pages, for a tap that matched nothing: link texts (or URLs), button
+    /// labels, and the targets of forms and script handlers. At most 20.
+    func tappable(_ tab: Tab) -> [String] {
+        var out: [String] = []
+        for (page, _) in tappablePages(tab) {
+            for l in page.scan.links where !l.url.isEmpty { out.append(l.text.isEmpty ? "link \(l.url)" : "link '\(l.text)'") }
+            for f in page.scan.forms where !f.autoSubmit {
+                for b in f.buttons { out.append("button '\(b.label.isEmpty ? b.ariaLabel ?? b.value ?? "" : b.label)'") }
+                if f.buttons.isEmpty { out.append("form \(f.action)") }
+            }
+            for b in page.scan.buttons { out.append("button '\(b.label.isEmpty ? b.ariaLabel ?? b.value ?? "" : b.label)'") }
+            for s in page.scan.scriptNavigations where !s.onLoad { out.append("script handler \(s.url)") }
+        }
+        return out.count > 20 ? Array(out.prefix(20)) + ["…"] : out
+    }
+
+    func findTap(_ tab: Tab, text: String?, url: String?) -> TapHit? {
+        let pages = tappablePages(tab)
         let wantURL = url.map { URLTools.pageKey($0) }
         let wantText = text.map { URLTools.looseText($0) }
         for (page, fi) in pages {
             for l in page.scan.links {
                 if let wantURL, URLTools.pageKey(l.url) == wantURL { return .link(l, fi) }
                 if let wantText, !wantText.isEmpty, URLTools.looseText(l.text).contains(wantText) { return .link(l, fi) }
+            }
+            if let wantText, !wantText.isEmpty {
+                for f in page.scan.forms where !f.autoSubmit {
+                    if let b = f.buttons.first(where: { Self.buttonMatches($0, wantText) }) { return .button(b, f, fi) }
+                }
+                if let b = page.scan.buttons.first(where: { Self.buttonMatches($0, wantText) }) { return .button(b, nil, fi) }
             }
             for f in page.scan.forms where !f.autoSubmit || wantURL != nil {
                 if let wantURL, URLTools.pageKey(f.action) == wantURL { return .form(f, fi) }
@@ -124,7 +181,8 @@ extension World {
             }
         }
         // A page whose only user action is a script handler (a "tap anywhere" trampoline): a text tap takes it.
-        if text != nil, let page = tab.page, page.scan.links.allSatisfy({ $0.url.isEmpty }) {
+        if text != nil, let page = tab.page, page.scan.links.allSatisfy({ $0.url.isEmpty }), page.scan.buttons.isEmpty,
+           page.scan.forms.allSatisfy({ $0.autoSubmit || $0.buttons.isEmpty }) {
             if let s = page.scan.scriptNavigations.first(where: { !$0.onLoad }) { return .script(s, nil) }
         }
         return nil

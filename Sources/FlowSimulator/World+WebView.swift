@@ -6,6 +6,14 @@ extension World {
     /// A navigation in the host app's web view: the policy decides it, the world carries the decision out.
     func webViewNavigate(_ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
                          gesture: Bool, method: String, redirects: Int) {
+        var frame = frame, frameIndex = frameIndex
+        if frame == .newWindow && flow.policy.platform == .android && !flow.webView.supportMultipleWindows
+            && (gesture || flow.webView.javaScriptCanOpenWindowsAutomatically) {
+            // Android's WebView without multiple-window support loads a new window in itself.
+            emit(.note, context: "webview", url: url, reason: "the web view has no multiple-window support (supportMultipleWindows false): the new window loads in the web view itself")
+            frame = .main
+            frameIndex = nil
+        }
         guard beginNavigation(.host, context: "webview", url, frame: frame, trigger: trigger, gesture: gesture,
                               method: method) else { return }
         let nav = Navigation(url: url, currentURL: web.page?.url, frame: frame, trigger: trigger, userGesture: gesture, method: method)
@@ -73,6 +81,12 @@ extension World {
     func beginNavigation(_ surface: Surface, context: String, _ url: String, frame: NavigationFrame,
                          trigger: NavigationTrigger, gesture: Bool, method: String) -> Bool {
         guard outcome == nil else { return false }
+        if frame == .newWindow && !gesture && !(surface == .host && flow.webView.javaScriptCanOpenWindowsAutomatically) {
+            // The popup blocker: a window no user gesture opened never opens and is never asked about.
+            let setting = surface == .host ? "the web view's javaScriptCanOpenWindowsAutomatically is false" : "browsers block popups"
+            emit(.note, context: context, url: url, reason: "popup blocked: \(url) would open a new window without a user gesture (\(setting))")
+            return false
+        }
         guard countAutomatic(surface, url, trigger: trigger, gesture: gesture) else { return false }
         navigationCount += 1
         emit(.navigate, context: context, url: url, frame: frame, trigger: trigger, gesture: gesture, method: method)

@@ -6,10 +6,32 @@ public struct Environment: Sendable, Hashable, Codable {
     /// The schemes whose platform app (Phone for `tel:`, Mail for `mailto:` …) the device has; nil means
     /// every one the platform ships (`PlatformDefaultApps`), `[]` none (a tablet without telephony, say).
     public var defaultApps: [String]?
+    /// The host app's web view settings.
+    public var webView: WebViewSettings
 
-    public init(apps: [App] = [], defaultApps: [String]? = nil) {
+    public init(apps: [App] = [], defaultApps: [String]? = nil, webView: WebViewSettings = WebViewSettings()) {
         self.apps = apps
         self.defaultApps = defaultApps.map { $0.map { $0.lowercased() } }
+        self.webView = webView
+    }
+
+    /// The settings of the host app's web view that change what a page can do. Both default to false, as
+    /// on the platforms (WKWebView's `WKPreferences`, Android's `WebSettings`).
+    public struct WebViewSettings: Sendable, Hashable, Codable {
+        /// `javaScriptCanOpenWindowsAutomatically` (iOS and Android). False: a new window that no user gesture
+        /// opened (`window.open` from a script, a `target=_blank` form the page submits itself) is blocked by
+        /// the engine's popup blocker and never reaches the app's navigation delegate.
+        public var javaScriptCanOpenWindowsAutomatically: Bool
+        /// Android's `setSupportMultipleWindows`. False: a new window (a `target=_blank` link, a `window.open`
+        /// the popup blocker lets through) loads in the web view itself, as a main-frame navigation that
+        /// `shouldOverrideUrlLoading` sees. iOS has no such setting: the new window reaches the policy as a
+        /// new-window navigation.
+        public var supportMultipleWindows: Bool
+
+        public init(javaScriptCanOpenWindowsAutomatically: Bool = false, supportMultipleWindows: Bool = false) {
+            self.javaScriptCanOpenWindowsAutomatically = javaScriptCanOpenWindowsAutomatically
+            self.supportMultipleWindows = supportMultipleWindows
+        }
     }
 
     /// One installed app.

@@ -25,6 +25,9 @@ final class PageCollector: HTMLEventSink {
 
     /// The page's findings, every URL resolved. Call once, after the parse.
     func result(document: WebURL) -> PageScanResult { state.pointee.result(document: document) }
+
+    /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
+    var declaredCharset: String? { state.pointee.declaredCharset }
 }
 
 struct PageCollectorState {
@@ -32,6 +35,10 @@ struct PageCollectorState {
         var action: String?; var method: String; var target: String?; var name: String?; var id: String?
     }
     private struct PendingField { var owner: Int?; var ownerID: String?; var name: String; var value: String }
+    private struct PendingButton {
+        var owner: Int?; var ownerID: String?; var kind: PageScanResult.Button.Kind; var label: [UInt8]
+        var ariaLabel: String?; var name: String?; var value: String?; var onclick: [UInt8]?
+    }
     private struct PendingSelect {
         var owner: Int?; var ownerID: String?; var name: String?; var multiple: Bool; var disabled: Bool
         var options: [(value: String?, text: [UInt8], selected: Bool, disabled: Bool)] = []
@@ -51,6 +58,12 @@ struct PageCollectorState {
     private var fields: [PendingField] = []
     private var frames: [(src: String, name: String?)] = []
     private var scripts: ScriptAnalysis
+    private let scanner: ScriptScanner
+    private var buttons: [PendingButton] = []
+    /// The open `<button>` (its index in `buttons`), collecting its text.
+    private var openButton: Int?
+    /// Button text kept (a label, not a document).
+    private static let maxButtonText = 512
 
     private var skipDepth = 0
     private var fieldsets: [Bool] = []
@@ -58,13 +71,18 @@ struct PageCollectorState {
     private var script: [UInt8]?
     /// The length of `script` at which to look for statements to analyse on their own.
     private var scriptCheckAt = ScriptUnit.segmentBytes
+    /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
+    private(set) var declaredCharset: String?
+    /// The open script is a module script (it runs after parsing, not where it stands).
+    private var scriptIsModule = false
     private var inRawText = false
     private var textarea: (owner: Int?, ownerID: String?, name: String, text: [UInt8])?
     private var select: PendingSelect?
     private var inOption = false
 
     init(androidInterfaces: Set<String>) {
-        scripts = ScriptAnalysis(ScriptScanner(androidInterfaces: androidInterfaces))
+        scanner = ScriptScanner(androidInterfaces: androidInterfaces)
+        scripts = ScriptAnalysis(scanner)
     }
 
     /// Link text kept per link (enough for any label; a 100 MB `<a>` must not be copied whole).
@@ -84,7 +102,7 @@ struct PageCollectorState {
         attributes.forEach { n, v in
             guard n[0] == UInt8(ascii: "o"), n[1] == UInt8(ascii: "n"), n[2] != 0, let v else { return }
             let onLoad = cEqual(n, "onload") || cEqual(n, "onpageshow") || cEqual(n, "onerror")
-            scripts.add(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count))
+            scripts.add(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count, runsAfterParsing: onLoad))
         }
 
         switch tag {
@@ -106,13 +124,22 @@ struct PageCollectorState {
                 else if cEqual(n, "target"), baseTarget == nil { baseTarget = string(v) }
             }
         case .meta:
-            var isRefresh = false
-            var content: String?
+            var isRefresh = false, isContentType = false
+            var content: String?, charset: String?
             attributes.forEach { n, v in
-                if cEqual(n, "http-equiv"), let v { isRefresh = cEqualIgnoringCase(v, "refresh") }
+                if cEqual(n, "http-equiv"), let v {
+                    isRefresh = cEqualIgnoringCase(v, "refresh")
+                    isContentType = cEqualIgnoringCase(v, "content-type")
+                }
                 else if cEqual(n, "content") { content = string(v) }
+                else if cEqual(n, "charset") { charset = string(v) }
             }
             if isRefresh, let content, let parsed = RefreshContent(content) { refreshes.append(parsed) }
+            // The page's own encoding declaration: the first `<meta charset>` or content-type `<meta>`.
+            if declaredCharset == nil {
+                if let charset { declaredCharset = charset }
+                else if isContentType, let content { declaredCharset = PageScanner.charset(fromContentType: content) }
+            }
         case .form:
             if openForm != nil { ignoredNestedForms += 1; return }  // browsers ignore a nested <form>
             var f = PendingForm(action: nil, method: "GET", target: nil, name: nil, id: nil)
@@ -125,8 +152,25 @@ struct PageCollectorState {
             }
             openForm = forms.count
             forms.append(f)
+        case .button:
+            var b = PendingButton(owner: openForm, ownerID: nil, kind: .submit, label: [], ariaLabel: nil, name: nil, value: nil, onclick: nil)
+            var disabled = false
+            attributes.forEach { n, v in
+                if cEqual(n, "type") { b.kind = Self.buttonKind(string(v)) ?? .submit }
+                else if cEqual(n, "name") { b.name = string(v) }
+                else if cEqual(n, "value") { b.value = string(v) }
+                else if cEqual(n, "form") { b.ownerID = string(v) }
+                else if cEqual(n, "aria-label") { b.ariaLabel = string(v) }
+                else if cEqual(n, "onclick"), let v { b.onclick = bytes(v) }
+                else if cEqual(n, "disabled") { disabled = true }
+            }
+            if b.kind == .image { b.kind = .submit }
+            guard !disabled, disabledFieldsets == 0 else { return }
+            openButton = buttons.count
+            buttons.append(b)
         case .input:
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
+            var alt: String?, ariaLabel: String?, onclick: [UInt8]?
             attributes.forEach { n, v in
                 if cEqual(n, "name") { name = string(v) }
                 else if cEqual(n, "value") { value = string(v) }
@@ -134,6 +178,15 @@ struct PageCollectorState {
                 else if cEqual(n, "checked") { checked = true }
                 else if cEqual(n, "disabled") { disabled = true }
                 else if cEqual(n, "form") { formID = string(v) }
+                else if cEqual(n, "alt") { alt = string(v) }
+                else if cEqual(n, "aria-label") { ariaLabel = string(v) }
+                else if cEqual(n, "onclick"), let v { onclick = bytes(v) }
+            }
+            if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0 {
+                // What the button shows: its value, an image's alt, else the browser's default caption.
+                let shown = kind == .image ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
+                buttons.append(PendingButton(owner: openForm, ownerID: formID, kind: kind, label: Array(shown.utf8), ariaLabel: ariaLabel,
+                                             name: name, value: kind == .image ? nil : value, onclick: onclick))
             }
             guard let name, !name.isEmpty, !disabled, disabledFieldsets == 0 else { return }
             switch type {
@@ -189,11 +242,16 @@ struct PageCollectorState {
             // No or empty src: about:blank, which goes nowhere.
             if let src, !src.trimmingASCIIWhitespace().isEmpty { frames.append((src, frameName)) }
         case .script:
-            var external = false, runs = true
+            var external = false, runs = true, module = false
             attributes.forEach { n, v in
                 if cEqual(n, "src") { external = true }
-                else if cEqual(n, "type") { runs = Self.isJavaScriptType(string(v)) }
+                else if cEqual(n, "type") {
+                    let type = string(v)
+                    runs = Self.isJavaScriptType(type)
+                    module = type.trimmingASCIIWhitespace().lowercased() == "module"
+                }
             }
+            scriptIsModule = module
             inRawText = true
             script = (external || !runs) ? nil : []
             scriptCheckAt = ScriptUnit.segmentBytes
@@ -215,6 +273,8 @@ struct PageCollectorState {
             if let open = openLinks.popLast() { closeLink(open) }
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
+        case .button:
+            openButton = nil
         case .textarea:
             guard var t = textarea else { return }
             // The parser drops one newline right after <textarea>; browsers normalise CRLF to LF.
@@ -243,7 +303,7 @@ struct PageCollectorState {
             if let d = fieldsets.popLast(), d { disabledFieldsets -= 1 }
         case .script:
             if let source = script, !source.isEmpty {
-                scripts.add(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count))
+                scripts.add(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count, runsAfterParsing: scriptIsModule))
             }
             script = nil
             inRawText = false
@@ -267,6 +327,9 @@ struct PageCollectorState {
             openLinks[last].text.append(contentsOf: text.prefix(Self.maxLinkText - openLinks[last].text.count))
         }
         textarea?.text.append(contentsOf: text)
+        if let b = openButton, buttons[b].label.count < Self.maxButtonText {
+            buttons[b].label.append(contentsOf: text.prefix(Self.maxButtonText - buttons[b].label.count))
+        }
         if inOption, let last = select?.options.indices.last {
             select?.options[last].text.append(contentsOf: text)
         }
@@ -357,21 +420,58 @@ struct PageCollectorState {
         }
 
         var findings = scripts.finish()
-        out.scriptNavigations = findings.navigations
-        findings.navigations = []
-        Self.resolveInPlace(&out.scriptNavigations, \.url, resolve)
+        // Resolved in place; a navigation whose URL does not resolve goes, with its run key.
+        var resolved = 0
+        for i in findings.navigations.indices {
+            guard let url = resolve(findings.navigations[i].url) else { continue }
+            findings.navigations[i].url = url
+            if resolved != i {
+                findings.navigations.swapAt(resolved, i)
+                findings.navigationKeys.swapAt(resolved, i)
+            }
+            resolved += 1
+        }
+        findings.navigations.removeLast(findings.navigations.count - resolved)
+        findings.navigationKeys.removeLast(findings.navigationKeys.count - resolved)
         out.hooks = findings.hooks
 
-        // Forms: owners, fields, auto-submission.
+        // The automatic actions (navigations and form submissions) in the order a browser starts them.
+        var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
+        for (i, n) in findings.navigations.enumerated() where n.onLoad { automatic.append((findings.navigationKeys[i], i, nil)) }
+        findings.navigationKeys = []
         var autoSubmitted = Set<Int>()
         for s in findings.submits where s.onLoad {
-            if let i = formIndex(s.form) { autoSubmitted.insert(i) }
+            if let i = formIndex(s.form) { autoSubmitted.insert(i); automatic.append((s.key, nil, i)) }
         }
+        automatic.sort { $0.key < $1.key }
+        var formOrder: [Int: Int] = [:]
+        out.scriptNavigations = findings.navigations
+        findings.navigations = []
+        for (order, a) in automatic.enumerated() {
+            if let n = a.navigation { out.scriptNavigations[n].runOrder = order }
+            if let f = a.form, formOrder[f] == nil { formOrder[f] = order }
+        }
+
+        // Forms: owners, fields, auto-submission.
         var formFields = [[PageScanResult.Form.Field]](repeating: [], count: forms.count)
         for f in fields {
             let owner: Int?
             if let id = f.ownerID { owner = formsByID[id] } else { owner = f.owner }
             if let owner, owner < formFields.count { formFields[owner].append(.init(name: f.name, value: f.value)) }
+        }
+        // Buttons: to their form (its own, or the one `form=` names), else the page; onclick navigations resolved.
+        var formButtons = [[PageScanResult.Button]](repeating: [], count: forms.count)
+        for b in buttons {
+            var onclickURL: String?
+            if let code = b.onclick {
+                var analysis = ScriptAnalysis(scanner)
+                analysis.add(ScriptUnit(source: code, onLoad: false, formsBefore: 0))
+                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.url) }
+            }
+            let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
+                                               name: b.name, value: b.value, onclickURL: onclickURL)
+            let owner = b.ownerID.map { formsByID[$0] } ?? b.owner
+            if let owner, owner < formButtons.count { formButtons[owner].append(button) } else { out.buttons.append(button) }
         }
         for (i, f) in forms.enumerated() {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
@@ -383,7 +483,8 @@ struct PageCollectorState {
                 action = documentURL
             }
             out.forms.append(.init(action: action, method: f.method, fields: formFields[i],
-                                   autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget))
+                                   autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
+                                   autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
         return out
     }
@@ -423,6 +524,17 @@ struct PageCollectorState {
         scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
     }
 
+    /// The button kinds of `<input type>` / `<button type>`; nil for other input types.
+    private static func buttonKind(_ type: String) -> PageScanResult.Button.Kind? {
+        switch type.trimmingASCIIWhitespace().lowercased() {
+        case "submit": .submit
+        case "image": .image
+        case "button": .button
+        case "reset": .reset
+        default: nil
+        }
+    }
+
     private static func isJavaScriptType(_ type: String) -> Bool {
         let t = type.trimmingASCIIWhitespace().lowercased()
         if t.isEmpty || t == "module" { return true }
@@ -436,7 +548,7 @@ struct PageCollectorState {
 
 /// The elements the collector cares about, recognised without allocating.
 enum Tag {
-    case a, area, base, meta, form, input, textarea, select, option, fieldset, iframe, frame, script, style
+    case a, area, base, button, meta, form, input, textarea, select, option, fieldset, iframe, frame, script, style
     case noscript, template, noembed, noframes
     case other
 
@@ -447,7 +559,7 @@ enum Tag {
         switch n[0] {
         case UInt8(ascii: "a"):
             self = n[1] == 0 ? .a : cEqual(n, "area") ? .area : .other
-        case UInt8(ascii: "b"): self = cEqual(n, "base") ? .base : .other
+        case UInt8(ascii: "b"): self = cEqual(n, "base") ? .base : cEqual(n, "button") ? .button : .other
         case UInt8(ascii: "m"): self = cEqual(n, "meta") ? .meta : .other
         case UInt8(ascii: "f"):
             self = cEqual(n, "form") ? .form : cEqual(n, "frame") ? .frame : cEqual(n, "fieldset") ? .fieldset : .other

@@ -10,6 +10,16 @@ public struct PageScanResult: Sendable, Hashable, Codable {
     public var scriptNavigations: [ScriptNavigation]
     /// Calls into the host app (`window.webkit.messageHandlers.NAME.postMessage`, Android JS interfaces).
     public var hooks: [Hook]
+    /// The page's character encoding as the Encoding Standard names it (`windows-1252`, `shift_jis` …), from
+    /// the Content-Type header's charset, else the page's first `<meta charset>` (or content-type `<meta>`);
+    /// nil when neither declares one this machine knows. A browser submits the page's forms in it.
+    public var charset: String?
+    /// Buttons that belong to no form (`<button>`, `<input type=button|submit|image>`): what a tap on them does is
+    /// only their `onclick` navigation, if any.
+    public var buttons: [Button] = []
+
+    /// The keys of `plainview extract`'s JSON (which leaves buttons out: they are for the simulator's taps).
+    private enum CodingKeys: String, CodingKey { case refresh, links, forms, frames, scriptNavigations, hooks, charset, truncations }
 
     /// Parts of the page passed over because they broke a per-element limit; empty for ordinary pages.
     public var truncations: [Truncation]
@@ -71,14 +81,48 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         /// True when the page submits the form by itself on load.
         public var autoSubmit: Bool
         public var target: String?
-        public init(action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil) {
+        /// For a form the page submits by itself: where that submission comes among the page's automatic
+        /// actions (see `ScriptNavigation.runOrder`).
+        public var autoSubmitOrder: Int?
+        /// The form's buttons (its own, and those naming it with `form=`), in document order.
+        public var buttons: [Button] = []
+        private enum CodingKeys: String, CodingKey { case action, method, fields, autoSubmit, target, autoSubmitOrder }
+        public init(action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil,
+                    autoSubmitOrder: Int? = nil, buttons: [Button] = []) {
             self.action = action; self.method = method; self.fields = fields
-            self.autoSubmit = autoSubmit; self.target = target
+            self.autoSubmit = autoSubmit; self.target = target; self.autoSubmitOrder = autoSubmitOrder
+            self.buttons = buttons
         }
         public struct Field: Sendable, Hashable, Codable {
             public var name: String
             public var value: String
             public init(name: String, value: String) { self.name = name; self.value = value }
+        }
+    }
+
+    /// `<button>` or `<input type=submit|button|image|reset>`: what a user can tap besides links.
+    public struct Button: Sendable, Hashable, Codable {
+        public enum Kind: String, Sendable, Hashable, Codable {
+            /// Submits its form (`<button>` without a type, `type=submit`, `<input type=submit>`).
+            case submit
+            /// Submits its form, at the point tapped (`<input type=image>`).
+            case image
+            /// Does nothing by itself; its `onclick` may navigate.
+            case button
+            case reset
+        }
+        public var kind: Kind
+        /// What the user reads: a `<button>`'s text, an input's `value` (an image's `alt`), else its `aria-label`.
+        public var label: String
+        public var ariaLabel: String?
+        /// The submitter's `name` and `value`, sent with the form when it submits it.
+        public var name: String?
+        public var value: String?
+        /// Where its `onclick` navigates (a literal URL, resolved), if anywhere.
+        public var onclickURL: String?
+        public init(kind: Kind, label: String, ariaLabel: String? = nil, name: String? = nil, value: String? = nil, onclickURL: String? = nil) {
+            self.kind = kind; self.label = label; self.ariaLabel = ariaLabel; self.name = name; self.value = value
+            self.onclickURL = onclickURL
         }
     }
 
@@ -101,8 +145,14 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         public var onLoad: Bool
         /// Milliseconds a `setTimeout(…, N)` waits before it runs (N a number literal); nil: it runs when reached.
         public var delay: Int?
-        public init(url: String, kind: Kind, onLoad: Bool, delay: Int? = nil) {
-            self.url = url; self.kind = kind; self.onLoad = onLoad; self.delay = delay
+        /// For a navigation that runs by itself: where it comes among the page's automatic actions (script
+        /// navigations and form submissions, counted from 0) in the order a browser starts them. Code that runs
+        /// while the page parses (an inline script's top level) comes first, in document order; then code that
+        /// runs once it has parsed or loaded (`onload`, `DOMContentLoaded`, jQuery ready, module scripts); then
+        /// timers. nil: it needs a tap.
+        public var runOrder: Int?
+        public init(url: String, kind: Kind, onLoad: Bool, delay: Int? = nil, runOrder: Int? = nil) {
+            self.url = url; self.kind = kind; self.onLoad = onLoad; self.delay = delay; self.runOrder = runOrder
         }
     }
 

@@ -66,6 +66,8 @@ public enum PageScanner {
         }
         var result = collector.result(document: document)
         result.truncations = source.limiter.truncations + result.truncations
+        // The encoding the page is in: the header's charset wins over the page's own declaration, as in browsers.
+        result.charset = (encoding ?? collector.declaredCharset).flatMap { TextEncoding(label: $0)?.name }
         return result
     }
 
@@ -90,10 +92,9 @@ public enum PageScanner {
             var value = kv[1].trimmingASCIIWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
             guard !value.isEmpty else { return nil }
-            // The Encoding Standard maps these labels to windows-1252 (€ at 0x80, not a C1 control).
-            let latin1Labels: Set<String> = ["iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "l1", "us-ascii",
-                                             "ascii", "cp819", "ibm819", "iso-ir-100", "csisolatin1", "x-cp1252", "cp1252"]
-            return latin1Labels.contains(value.lowercased()) ? "windows-1252" : value
+            // Latin-1 labels are windows-1252 (the Encoding Standard: € at 0x80, not a C1 control); any other
+            // label goes to libxml2 as it is.
+            return TextEncoding(label: value) == .windows1252 ? TextEncoding.windows1252.name : value
         }
         return nil
     }

@@ -21,6 +21,24 @@ struct ScriptUnit {
     /// `PageCollector`), and no unit is ever longer than `maxBytes` (token offsets are 32-bit).
     static let segmentBytes = 1 << 20
     static let maxBytes = 16 << 20
+    /// True for code that runs once the page has parsed: a load-time handler attribute (`<body onload>`,
+    /// `onpageshow`, `onerror`) or a module script. A classic inline script runs where the parser meets it.
+    var runsAfterParsing = false
+    /// Position among the page's script units (set when the unit is added), for document order.
+    var index = 0
+}
+
+/// When a finding's code runs: while the page parses (an inline script's top level), once it has loaded
+/// (`onload` handlers and listeners, `DOMContentLoaded`, jQuery ready), or only on a tap.
+enum RunTime: UInt8 { case parse, load, tap }
+
+/// Orders a page's automatic actions as a browser runs them: everything that runs during parsing in document
+/// order, then load-time code in document order, then timers (which the simulated clock orders by delay).
+struct RunKey: Comparable {
+    var phase: UInt8
+    var unit: Int
+    var token: Int
+    static func < (a: RunKey, b: RunKey) -> Bool { (a.phase, a.unit, a.token) < (b.phase, b.unit, b.token) }
 }
 
 /// What a `.submit()` call refers to.
@@ -35,8 +53,11 @@ enum FormReference: Equatable {
 
 struct ScriptFindings {
     typealias Navigation = PageScanResult.ScriptNavigation
-    struct Submit { var form: FormReference; var onLoad: Bool }
+    struct Submit { var form: FormReference; var onLoad: Bool; var key: RunKey }
     var navigations: [Navigation] = []
+    /// The run key of each navigation, kept apart so that the navigations are handed over as they are (a page
+    /// may hold a million of them; copying them out of a wrapper would hold them twice).
+    var navigationKeys: [RunKey] = []
     var hooks: [PageScanResult.Hook] = []
     var submits: [Submit] = []
 }
@@ -100,6 +121,9 @@ struct ScriptScanner {
         var declarationNames: Set<Int>
         /// Per token, the innermost deferred body holding it (-1: top level); empty when there are none.
         var owner: [Int32]
+        /// Per token, true inside a load listener (`onload = function…`, `addEventListener("load", …)`,
+        /// jQuery ready); empty when there are none.
+        var inLoadListener: [Bool] = []
     }
 
     /// Byte-level prefilter: scripts with none of these words cannot contain anything we report.
@@ -132,11 +156,13 @@ struct ScriptScanner {
     fileprivate func analyse(_ unit: ScriptUnit) -> Analysed {
         let tokens = Tokenizer(unit.source).tokens()
         let (deferred, declNames) = findDeferred(tokens, unit.source)
+        let listeners = loadListenerMask(tokens, unit.source)
         // owner[i]: the innermost deferred body holding token i (-1: top level; empty when there are no deferred
         // bodies). One sweep with a stack of open bodies (bodies nest or are disjoint), so deeply nested
         // functions stay linear.
         guard !deferred.isEmpty else {
-            return Analysed(unit: unit, tokens: tokens, deferred: [], declarationNames: declNames, owner: [])
+            return Analysed(unit: unit, tokens: tokens, deferred: [], declarationNames: declNames, owner: [],
+                            inLoadListener: listeners)
         }
         var owner = [Int32](repeating: -1, count: tokens.count)
         let byStart = deferred.indices.sorted {
@@ -154,24 +180,97 @@ struct ScriptScanner {
             }
             if let top = open.last { owner[k] = Int32(top) }
         }
-        return Analysed(unit: unit, tokens: tokens, deferred: deferred, declarationNames: declNames, owner: owner)
+        return Analysed(unit: unit, tokens: tokens, deferred: deferred, declarationNames: declNames, owner: owner,
+                        inLoadListener: listeners)
     }
 
-    /// Calls `body(name, owner)` for each identifier that may refer to a global function: not a declaration,
-    /// not a member other than `window.x`; `owner` is the deferred body holding it (-1: top level).
-    fileprivate func forEachGlobalReference(_ a: Analysed, _ body: (String, Int32) -> Void) {
+    /// Calls `body(name, owner, index)` for each identifier that may refer to a global function: not a
+    /// declaration, not a member other than `window.x`; `owner` is the deferred body holding it (-1: top level).
+    fileprivate func forEachGlobalReference(_ a: Analysed, _ body: (String, Int32, Int) -> Void) {
         let s = a.unit.source
         for (i, t) in a.tokens.enumerated() where t.kind == .ident && !a.declarationNames.contains(i) {
             if i > 1, isPunct(a.tokens[i - 1], s, "."), text(a.tokens[i - 2], s) != "window" { continue }
-            body(text(t, s), i < a.owner.count ? a.owner[i] : -1)
+            body(text(t, s), i < a.owner.count ? a.owner[i] : -1, i)
         }
     }
 
-    private func runsOnLoad(_ index: Int, _ a: Analysed, _ onLoadFunctions: Set<String>) -> Bool {
+    /// When the code at token `index` runs. Top-level code of an inline script runs while the page parses,
+    /// except inside a load listener; a handler attribute's code runs on load (`onload`) or on a tap; a named
+    /// function runs when code that runs calls it (during parsing if any parse-time code does).
+    fileprivate func runTime(_ index: Int, _ a: Analysed, _ functions: LoadFunctions) -> RunTime {
         let o = index < a.owner.count ? a.owner[index] : -1
-        guard o >= 0 else { return a.unit.onLoad }
-        guard let name = a.deferred[Int(o)].name else { return false }
-        return onLoadFunctions.contains(name)
+        guard o >= 0 else {
+            guard a.unit.onLoad else { return .tap }
+            return a.unit.runsAfterParsing || (index < a.inLoadListener.count && a.inLoadListener[index]) ? .load : .parse
+        }
+        guard let name = a.deferred[Int(o)].name else { return .tap }
+        return functions.atParse.contains(name) ? .parse : functions.onLoad.contains(name) ? .load : .tap
+    }
+
+    /// The ordering key of a finding at token `index` that runs at `time` (`delayed`: inside a `setTimeout`).
+    private func runKey(_ time: RunTime, delayed: Bool, _ a: Analysed, _ index: Int) -> RunKey {
+        RunKey(phase: delayed ? 2 : time == .parse ? 0 : 1, unit: a.unit.index, token: index)
+    }
+
+    /// Per token, whether it lies in the code of a load listener: `onload = function(){…}` / `= () => {…}` /
+    /// `= init`, `addEventListener("load", …)` (and the other load events), jQuery's `$(function…)` and
+    /// `.ready(…)`. Empty when the script has none. Ranges are marked through a difference array: linear.
+    private func loadListenerMask(_ t: [Token], _ s: [UInt8]) -> [Bool] {
+        var ranges: [Range<Int>] = []
+        func bracketRange(_ open: Int) -> Range<Int>? {
+            guard open < t.count, let close = matching(t, s, from: open) else { return nil }
+            return (open + 1)..<close
+        }
+        /// The code of a listener value starting at token k: a function, an arrow function, or a name.
+        func valueRange(_ k: Int) -> Range<Int>? {
+            guard k < t.count else { return nil }
+            if t[k].kind == .ident, text(t[k], s) == "function" {
+                var j = k + 1
+                if j < t.count, t[j].kind == .ident { j += 1 }
+                return functionBody(t, s, parenAt: j)
+            }
+            var arrow: Int?
+            if isPunct(t[k], s, "("), let close = matching(t, s, from: k) { arrow = close + 1 }
+            else if t[k].kind == .ident { arrow = k + 1 }
+            if let arrow, arrow + 1 < t.count, isPunct(t[arrow], s, "=>") {
+                if isPunct(t[arrow + 1], s, "{") { return bracketRange(arrow + 1) }
+                return (arrow + 1)..<min(t.count, arrow + 2)
+            }
+            return t[k].kind == .ident ? k..<(k + 1) : nil
+        }
+        /// A function expression (`function…` or an arrow function) starts at token k.
+        func isFunctionValue(_ k: Int) -> Bool {
+            guard k < t.count else { return false }
+            if t[k].kind == .ident, text(t[k], s) == "function" { return true }
+            var arrow = k + 1
+            if isPunct(t[k], s, "("), let close = matching(t, s, from: k) { arrow = close + 1 } else if t[k].kind != .ident { return false }
+            return arrow < t.count && isPunct(t[arrow], s, "=>")
+        }
+        for i in 0..<t.count where t[i].kind == .ident || (t[i].kind == .punct && s[t[i].start] == UInt8(ascii: "$")) {
+            let w = text(t[i], s)
+            if w == "addEventListener", i + 3 < t.count, isPunct(t[i + 1], s, "("), t[i + 2].kind == .string,
+               Self.loadEvents.contains(decodeString(t[i + 2], s)), isPunct(t[i + 3], s, ",") {
+                if let r = bracketRange(i + 1) { ranges.append(r) }
+            } else if w.hasPrefix("on"), Self.loadEvents.contains(String(w.dropFirst(2))), i + 2 < t.count, isPunct(t[i + 1], s, "=") {
+                if let r = valueRange(i + 2) { ranges.append(r) }
+            } else if w == "$" || w == "jQuery", i + 2 < t.count, isPunct(t[i + 1], s, "("), let r = bracketRange(i + 1),
+                      !r.isEmpty, isFunctionValue(r.lowerBound) {
+                // `$(function(){…})`, `$(() => …)`: runs when the DOM is ready (unlike `$("#id")`).
+                ranges.append(r)
+            } else if w == "ready", i > 0, isPunct(t[i - 1], s, "."), i + 1 < t.count, isPunct(t[i + 1], s, "(") {
+                if let r = bracketRange(i + 1) { ranges.append(r) }
+            }
+        }
+        guard !ranges.isEmpty else { return [] }
+        var depth = [Int32](repeating: 0, count: t.count + 1)
+        for r in ranges where r.lowerBound < r.upperBound {
+            depth[r.lowerBound] += 1
+            depth[min(r.upperBound, t.count)] -= 1
+        }
+        var mask = [Bool](repeating: false, count: t.count)
+        var running: Int32 = 0
+        for k in 0..<t.count { running += depth[k]; mask[k] = running > 0 }
+        return mask
     }
 
     // MARK: deferred code
@@ -251,7 +350,7 @@ struct ScriptScanner {
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
 
-    fileprivate func match(_ a: Analysed, _ onLoadFunctions: Set<String>, into f: inout ScriptFindings) {
+    fileprivate func match(_ a: Analysed, _ functions: LoadFunctions, into f: inout ScriptFindings) {
         let t = a.tokens, s = a.unit.source
         func word(_ k: Int) -> String? { k >= 0 && k < t.count && t[k].kind == .ident ? text(t[k], s) : nil }
         func punct(_ k: Int, _ p: String) -> Bool { k >= 0 && k < t.count && isPunct(t[k], s, p) }
@@ -261,38 +360,41 @@ struct ScriptScanner {
             guard let w = word(k - 2) else { return false }
             return Self.windowNames.contains(w)
         }
+        /// Records a navigation found at token i.
+        func navigation(_ url: String?, _ kind: PageScanResult.ScriptNavigation.Kind, at i: Int) {
+            guard let url else { return }
+            let time = runTime(i, a, functions)
+            let delay = timerDelay(t, s, at: i)
+            f.navigations.append(.init(url: url, kind: kind, onLoad: time != .tap, delay: delay))
+            f.navigationKeys.append(runKey(time, delayed: delay != nil, a, i))
+        }
         for i in 0..<t.count where t[i].kind == .ident && isWanted(t[i], s) {
             let w = text(t[i], s)
             switch w {
             case "location":
                 guard globalReceiver(i) else { continue }
-                let onLoad = runsOnLoad(i, a, onLoadFunctions)
-                let delay = timerDelay(t, s, at: i)
                 if punct(i + 1, "=") {
-                    if let url = literalValue(t, s, from: i + 2) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad, delay: delay)) }
+                    navigation(literalValue(t, s, from: i + 2), .assign, at: i)
                 } else if punct(i + 1, "."), let member = word(i + 2) {
                     if member == "href" && punct(i + 3, "=") {
-                        if let url = literalValue(t, s, from: i + 4) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad, delay: delay)) }
+                        navigation(literalValue(t, s, from: i + 4), .assign, at: i)
                     } else if (member == "assign" || member == "replace") && punct(i + 3, "(") {
-                        if let url = literalValue(t, s, from: i + 4) {
-                            f.navigations.append(.init(url: url, kind: member == "replace" ? .replace : .assign, onLoad: onLoad, delay: delay))
-                        }
+                        navigation(literalValue(t, s, from: i + 4), member == "replace" ? .replace : .assign, at: i)
                     }
                 } else if punct(i + 1, "["), i + 2 < t.count, t[i + 2].kind == .string, punct(i + 3, "]"), punct(i + 4, "="),
                           decodeString(t[i + 2], s) == "href" {
-                    if let url = literalValue(t, s, from: i + 5) { f.navigations.append(.init(url: url, kind: .assign, onLoad: onLoad, delay: delay)) }
+                    navigation(literalValue(t, s, from: i + 5), .assign, at: i)
                 }
             case "open":
                 guard punct(i - 1, "."), let recv = word(i - 2), ["window", "top", "self", "parent"].contains(recv),
                       punct(i + 1, "(") else { continue }
-                if let url = literalValue(t, s, from: i + 2) {
-                    f.navigations.append(.init(url: url, kind: .windowOpen, onLoad: runsOnLoad(i, a, onLoadFunctions),
-                                               delay: timerDelay(t, s, at: i)))
-                }
+                navigation(literalValue(t, s, from: i + 2), .windowOpen, at: i)
             case "submit", "requestSubmit":
                 guard punct(i - 1, "."), punct(i + 1, "("), punct(i + 2, ")") || w == "requestSubmit" else { continue }
                 let ref = formReference(t, s, receiverEnd: i - 2, formsBefore: a.unit.formsBefore, depth: 0)
-                f.submits.append(.init(form: ref, onLoad: runsOnLoad(i, a, onLoadFunctions)))
+                let time = runTime(i, a, functions)
+                f.submits.append(.init(form: ref, onLoad: time != .tap,
+                                       key: runKey(time, delayed: timerDelay(t, s, at: i) != nil, a, i)))
             case "messageHandlers":
                 // (window.)webkit.messageHandlers.NAME.postMessage(ARGS) or messageHandlers["NAME"]
                 guard punct(i - 1, "."), word(i - 2) == "webkit" else { continue }
@@ -304,14 +406,14 @@ struct ScriptScanner {
                 }
                 guard let name, punct(k, "."), word(k + 1) == "postMessage", punct(k + 2, "(") else { continue }
                 f.hooks.append(.init(kind: .webkitMessageHandler, name: name, argument: argumentText(t, s, open: k + 2),
-                                     onLoad: runsOnLoad(i, a, onLoadFunctions)))
+                                     onLoad: runTime(i, a, functions) != .tap))
             default:
                 guard androidInterfaces.contains(w) else { continue }
                 // NAME.method(ARGS) or window.NAME.method(ARGS); not `x.NAME` and not an assignment target.
                 if punct(i - 1, ".") && word(i - 2) != "window" { continue }
                 guard punct(i + 1, "."), let method = word(i + 2), punct(i + 3, "(") else { continue }
                 f.hooks.append(.init(kind: .androidInterface, name: "\(w).\(method)", argument: argumentText(t, s, open: i + 3),
-                                     onLoad: runsOnLoad(i, a, onLoadFunctions)))
+                                     onLoad: runTime(i, a, functions) != .tap))
             }
         }
     }
@@ -501,79 +603,7 @@ struct ScriptScanner {
 
 /// Decodes a JavaScript string literal's inner bytes: `\xHH`, `\uHHHH`, `\u{…}`, `\n` etc., line continuations.
 func decodeString(_ t: Token, _ s: [UInt8]) -> String {
-    let bytes = s[t.start..<t.end]
-    guard bytes.contains(UInt8(ascii: "\\")) else { return String(decoding: bytes, as: UTF8.self) }
-    var units: [UInt16] = []   // UTF-16, so `\uD83D\uDE00` pairs combine
-    let text = String(decoding: bytes, as: UTF8.self)
-    let scalars = Array(text.unicodeScalars)
-    var i = 0
-    func hex(_ from: Int, _ count: Int) -> UInt32? {
-        guard from + count <= scalars.count else { return nil }
-        var v: UInt32 = 0
-        for k in from..<(from + count) {
-            guard let d = hexValue(scalars[k]) else { return nil }
-            v = v * 16 + d
-        }
-        return v
-    }
-    func append(_ scalar: UInt32) {
-        if let u = Unicode.Scalar(scalar) { units.append(contentsOf: Array(String(Character(u)).utf16)) }
-        else { units.append(0xFFFD) }
-    }
-    while i < scalars.count {
-        let c = scalars[i]
-        guard c == "\\", i + 1 < scalars.count else {
-            units.append(contentsOf: Array(String(Character(c)).utf16)); i += 1; continue
-        }
-        let e = scalars[i + 1]
-        i += 2
-        switch e {
-        case "n": units.append(0x0A)
-        case "t": units.append(0x09)
-        case "r": units.append(0x0D)
-        case "b": units.append(0x08)
-        case "f": units.append(0x0C)
-        case "v": units.append(0x0B)
-        case "0" where !(i < scalars.count && hexValue(scalars[i]).map { $0 < 10 } == true): units.append(0)
-        case "\n", "\u{2028}", "\u{2029}": break
-        case "\r": if i < scalars.count, scalars[i] == "\n" { i += 1 }
-        case "x":
-            if let v = hex(i, 2) { append(v); i += 2 } else { units.append(0x78) }
-        case "u":
-            if i < scalars.count, scalars[i] == "{", let close = scalars[i...].firstIndex(of: "}"), close - i <= 7,
-               let v = hex(i + 1, close - i - 1), close > i + 1 {
-                append(v); i = close + 1
-            } else if let v = hex(i, 4) {
-                units.append(UInt16(v)); i += 4
-            } else {
-                units.append(0x75)
-            }
-        default:
-            units.append(contentsOf: Array(String(Character(e)).utf16))
-        }
-    }
-    return String(decoding: units, as: UTF16.self)
-}
-
-private func hexValue(_ c: Unicode.Scalar) -> UInt32? {
-    switch c.value {
-    case 0x30...0x39: return c.value - 0x30
-    case 0x41...0x46: return c.value - 0x41 + 10
-    case 0x61...0x66: return c.value - 0x61 + 10
-    default: return nil
-    }
-}
-
-extension StringProtocol {
-    /// Trims ASCII whitespace (space, tab, LF, FF, CR) from both ends.
-    func trimmingASCIIWhitespace() -> String {
-        let ws: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
-        let u = Array(utf8)
-        var a = 0, b = u.count
-        while a < b, ws(u[a]) { a += 1 }
-        while b > a, ws(u[b - 1]) { b -= 1 }
-        return String(decoding: u[a..<b], as: UTF8.self)
-    }
+    BrowserEscapes.decodeJavaScriptEscapes(String(decoding: s[t.start..<t.end], as: UTF8.self))
 }
 
 /// JavaScript tokenizer: enough to know where strings, comments and regexes are.
@@ -715,6 +745,12 @@ struct Tokenizer {
 /// dropped unread if none ever does. After that, a unit without function bodies is matched at once and dropped:
 /// whether its code runs on load depends on nothing else. A unit with function bodies waits for the end,
 /// when every unit has been seen and it is known which functions run on load. Findings keep document order.
+/// The named functions that run without a tap: `onLoad` all of them, `atParse` those that parse-time code calls.
+struct LoadFunctions {
+    var onLoad: Set<String> = []
+    var atParse: Set<String> = []
+}
+
 struct ScriptAnalysis {
     private let scanner: ScriptScanner
     private var waiting: [ScriptUnit] = []
@@ -723,14 +759,20 @@ struct ScriptAnalysis {
     /// Units matched at the end, with the finding counts at the point they were added (where their findings go).
     private var kept: [(analysed: ScriptScanner.Analysed, navigations: Int, hooks: Int, submits: Int)] = []
     private var functionNames: Set<String> = []
-    /// Names referenced by top-level code that runs on load, and from each named function's body.
-    private var roots: Set<String> = []
+    /// Names referenced by top-level code that runs while the page parses / once it has loaded, and from each
+    /// named function's body.
+    private var parseRoots: Set<String> = []
+    private var loadRoots: Set<String> = []
     private var calls: [String: Set<String>] = [:]
+    private var units = 0
 
     init(_ scanner: ScriptScanner) { self.scanner = scanner }
 
     mutating func add(_ unit: ScriptUnit) {
-        let matters = scanner.mightMatter(unit.source)
+let matters = scanner.mightMatter(unit.source)
+        var unit = unit
+        unit.index = units
+        units += 1
         if !anyMatters {
             guard matters else { waiting.append(unit); return }
             anyMatters = true
@@ -745,9 +787,10 @@ struct ScriptAnalysis {
         let a = scanner.analyse(unit)
         for d in a.deferred { if let n = d.name { functionNames.insert(n) } }
         if unit.onLoad || !a.deferred.isEmpty {
-            scanner.forEachGlobalReference(a) { name, owner in
+            scanner.forEachGlobalReference(a) { name, owner, index in
                 if owner < 0 {
-                    if unit.onLoad { roots.insert(name) }
+                    guard unit.onLoad else { return }
+                    if scanner.runTime(index, a, LoadFunctions()) == .parse { parseRoots.insert(name) } else { loadRoots.insert(name) }
                 } else if let caller = a.deferred[Int(owner)].name {
                     calls[caller, default: []].insert(name)
                 }
@@ -755,10 +798,21 @@ struct ScriptAnalysis {
         }
         guard matters else { return }
         if a.deferred.isEmpty {
-            scanner.match(a, [], into: &findings)
+            scanner.match(a, LoadFunctions(), into: &findings)
         } else {
             kept.append((a, findings.navigations.count, findings.hooks.count, findings.submits.count))
         }
+    }
+
+    /// The named functions reachable from `roots` through calls.
+    private func reachable(from roots: Set<String>) -> Set<String> {
+        var seen: Set<String> = []
+        var stack = Array(roots.filter { functionNames.contains($0) })
+        while let f = stack.popLast() {
+            guard seen.insert(f).inserted else { continue }
+            stack.append(contentsOf: (calls[f] ?? []).filter { functionNames.contains($0) })
+        }
+        return seen
     }
 
     /// The findings of every unit added, in document order.
@@ -770,23 +824,21 @@ struct ScriptAnalysis {
             findings = ScriptFindings()
             return out
         }
-        // Which named functions run on load: reachable from references in code that runs on load.
-        var onLoadFunctions: Set<String> = []
-        var stack = Array(roots.filter { functionNames.contains($0) })
-        while let f = stack.popLast() {
-            guard onLoadFunctions.insert(f).inserted else { continue }
-            stack.append(contentsOf: (calls[f] ?? []).filter { functionNames.contains($0) })
-        }
+        // Which named functions run without a tap: reachable from references in code that runs by itself.
+        let atParse = reachable(from: parseRoots)
+        let functions = LoadFunctions(onLoad: atParse.union(reachable(from: loadRoots)), atParse: atParse)
         var out = ScriptFindings()
         var n = 0, h = 0, s = 0
         for k in kept {
             out.navigations += findings.navigations[n..<k.navigations]
+            out.navigationKeys += findings.navigationKeys[n..<k.navigations]
             out.hooks += findings.hooks[h..<k.hooks]
             out.submits += findings.submits[s..<k.submits]
             (n, h, s) = (k.navigations, k.hooks, k.submits)
-            scanner.match(k.analysed, onLoadFunctions, into: &out)
+            scanner.match(k.analysed, functions, into: &out)
         }
         out.navigations += findings.navigations[n...]
+        out.navigationKeys += findings.navigationKeys[n...]
         out.hooks += findings.hooks[h...]
         out.submits += findings.submits[s...]
         kept = []

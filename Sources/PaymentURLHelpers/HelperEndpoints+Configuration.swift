@@ -77,10 +77,14 @@ public struct HelperEndpointsConfiguration: Sendable {
     public var androidPackage: String?
     /// SHA-256 certificate fingerprints, normalised to upper-case colon-separated hex.
     public var sha256CertFingerprints: [String]
+    /// The app's own custom schemes (lower case), the only ones the iOS ladder redirects to; every other scheme
+    /// is refused, so the merchant's domain never sends a browser to `itms-services:`, `facetime:` or another
+    /// app. nil: any custom scheme (the simulator's stand-in backend, where the caller is the flow file).
+    public var appSchemes: [String]?
 
     public init(
         publicURL: String, root: String = "/", appIDs: [String] = [], androidPackage: String? = nil,
-        sha256CertFingerprints: [String] = [], trampolineURL: String? = nil
+        sha256CertFingerprints: [String] = [], trampolineURL: String? = nil, appSchemes: [String]? = nil
     ) throws(HelperConfigurationError) {
         guard let origin = PublicOrigin(publicURL) else {
             throw HelperConfigurationError(key: "public-url", message: "expected http(s)://host[:port] with an ASCII host and no path, query or userinfo, got '\(publicURL)'")
@@ -122,6 +126,10 @@ public struct HelperEndpointsConfiguration: Sendable {
             throw HelperConfigurationError(key: "android-package", message: "needs at least one --sha256-cert fingerprint")
         }
         self.sha256CertFingerprints = fps
+        for scheme in appSchemes ?? [] where !HelperValidation.isAppScheme(scheme) {
+            throw HelperConfigurationError(key: "app-scheme", message: "expected the app's custom URL scheme (a letter, then letters, digits, '+', '-' or '.'; not http, https, intent, javascript …), got '\(scheme)'")
+        }
+        self.appSchemes = appSchemes.map { Array(Set($0.map { $0.lowercased() })).sorted() }
     }
 
     /// `/a/b` → `/a/b/`; rejects relative paths, `..`, empty segments and characters needing encoding.

@@ -186,6 +186,10 @@ public struct HelperEndpoints: Sendable {
         guard HelperValidation.isAppScheme(scheme) else {
             return .failure(.badRequest("Query parameter 'scheme' must be an RFC 3986 scheme (a letter, then letters, digits, '+', '-' or '.'; at most 64) and not a scheme the browser handles itself (http, https, javascript, data, file, intent …).", parameter: "scheme"))
         }
+        if let own = configuration.appSchemes, !own.contains(scheme.lowercased()) {
+            let named = own.isEmpty ? "this server is configured with no app scheme, so it redirects to none" : "this server redirects only to the app's own: \(own.joined(separator: ", "))"
+            return .failure(.badRequest("Query parameter 'scheme' is not the app's scheme: \(named).", parameter: "scheme"))
+        }
         let language: HelperLanguage
         switch t.language() {
         case .failure(let p): return .failure(p)

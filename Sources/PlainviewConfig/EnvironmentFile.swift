@@ -1,14 +1,21 @@
-// The environment file (DESIGN.md "Environment file"): the apps a simulated device has installed.
+// The environment file (docs/environment.md): the apps a simulated device has installed.
 import PlainviewURL
 import Foundation
 import NavigationPolicy
 
 /// Loads environment files (YAML or JSON). Every problem is a `ConfigError` naming the file, line and key.
 public enum EnvironmentFile {
-    public static let keys = ["apps", "defaultApps"]
+    public static let keys = ["apps", "defaultApps", "webView"]
+    public static let webViewKeys = ["javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows"]
     public static let appKeys = ["name", "schemes", "universalLinks", "package", "appLinks", "behaviour"]
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
+
+    /// The keys as a tree. `apps[].behaviour` is left to the caller's behaviour decoder (the simulator's keys).
+    public static let shape = ConfigKeys(keys, nested: [
+        "apps": ConfigKeys(appKeys, nested: ["universalLinks": ConfigKeys(universalLinkKeys), "appLinks": ConfigKeys(appLinkKeys)]),
+        "webView": ConfigKeys(webViewKeys),
+    ])
 
     /// Decodes an app's `behaviour` node into the caller's model (the simulator owns it) and says which
     /// built-in app it names, if any. The node knows its file, line and key path (`apps[0].behaviour`);
@@ -121,7 +128,15 @@ public enum EnvironmentFile {
             }
             defaultApps = list
         }
-        return LoadedEnvironment(environment: Environment(apps: apps, defaultApps: defaultApps), behaviours: behaviours)
+        // The host app's web view settings; absent keys keep the platforms' defaults (false).
+        var webView = Environment.WebViewSettings()
+        if let node = m.value("webView") {
+            let w = try node.fields(webViewKeys)
+            if let v = w.value("javaScriptCanOpenWindowsAutomatically") { webView.javaScriptCanOpenWindowsAutomatically = try v.bool() }
+            if let v = w.value("supportMultipleWindows") { webView.supportMultipleWindows = try v.bool() }
+        }
+        return LoadedEnvironment(environment: Environment(apps: apps, defaultApps: defaultApps, webView: webView),
+                                 behaviours: behaviours)
     }
 
     private static func hostValue(_ node: ConfigNode) throws(ConfigError) -> String {

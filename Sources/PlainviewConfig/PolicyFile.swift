@@ -1,4 +1,4 @@
-// The policy file (DESIGN.md "Policy file"): YAML or JSON, the same keys.
+// The policy file (docs/policy.md): YAML or JSON, the same keys.
 import PlainviewURL
 import Foundation
 import NavigationPolicy
@@ -8,6 +8,9 @@ public enum PolicyFile {
     /// The keys a policy file may have.
     public static let keys = ["platform", "paymentUrl", "completeUrl", "cancelUrl", "termsOfServiceUrl",
                               "callbackScheme", "redirectPolicy", "goodlist", "allowedHosts", "allowPublicSuffixWildcards"]
+
+    /// The keys as a tree (a policy has no nested mappings), for checking schemas/policy.schema.json.
+    public static let shape = ConfigKeys(keys)
 
     /// Loads a policy file. `goodlist` entries are files relative to the policy file or inline host patterns;
     /// without the key, the shipped list compiled into the binary (`DefaultGoodlist`) is used.
@@ -138,7 +141,7 @@ public enum PolicyFile {
         guard !wildcards.isEmpty else { return }
         let suffixes: PublicSuffixRules
         do {
-            suffixes = try PublicSuffixList.load()
+            suffixes = try PublicSuffixList.loadRemembered()
         } catch {
             throw goodlistNode?.error("the goodlist has wildcard entries, and checking them needs the Public Suffix List: \(error.message)")
                 ?? error

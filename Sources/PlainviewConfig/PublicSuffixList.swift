@@ -27,6 +27,37 @@ public enum PublicSuffixList {
         return searchPaths.first { FileManager.default.isReadableFile(atPath: $0) }
     }
 
+    /// The list `load()` finds, read once per process while the file stays the same (same path, size and
+    /// modification time): a suite of flows whose policies have goodlist wildcards reads it once, not per flow.
+    public static func loadRemembered() throws(ConfigError) -> PublicSuffixRules {
+        let path = locate()
+        let attributes = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
+        let stamp = "\(path ?? "")|\((attributes?[.size] as? NSNumber)?.intValue ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        if let hit = Remembered.shared.rules(for: stamp) { return hit }
+        let rules = try load()
+        Remembered.shared.keep(rules, for: stamp)
+        return rules
+    }
+
+    /// The last list read and the file stamp it was read at (NSLock: the library also runs on iOS 17).
+    private final class Remembered: @unchecked Sendable {
+        static let shared = Remembered()
+        private let lock = NSLock()
+        private var last: (stamp: String, rules: PublicSuffixRules)?
+
+        func rules(for stamp: String) -> PublicSuffixRules? {
+            lock.lock()
+            defer { lock.unlock() }
+            return last?.stamp == stamp ? last?.rules : nil
+        }
+
+        func keep(_ rules: PublicSuffixRules, for stamp: String) {
+            lock.lock()
+            defer { lock.unlock() }
+            last = (stamp, rules)
+        }
+    }
+
     /// Reads and parses the list. Throws a `ConfigError` that says how to install it when it is absent.
     public static func load(path explicit: String? = nil,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> PublicSuffixRules {

@@ -5,8 +5,15 @@
 // page that requires a cookie answers its `withoutCookie` response (else a 403 "session expired" page) when the
 // request does not carry it. Each flow folder's HTML files are served at `/<flow>/<file>`; `/` lists both.
 // Only what is indexed when the server starts is served: request paths are looked up in the index, never
-// joined onto the file system, so `..` and symlinks cannot escape; a flow whose page file lies outside the
-// folder is not served at all.
+// joined onto the file system, so `..` cannot escape; a flow whose page file lies outside the folder is not
+// served at all. An HTML file is opened at request time from a descriptor of the folder taken at start, one
+// path component at a time without following a symlink (`openat` with `O_NOFOLLOW`), and served only when
+// it is a regular file: a file replaced by a symlink after the server started is refused, never followed.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import PlainviewURL
 import PaymentURLHelpers
 import FlowSimulator
@@ -30,9 +37,63 @@ final class ServedCounters: Sendable {
     func next(_ i: Int) -> Int { counts.withLock { c in defer { c[i] += 1 }; return c[i] } }
 }
 
+/// The Pages folder as opened at start; files are read below it without following symlinks.
+final class PagesRoot: Sendable {
+    let descriptor: Int32
+
+    init?(path: String) {
+        descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The bytes of the regular file at `components` below the folder, or nil when a component is missing, is a
+    /// symlink or is not a directory, the file is not a regular file (a FIFO is opened without blocking and
+    /// refused), or it is larger than `maxSize`.
+    func read(_ components: [String], maxSize: Int) -> [UInt8]? {
+        guard let name = components.last else { return nil }
+        var opened: [Int32] = []
+        defer { for fd in opened { close(fd) } }
+        var directory = descriptor
+        for component in components.dropLast() {
+            let fd = openat(directory, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            opened.append(fd)
+            directory = fd
+        }
+        let fd = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        opened.append(fd)
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) <= maxSize else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        var filled = 0
+        while filled < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { readFile(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            filled += n
+        }
+        // A file that grew past its size while being read is refused rather than cut.
+        guard filled <= maxSize, filled < bytes.count else { return nil }
+        return Array(bytes[0..<filled])
+    }
+}
+
+private func readFile(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+    #else
+    Darwin.read(fd, buffer, count)
+    #endif
+}
+
 struct PagesIndex: Sendable {
-    /// URL path (`/flow/page.html`) → absolute file path.
-    let files: [String: String]
+    /// URL path (`/flow/page.html`) → the flow folder's name and the file's name.
+    let files: [String: [String]]
+    let root: PagesRoot
     /// "path?query" → the recorded pages at that target, in flow order (flows sorted by folder name).
     let recorded: [String: [ServedPage]]
     /// Flow files that could not be loaded (the same errors `simulate` reports); their pages are not served.
@@ -47,7 +108,10 @@ struct PagesIndex: Sendable {
             throw HelperConfigurationError(key: "pages", message: "'\(directory)' is not a folder")
         }
         let root = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath()
-        var files: [String: String] = [:]
+        guard let opened = PagesRoot(path: root.path) else {
+            throw HelperConfigurationError(key: "pages", message: "'\(directory)' cannot be opened")
+        }
+        var files: [String: [String]] = [:]
         var recorded: [String: [ServedPage]] = [:]
         var skipped: [ConfigError] = []
         var count = 0
@@ -56,13 +120,13 @@ struct PagesIndex: Sendable {
             let flowURL = root.appendingPathComponent(flow)
             var flowIsDir: ObjCBool = false
             guard fm.fileExists(atPath: flowURL.path, isDirectory: &flowIsDir), flowIsDir.boolValue else { continue }
-            for file in ((try? fm.contentsOfDirectory(atPath: flowURL.path)) ?? []).sorted() where Self.isSafeName(file) {
+            // Symlinks (a flow folder or a file) are not served: at request time no component may be one.
+            let flowIsLink = (try? fm.destinationOfSymbolicLink(atPath: flowURL.path)) != nil
+            for file in ((try? fm.contentsOfDirectory(atPath: flowURL.path)) ?? []).sorted() where Self.isSafeName(file) && !flowIsLink {
                 let lower = file.lowercased()
                 guard lower.hasSuffix(".html") || lower.hasSuffix(".htm") else { continue }
-                let fileURL = flowURL.appendingPathComponent(file).resolvingSymlinksInPath()
-                // A symlink pointing outside the Pages folder is not served.
-                guard fileURL.path.hasPrefix(root.path + "/") else { continue }
-                files["/\(flow)/\(file)"] = fileURL.path
+                guard (try? fm.destinationOfSymbolicLink(atPath: flowURL.appendingPathComponent(file).path)) == nil else { continue }
+                files["/\(flow)/\(file)"] = [flow, file]
             }
             for name in ["flow.yaml", "flow.yml"] {
                 let flowFile = flowURL.appendingPathComponent(name).path
@@ -82,6 +146,7 @@ struct PagesIndex: Sendable {
             }
         }
         self.files = files
+        self.root = opened
         self.recorded = recorded
         self.skipped = skipped
         self.counters = ServedCounters(count: count)
@@ -143,12 +208,8 @@ struct PagesIndex: Sendable {
                                   body: request.method == "HEAD" ? "" : body)
         }
         guard let file = files[path] else { return nil }
-        guard let attrs = try? FileManager.default.attributesOfItem(atPath: file),
-              let size = attrs[.size] as? Int, size <= Self.maxFileSize,
-              let data = FileManager.default.contents(atPath: file) else {
-            return Self.unreadable
-        }
-        return serve(RecordedResponse(status: 200, headers: [.init("Content-Type", "text/html; charset=utf-8")], body: Array(data)),
+        guard let data = root.read(file, maxSize: Self.maxFileSize) else { return Self.unreadable }
+        return serve(RecordedResponse(status: 200, headers: [.init("Content-Type", "text/html; charset=utf-8")], body: data),
                      head: request.method == "HEAD")
     }
 

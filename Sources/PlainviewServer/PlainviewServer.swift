@@ -5,6 +5,7 @@ import PaymentURLHelpers
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NavigationPolicy
 import NIOCore
@@ -20,6 +21,10 @@ public struct ServerOptions: Sendable {
     public var appIDs: [String] = []
     public var androidPackage: String?
     public var sha256CertFingerprints: [String] = []
+    /// The app's own custom schemes: the only ones the iOS ladder redirects to (none given: it redirects to none).
+    public var appSchemes: [String] = []
+    /// Connection cap and timeouts.
+    public var limits = ServerLimits()
     /// A Pages folder (one sub-folder per flow); its HTML files are served at `/<flow>/<file>`.
     public var pagesDirectory: String?
 
@@ -49,20 +54,30 @@ public enum PlainviewServer {
         // Validate every option now, with a stand-in public URL when it depends on the bound port.
         let knownPublicURL = options.publicURL ?? (options.port == 0 ? nil : defaultPublicURL(host: options.host, port: options.port))
         let validated = try endpointsConfiguration(options, publicURL: knownPublicURL ?? "http://127.0.0.1")
+        try options.limits.validate()
+        if options.appSchemes.isEmpty {
+            logger.warning("no --app-scheme: ios-universal-link refuses every scheme; name the app's own custom scheme(s)")
+        }
         let pages = try options.pagesDirectory.map { try PagesIndex(directory: $0) }
         for error in pages?.skipped ?? [] {
             logger.warning("not serving a flow that does not load: \(error)")
         }
+        let warnings = WarningBudget()
         let responder = PlainviewResponder(
             endpoints: knownPublicURL == nil ? nil : HelperEndpoints(configuration: validated),
-            pages: pages, logger: logger)
+            pages: pages, logger: logger, warnings: warnings)
         if validated.trampolineOrigin == validated.publicOrigin && options.publicURL != nil {
             logger.notice("the back-link page is served from the payment url's own host; iOS opens a universal link tapped on a page of the same domain in Safari (seed 000, case 2a): give --trampoline-url on another host for production")
         }
         let options = options
+        let limits = options.limits
+        let maxConnections = limits.maxConnections ?? ServerLimits.defaultMaxConnections()
         return Application(
             responder: responder,
-            configuration: ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil),
+            server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits, logger: logger, warnings: warnings) },
+            configuration: ApplicationConfiguration(
+                address: .hostname(options.host, port: options.port), serverName: nil,
+                availableConnectionsDelegate: ConnectionCap(limit: maxConnections, logger: logger)),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? options.port
                 // The address actually bound (e.g. "localhost" resolved to 127.0.0.1 or ::1).
@@ -98,7 +113,7 @@ public enum PlainviewServer {
     static func endpointsConfiguration(_ o: ServerOptions, publicURL: String) throws -> HelperEndpointsConfiguration {
         try HelperEndpointsConfiguration(
             publicURL: publicURL, root: o.root, appIDs: o.appIDs, androidPackage: o.androidPackage,
-            sha256CertFingerprints: o.sha256CertFingerprints, trampolineURL: o.trampolineURL)
+            sha256CertFingerprints: o.sha256CertFingerprints, trampolineURL: o.trampolineURL, appSchemes: o.appSchemes)
     }
 
     static func defaultPublicURL(host: String, port: Int) -> String {
@@ -107,17 +122,20 @@ public enum PlainviewServer {
     }
 }
 
-/// Routes a request to the helper endpoints or to a recorded page, and logs one line per request.
+/// Routes a request to the helper endpoints or to a recorded page. Each request is logged at debug level; a
+/// refused one (a 4xx other than 404) at warning.
 final class PlainviewResponder: HTTPResponder, Sendable {
     typealias Context = BasicRequestContext
     private let endpoints: Mutex<HelperEndpoints?>
     let pages: PagesIndex?
     let logger: Logger
+    let warnings: WarningBudget
 
-    init(endpoints: HelperEndpoints?, pages: PagesIndex?, logger: Logger) {
+    init(endpoints: HelperEndpoints?, pages: PagesIndex?, logger: Logger, warnings: WarningBudget) {
         self.endpoints = Mutex(endpoints)
         self.pages = pages
         self.logger = logger
+        self.warnings = warnings
     }
 
     func setEndpoints(_ e: HelperEndpoints) { endpoints.withLock { $0 = e } }
@@ -137,10 +155,14 @@ final class PlainviewResponder: HTTPResponder, Sendable {
             result = HelperEndpoints.problemResponse(HelperProblem(
                 type: "about:blank", title: "Service Unavailable", status: 503, detail: "The server is starting."))
         }
-        // One line per request; the target is logged in its canonical (percent-encoded) form, bounded.
-        let shown = String(Self.printable(target).prefix(300))
-        logger.info("\(method) \(shown) \(result.status) \(result.body.utf8.count)")
-        return Self.response(result)
+        // The target is logged in its canonical (percent-encoded) form, bounded.
+        let refused = (400..<500).contains(result.status) && result.status != 404
+        if refused || logger.logLevel <= .debug {
+            let line = "\(method) \(String(Self.printable(target).prefix(300))) \(result.status) \(result.body.utf8.count)"
+            if refused { warnings.warn(logger, line) } else { logger.debug("\(line)") }
+        }
+        let (head, body) = Self.wire(result, closing: false)
+        return Response(status: head.status, headers: head.headerFields, body: ResponseBody(byteBuffer: body))
     }
 
     static func printable(_ s: String) -> String {
@@ -151,14 +173,18 @@ final class PlainviewResponder: HTTPResponder, Sendable {
         return out
     }
 
-    static func response(_ r: HelperResponse) -> Response {
+    /// A helper response as an HTTP head and body; `closing` adds `Connection: close` and the length (for a
+    /// response written below the router, which adds neither).
+    static func wire(_ r: HelperResponse, closing: Bool) -> (HTTPResponse, ByteBuffer) {
         var fields = HTTPFields()
         for h in r.headers {
             if let name = HTTPField.Name(h.name) { fields.append(HTTPField(name: name, value: h.value)) }
         }
-        return Response(
-            status: HTTPResponse.Status(code: r.status),
-            headers: fields,
-            body: ResponseBody(byteBuffer: ByteBuffer(string: r.body)))
+        let body = ByteBuffer(string: r.body)
+        if closing {
+            fields[.contentLength] = String(body.readableBytes)
+            fields[.connection] = "close"
+        }
+        return (HTTPResponse(status: HTTPResponse.Status(code: r.status), headerFields: fields), body)
     }
 }

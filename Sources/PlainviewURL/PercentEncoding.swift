@@ -54,18 +54,41 @@ public enum PercentEncoding {
     /// The `application/x-www-form-urlencoded` byte serializer (HTML forms, `URLSearchParams`): ASCII
     /// alphanumerics and `*-._` stay, a space is `+`, every other UTF-8 byte is `%XX`.
     public static func encodeForm(_ s: String) -> String {
-        encode(s, keeping: { b in
-            isASCIIAlphanumeric(b) || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
-        }, spaceAsPlus: true)
+        encode(s, keeping: isFormSafe, spaceAsPlus: true)
+    }
+
+    /// The same serializer for a page in another encoding (`application/x-www-form-urlencoded` with the
+    /// document's encoding, as browsers submit forms): each character is encoded in `encoding`, one it cannot
+    /// represent as the decimal character reference `&#N;`, and the bytes are percent-encoded as above. On a
+    /// windows-1252 page, `ø` is `%F8` and `€` is `%80`.
+    public static func encodeForm(_ s: String, encoding: TextEncoding) -> String {
+        guard encoding != .utf8 else { return encodeForm(s) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count)
+        for scalar in s.unicodeScalars {
+            if scalar.isASCII { bytes.append(UInt8(scalar.value)) }
+            else if let encoded = encoding.encode(scalar) { bytes += encoded }
+            else { bytes += Array("&#\(scalar.value);".utf8) }
+        }
+        return encode(bytes: bytes, keeping: isFormSafe, spaceAsPlus: true)
+    }
+
+    private static func isFormSafe(_ b: UInt8) -> Bool {
+        isASCIIAlphanumeric(b) || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
     }
 
     /// The percent-encoder: every UTF-8 byte of `s` for which `keep` is false becomes `%XX` (upper-case hex);
     /// `spaceAsPlus`: a space becomes `+` instead (form encoding). Every encoder in the project is this
     /// function, a thin wrapper of it, or WebURL's encode sets (the URL parser's own).
     public static func encode(_ s: String, keeping keep: (UInt8) -> Bool, spaceAsPlus: Bool = false) -> String {
+        encode(bytes: s.utf8, keeping: keep, spaceAsPlus: spaceAsPlus)
+    }
+
+    /// The percent-encoder over bytes (of any encoding); the result is ASCII.
+    public static func encode<C: Collection<UInt8>>(bytes: C, keeping keep: (UInt8) -> Bool, spaceAsPlus: Bool = false) -> String {
         var out: [UInt8] = []
-        out.reserveCapacity(s.utf8.count)
-        for b in s.utf8 {
+        out.reserveCapacity(bytes.count)
+        for b in bytes {
             if keep(b) {
                 out.append(b)
             } else if spaceAsPlus, b == UInt8(ascii: " ") {

@@ -26,6 +26,18 @@ public enum Project {
         try JSONDecoder().decode(ConformanceFile<Case>.self, from: conformance(name)).cases
     }
 
+    /// A fresh temporary directory holding one folder per flow (folder name → `flow.yaml` text), removed by the
+    /// caller when done.
+    public static func temporaryFlows(_ flows: [String: String]) throws -> URL {
+        let dir = try temporaryDirectory()
+        for (name, text) in flows {
+            let sub = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: sub.appendingPathComponent("flow.yaml"))
+        }
+        return dir
+    }
+
     /// A fresh temporary directory, removed by the caller when done.
     public static func temporaryDirectory() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-test-\(UUID().uuidString)")
@@ -59,9 +71,30 @@ public enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
     }()
 
-    /// Runs `plainview ARGS…` in `directory` (default: the project root), feeding `stdin`, and waits at most
-    /// `timeout` seconds: a child still running then is killed, and its status is SIGKILL's (never a hung run).
+    /// Runs `plainview ARGS…` (see `Program.run`).
     public static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
+                           environment: [String: String] = [:], timeout: Double = 120) throws -> CLIResult {
+        try Program.run(executable, arguments, stdin: stdin, in: directory, environment: environment, timeout: timeout)
+    }
+}
+
+/// Programs other than `plainview` that some tests drive (python3 with jsonschema, headless Chromium).
+public enum Program {
+    /// True under CI (`CI=true`): a test that needs a missing program fails there instead of being skipped.
+    public static let isCI = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    /// The executable `name` on PATH, nil when there is none.
+    public static func find(_ name: String) -> URL? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+
+    /// Runs `executable ARGS…` in `directory` (default: the project root), feeding `stdin`, and waits at most
+    /// `timeout` seconds: a child still running then is killed, and its status is SIGKILL's (never a hung run).
+    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
                            environment: [String: String] = [:], timeout: Double = 120) throws -> CLIResult {
         let process = Process()
         process.executableURL = executable

@@ -25,8 +25,8 @@ enum CorpusFiles {
     }
 
     /// The generated flows, one folder each (a `Pages/`-style tree).
-    static func writeFlows(to dir: URL) throws {
-        for i in 0..<Corpus.generatedFlowCount {
+    static func writeFlows(to dir: URL, count: Int = Corpus.generatedFlowCount) throws {
+        for i in 0..<count {
             let flow = Corpus.generatedFlow(i)
             let folder = dir.appendingPathComponent(flow.name)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -34,13 +34,43 @@ enum SimulateBench {
             times.append((Measure.threadCPUSeconds() - start) * 1000)
         }
         let exploreMS = times.min() ?? .nan
-        return [
+        return [reportMetric()] + [
             Metric(name: "simulate.navigations_per_s", value: rate, unit: "1/s", target: ">= 5000", pass: rate >= 5000,
                    note: "default branch of the \(flows.count) shipped flows, in process, one thread"),
             generated,
             Metric(name: "simulate.explore_all_pages_ms", value: exploreMS, unit: "ms", target: "< 2000", pass: exploreMS < 2000,
                    note: "\(flows.count) flows, \(branches) branches; best of 3"),
         ]
+    }
+
+    /// `simulate --report` on 1,000 generated flows: the time to write the HTML report of their runs (wall clock,
+    /// best of 3), with the time to load and run them for scale.
+    static func reportMetric() -> Metric {
+        let count = 1000
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-bench-report-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            try CorpusFiles.writeFlows(to: dir, count: count)
+        } catch {
+            return Metric(name: "simulate.report_html_ms_1000_flows", value: .nan, unit: "ms", note: "cannot generate the flows: \(error)")
+        }
+        let clock = ContinuousClock()
+        var loaded: LoadedFlows?
+        let loadTime = clock.measure { loaded = LoadedFlows.loadEach([dir.path], har: nil) }
+        guard let loaded else { return Metric(name: "simulate.report_html_ms_1000_flows", value: .nan, unit: "ms") }
+        var results: [FlowResult] = []
+        let runTime = clock.measure { results = loaded.flows.map(Simulator.run) }
+        var html = ""
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let t = clock.measure { html = Reporting.html(results, problems: loaded.problems) }
+            times.append(Double(t.components.seconds) * 1000 + Double(t.components.attoseconds) / 1e15)
+        }
+        func ms(_ d: Duration) -> String { String(format: "%.0f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15) }
+        let best = times.min() ?? .nan
+        let events = results.reduce(0) { $0 + $1.branches.reduce(0) { $0 + $1.events.count } }
+        return Metric(name: "simulate.report_html_ms_1000_flows", value: best, unit: "ms", target: "< 2000", pass: best < 2000 && results.count == count,
+                      note: "\(results.count) generated flows (\(loaded.problems.count) unreadable), \(events) events, report \(html.utf8.count / 1_000_000) MB; loading took \(ms(loadTime)), running \(ms(runTime)); wall clock, best of 3")
     }
 
     /// Navigations per second (thread CPU time) running the default branch of every flow.

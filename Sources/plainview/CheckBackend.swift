@@ -22,7 +22,7 @@ struct CheckBackend: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "Origin (http(s)://host[:port]) the backend generates URLs for, when it differs from URL's.")
     var publicURL: String?
     @Option(help: "Package name sent to the Android helper.") var package = "com.example.plainview"
-    @Option(help: "Custom scheme sent to the iOS helper.") var scheme = "plainviewcheck"
+    @Option(help: "Custom scheme sent to the iOS helper; one the backend accepts as the app's (serve's --app-scheme).") var scheme = "plainviewcheck"
     @Option(help: "Language sent to the iOS helper.") var language = "en-US"
     @Option(name: .customLong("app-id"), help: "Expect this TEAMID.bundle.id in apple-app-site-association.") var appID: String?
     @Option(name: .customLong("android-package"), help: "Expect assetlinks.json to delegate to this package.") var androidPackage: String?

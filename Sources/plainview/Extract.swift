@@ -61,13 +61,14 @@ struct Extract: AsyncParsableCommand {
     }
 
     /// The JSON object, written as it goes: every key present (`refresh` is null when the page has none), keys
-    /// sorted (the fields are listed in key order, so
-    /// the writer need not sort them), each link, form, … turned into JSON only when it is written.
+    /// sorted (fields are listed in key order, so the writer need not sort them), each link, form, … turned into
+    /// JSON only when it is written.
     static func write(_ result: PageScanResult, to out: inout JSONWriter) {
         out.raw("{\n  ")
         out.key("forms")
         out.array(result.forms, indent: 2) { f in
             .object([("action", .string(f.action)), ("autoSubmit", .bool(f.autoSubmit)),
+                     ("autoSubmitOrder", f.autoSubmitOrder.map(JSONValue.int)),
                      ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
                      ("method", .string(f.method)), ("target", f.target.map(JSONValue.string))])
         }
@@ -92,7 +93,7 @@ struct Extract: AsyncParsableCommand {
         out.key("scriptNavigations")
         out.array(result.scriptNavigations, indent: 2) { n in
             .object([("delay", n.delay.map(JSONValue.int)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad)),
-                     ("url", .string(n.url))])
+                     ("runOrder", n.runOrder.map(JSONValue.int)), ("url", .string(n.url))])
         }
         out.raw(",\n  ")
         out.key("truncations")

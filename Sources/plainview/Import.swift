@@ -37,7 +37,11 @@ struct Import: AsyncParsableCommand {
         Reads a HAR 1.2/1.1 file (browser dev tools, Charles, Proxyman, mitmproxy, Playwright), keeps the documents,
         frames and form posts, redacts secrets with stable placeholders (on by default), infers the user's taps,
         and writes FOLDER/flow.yaml with one file per recorded page, atomically. Prints what was redacted.
-        Exit status: 0 written, 64 bad input (the message names the file and the JSON path).
+        With --strict, fails closed: when anything that still looks like a secret (a long digit run, a Bearer
+        credential, a JWT, an e-mail, a random-looking value after a credential name) was not redacted, nothing is
+        written and the places are listed.
+        Exit status: 0 written, 1 --strict found something unredacted (nothing written), 64 bad input (the message
+        names the file and the JSON path).
         """
     )
 
@@ -68,6 +72,9 @@ struct Import: AsyncParsableCommand {
     @Option(help: "The flow's name (default: the folder name).")
     var name: String?
 
+    @Flag(help: "Fail closed: write nothing and exit 1 if anything that looks like a secret was not redacted.")
+    var strict = false
+
     @OptionGroup var redaction: RedactionOptions
 
     func validate() throws {
@@ -89,15 +96,24 @@ struct Import: AsyncParsableCommand {
         let result: HARImport.Result
         do {
             result = try HARImport.run(har: URL(fileURLWithPath: har), name: har, to: folder, force: force,
-                                       options: .init(redaction: redactConfig, taps: taps.isEmpty ? nil : taps, writer: writer))
+                                       options: .init(redaction: redactConfig, taps: taps.isEmpty ? nil : taps, writer: writer,
+                                                      strict: strict))
         } catch {
+            if case .residue = error {
+                printError(error.description)
+                throw Exit.expectationFailed
+            }
             throw inputError(error.description)
         }
         let d = result.draft
         print("wrote \(out)/flow.yaml and \(result.fileNames.count - 1) page file(s): \(d.pages.count) URL(s), \(d.steps.count) user step(s)")
         for note in result.notes { print("note: \(note)") }
         if let end = d.ending { print("recording ends: \(end.message)") }
-        print(result.report.map(\.description) ?? "NOT redacted (--no-redact)")
+        print(result.report.map { $0.summary(places: 200) } ?? "NOT redacted (--no-redact)")
+        if !result.residue.isEmpty {
+            print("warning: \(result.residue.count) value(s) look like secrets but were not redacted (--strict refuses to write them):")
+            for f in result.residue.prefix(20) { print("  \(f)") }
+        }
     }
 }
 

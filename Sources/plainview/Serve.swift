@@ -13,7 +13,10 @@ struct Serve: AsyncParsableCommand {
             Endpoints (under --root): sdk-callback/android-intent, sdk-callback/ios-universal-link,
             sdk-callback/trampoline (the back-link page); at the host root: /.well-known/apple-app-site-association
             and /.well-known/assetlinks.json. Generated URLs use --public-url, never the Host header.
-            One log line per request goes to stderr. SIGINT/SIGTERM stop the server cleanly (exit 0).
+            Logs go to stderr at --log-level (default info): a refused request (4xx other than 404) is a warning,
+            every request line is debug. The iOS ladder redirects only to an --app-scheme. Connections past
+            --max-connections wait in the backlog (with a warning); idle, slow-header and slow-request connections
+            are closed after their timeouts. SIGINT/SIGTERM stop the server cleanly (exit 0).
             """
     )
 
@@ -30,7 +33,19 @@ struct Serve: AsyncParsableCommand {
     var androidPackage: String?
     @Option(name: .customLong("sha256-cert"), help: "SHA-256 signing-certificate fingerprint for assetlinks.json (repeatable).")
     var sha256Certs: [String] = []
+    @Option(name: .customLong("app-scheme"), help: "The app's own custom URL scheme; ios-universal-link redirects to no other (repeatable; none: it refuses every scheme).")
+    var appSchemes: [String] = []
     @Option(help: "A Pages folder: serve each flow folder's HTML files at /<flow>/<file>.") var pages: String?
+    @Option(name: .customLong("max-connections"), help: "Connections open at once; more wait in the listen backlog (default: the open-file limit less 256, at most 10000).")
+    var maxConnections: Int?
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay open with no request in progress.")
+    var idleTimeout = ServerLimits().idleTimeout
+    @Option(name: .customLong("header-timeout"), help: "Seconds from a request's first byte to its complete head.")
+    var headerTimeout = ServerLimits().headerTimeout
+    @Option(name: .customLong("read-timeout"), help: "Seconds from a request's first byte to its last.")
+    var readTimeout = ServerLimits().readTimeout
+    @Option(name: .customLong("log-level"), help: "trace, debug (every request), info, notice, warning (refused requests), error or critical.")
+    var logLevel: Logger.Level = .info
 
     func run() async throws {
         var options = ServerOptions()
@@ -43,12 +58,19 @@ struct Serve: AsyncParsableCommand {
         options.androidPackage = androidPackage
         options.sha256CertFingerprints = sha256Certs
         options.pagesDirectory = pages
+        options.appSchemes = appSchemes
+        options.limits.maxConnections = maxConnections
+        options.limits.idleTimeout = idleTimeout
+        options.limits.headerTimeout = headerTimeout
+        options.limits.readTimeout = readTimeout
+        let level = logLevel
         var logger = Logger(label: "plainview.serve") { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
+            handler.logLevel = level
             return handler
         }
-        logger.logLevel = .info
+        logger.logLevel = level
+        ServerLimits.raiseOpenFileLimit()
         let server: PlainviewServer.Runnable
         do {
             server = try PlainviewServer.runnable(options: options, logger: logger) { info in
@@ -67,3 +89,4 @@ struct Serve: AsyncParsableCommand {
         }
     }
 }
+

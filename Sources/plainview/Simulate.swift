@@ -9,7 +9,8 @@ struct Simulate: AsyncParsableCommand {
         abstract: "Replay recorded flows through the policy on a simulated device.",
         discussion: """
         PATH is a flow folder (holding flow.yaml), a flow file, or a folder of flows (default: Pages/).
-        Exit status: 0 every expectation met, 1 an expectation failed, 64 bad input.
+        Exit status: 64 when any input was bad (a flow that does not read is reported and the others still run), \
+        else 1 when an expectation failed, else 0.
         The flow-file format is described in Pages/README.md.
         A PATH ending in .har is a recording (HAR 1.2/1.1): it is drafted like `plainview import` (redacted by
         default) into a flow with --policy, --env, --expect (default: complete) and --tap, and run in memory.
@@ -25,8 +26,17 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Write every event of every run as JSON Lines to FILE.")
     var trace: String?
 
-    @Option(help: "Write a JUnit XML report to FILE.")
+    @Option(help: "Write a JUnit XML report to FILE (time: wall-clock seconds; simulatedTime: a property).")
     var junit: String?
+
+    @Option(help: "Write a self-contained HTML report (a sequence diagram per flow and branch) to FILE.")
+    var report: String?
+
+    @Option(help: "Run only part I of N of the flows, split by sorted flow path (a CI matrix: 1/4 … 4/4).",
+            transform: { text in
+                do { return try FlowShard(parsing: text) } catch { throw ValidationError("\(error)") }
+            })
+    var shard: FlowShard?
 
     @Flag(help: "Print one JSON object per flow instead of the text summary.")
     var json = false
@@ -39,20 +49,24 @@ struct Simulate: AsyncParsableCommand {
     func validate() throws { try har.validate(paths: paths) }
 
     func run() async throws {
-        let loaded: LoadedFlows
-        do {
-            loaded = try LoadedFlows.load(paths.isEmpty ? ["Pages"] : paths, har: har.options())
-        } catch let error as HARImport.Failure {
-            throw inputError(error.description)
-        }
+        let loaded = LoadedFlows.loadEach(paths.isEmpty ? ["Pages"] : paths, har: try har.options(), shard: shard)
+        for problem in loaded.problems { printError("error: \(problem.message)") }
         let results = loaded.annotate(loaded.flows.map { explore ? Simulator.explore($0) : Simulator.run($0) })
-        print(json ? Reporting.json(results) : Reporting.text(results, verbose: verbose), terminator: "")
+        try write(results, problems: loaded.problems)
+        if !loaded.problems.isEmpty { throw Exit.inputError }
+        if results.contains(where: { !$0.passed }) { throw Exit.expectationFailed }
+    }
+
+    /// The summary on standard output and the report files asked for.
+    private func write(_ results: [FlowResult], problems: [FlowInputProblem]) throws {
+        print(json ? Reporting.json(results, problems: problems) : Reporting.text(results, problems: problems, verbose: verbose),
+              terminator: "")
         do {
             if let trace { try Reporting.writeAtomically(Reporting.traceJSONLines(results), to: trace) }
-            if let junit { try Reporting.writeAtomically(Reporting.junit(results), to: junit) }
+            if let junit { try Reporting.writeAtomically(Reporting.junit(results, problems: problems), to: junit) }
+            if let report { try Reporting.writeAtomically(Reporting.html(results, problems: problems), to: report) }
         } catch {
             throw inputError("cannot write the report: \(error.localizedDescription)")
         }
-        if results.contains(where: { !$0.passed }) { throw Exit.expectationFailed }
     }
 }

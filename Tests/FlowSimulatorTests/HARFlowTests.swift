@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import PlainviewConfig
 @testable import FlowSimulator
 
 @Suite struct HARFlowDraftTests {
@@ -119,7 +120,7 @@ import TestSupport
         #expect(yaml.contains("    file: \"01-psp.example.net-card.html\"  # log.entries[2]\n"))
         #expect(yaml.contains("steps:\n"))
         #expect(yaml.contains("  - tap: {url: \"https://shop.example.com/complete\"}\n"))
-        #expect(yaml.contains("expect:\n  outcome: complete\n"))
+        #expect(yaml.contains("expect:\n  outcome: \"complete\"\n"))
         #expect(yaml.contains("# NOT redacted"))
         #expect(files[1].data == log.entries[2].response.content.body)
     }
@@ -129,7 +130,7 @@ import TestSupport
         let yaml = String(decoding: HARFlowWriter.files(for: d, options: .init(name: "m", source: "m.har", platform: "android"))[0].data,
                           as: UTF8.self)
         #expect(yaml.contains("policy:  # drafted"))
-        #expect(yaml.contains("  platform: android\n"))
+        #expect(yaml.contains("  platform: \"android\"\n"))
         #expect(yaml.contains("  paymentUrl: \"https://shop.example.com/android/return?order=42\""))
         #expect(yaml.contains("# expect:"))
     }
@@ -149,7 +150,7 @@ import TestSupport
         ("\u{7}bell åäö", "\"\\u0007bell åäö\""),
     ])
     func yamlQuoting(raw: String, quoted: String) {
-        #expect(HARFlowWriter.q(raw) == quoted)
+        #expect(YAMLEmitter.quoted(raw) == quoted)
     }
 
     @Test func writingIsAtomicAndRefusesToOverwrite() throws {

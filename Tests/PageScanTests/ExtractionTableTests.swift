@@ -323,7 +323,7 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: rows)
     func navigations(_ row: Row<[N]>) throws {
-        #expect(try scan(row.html).scriptNavigations == row.expected)
+        #expect(try scan(row.html).scriptNavigations.map(\.withoutRunOrder) == row.expected)
     }
 }
 
@@ -353,4 +353,9 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
         #expect(try scan(html, interfaces: ["payBridge"]).hooks ==
                 [H(kind: .androidInterface, name: "payBridge.done", argument: "'ok'", onLoad: true)])
     }
+}
+
+extension PageScanResult.ScriptNavigation {
+    /// The navigation without its place in the run order (tables of what is found; `RunOrderTests` check the order).
+    var withoutRunOrder: Self { var n = self; n.runOrder = nil; return n }
 }

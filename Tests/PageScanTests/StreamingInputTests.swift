@@ -43,7 +43,7 @@ import PageScan
         // Undeclared, libxml2 2.9 reads the bytes as Latin-1 (as browsers default to windows-1252): both ways.
         #expect(fromFile.links[2999] == .init(url: "https://shop.example/p/2999", text: declared ? "Läs\u{2028}mer 2999" : "LÃ¤sâ\u{80}¨mer 2999"))
         #expect(fromFile.scriptNavigations.count == 61)
-        #expect(fromFile.scriptNavigations.last == .init(url: "https://shop.example/end", kind: .replace, onLoad: true))
+        #expect(fromFile.scriptNavigations.last?.withoutRunOrder == .init(url: "https://shop.example/end", kind: .replace, onLoad: true))
     }
 
     /// A NUL is delivered as U+FFFD (three bytes); where that spills over a read, nothing is lost or doubled.

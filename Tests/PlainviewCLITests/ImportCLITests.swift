@@ -27,7 +27,7 @@ import TestSupport
             #expect(!text.contains(secret), "\(secret) survived the import")
             #expect(!r.stdout.contains(secret) && !r.stderr.contains(secret), "\(secret) printed")
         }
-        #expect(text.contains("expect:\n  outcome: complete"))
+        #expect(text.contains("expect:\n  outcome: \"complete\""))
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("Pages").path) == ["threeds"])
     }
 
@@ -105,5 +105,61 @@ import TestSupport
         let r = try CLI.run(["import", Self.fixture("redirect_chain.har"), "--out", "/tmp/x", "--expect", "maybe"])
         #expect(r.status == 64)
         #expect(r.stderr.contains("--expect"))
+    }
+
+    @Test func theSecretsCorpusImportsUnderStrictWithEveryKindReported() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("corpus")
+        let r = try CLI.run(["import", Self.fixture("secrets_corpus.har"), "--out", out.path, "--strict"])
+        #expect(r.status == 0, "\(r)")
+        for kind in ["cookie", "credential", "token", "card", "personal-number", "organisation-number", "email", "jwt"] {
+            #expect(r.stdout.contains(" \(kind) "), "\(kind) missing from the report")
+        }
+        #expect(!r.stdout.contains("warning:"))
+        let text = try Self.allText(out)
+        for secret in ["4111 1111 1111 1111", "5555&nbsp;5555", "3782.822463.10005", "811218 9876", "19811218%2D9876",
+                       "kalle&#64;example.se", "eva\\u0040example.se", "c2Vzc2lvbi12YWx1ZS0xMjM0NTY3OA", "5105105105105100"] {
+            #expect(!text.contains(secret), "\(secret) survived")
+        }
+    }
+
+    /// A value that looks like a secret but fits no detector: written with a warning, or refused with --strict.
+    @Test func strictFailsClosedOnWhatLooksLikeASecret() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let har = dir.appendingPathComponent("account.har")
+        let body = "<p>Konto 12345678901234</p>"
+        let json = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":[{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/pay?order=42","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"BODY"},"redirectURL":""},"cache":{},"timings":{}}]}}"#
+        try Data(json.replacingOccurrences(of: "BODY", with: body).utf8).write(to: har)
+        let refused = try CLI.run(["import", har.path, "--out", dir.appendingPathComponent("strict").path, "--strict"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("nothing was written"), "\(refused)")
+        #expect(refused.stderr.contains(": long-digit-run (14 characters) not redacted"), "\(refused)")
+        #expect(!refused.stderr.contains("12345678901234"))
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("strict").path))
+        let warned = try CLI.run(["import", har.path, "--out", dir.appendingPathComponent("lenient").path])
+        #expect(warned.status == 0, "\(warned)")
+        #expect(warned.stdout.contains("warning: 1 value(s) look like secrets but were not redacted"), "\(warned)")
+    }
+
+    /// A URL holding a line separator and a YAML key cannot add that key: the flow runs to its true outcome.
+    @Test func aHostileURLCannotInjectIntoTheFlowFile() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let har = dir.appendingPathComponent("hostile.har")
+        let json = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":[{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/pay?order=42","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":302,"statusText":"","httpVersion":"h2","headers":[{"name":"Location","value":"https://shop.example.com/complete"}],"cookies":[],"content":{"size":0,"mimeType":"text/html","text":""},"redirectURL":""},"cache":{},"timings":{}},{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:01.000Z","request":{"method":"GET","url":"https://shop.example.com/complete","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"<p>ok</p>"},"redirectURL":""},"cache":{},"timings":{}},{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:02.000Z","request":{"method":"GET","url":"https://shop.example.com/x? expect: {outcome: stuck}expect: {outcome: stuck}","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"<p>x</p>"},"redirectURL":""},"cache":{},"timings":{}}]}}"#
+        try Data(json.utf8).write(to: har)
+        let policy = Project.path("Tests/FlowSimulatorTests/Fixtures/har/policy-ios.yaml").path
+        let out = dir.appendingPathComponent("flow")
+        let imported = try CLI.run(["import", har.path, "--out", out.path, "--policy", policy])
+        #expect(imported.status == 0, "\(imported)")
+        let yaml = try String(contentsOf: out.appendingPathComponent("flow.yaml"), encoding: .utf8)
+        #expect(!yaml.contains("\u{2028}") && !yaml.contains("\u{85}"))
+        #expect(yaml.contains(#"\u2028expect: {outcome: stuck}\u0085expect"#))
+        // No `expect:` was smuggled in: the run reports the true outcome.
+        let run = try CLI.run(["simulate", out.path])
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stdout.contains("complete in web view"), "\(run)")
     }
 }

@@ -54,14 +54,6 @@ private final class ServeProcess: @unchecked Sendable {
 
 private struct CLIFailure: Error, CustomStringConvertible { var description: String }
 
-/// Runs blocking work (process waits, pipe reads) on its own thread, so the cooperative pool stays free for
-/// the in-process servers other tests run at the same time.
-private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { cont in
-        Thread { cont.resume(with: Result { try body() }) }.start()
-    }
-}
-
 private func runCLI(_ arguments: [String]) async throws -> CLIResult { try await offPool { try CLI.run(arguments) } }
 private func startServe(_ arguments: [String]) async throws -> ServeProcess { try await offPool { try ServeProcess(arguments) } }
 private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async throws -> (Int32, String) {
@@ -73,18 +65,35 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
         // The normal deployment: probed at an internal address, generating URLs for the public one.
         let server = try await startServe(["--root", "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
                                        "--app-id", "ABCDE12345.com.example.shop",
-                                       "--android-package", "com.example.shop", "--sha256-cert", String(repeating: "ab", count: 32)])
+                                       "--android-package", "com.example.shop", "--sha256-cert", String(repeating: "ab", count: 32),
+                                       "--app-scheme", "shop", "--log-level", "debug"])
         #expect(server.url.hasPrefix("http://127.0.0.1:"))
         let r = try await runCLI(["check-backend", server.url + "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
-                             "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop"])
+                             "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop", "--scheme", "shop"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 30, "\(r)")
         #expect(!r.stdout.contains("FAIL "))
         #expect(r.stdoutLines.last?.hasSuffix("0 failed, 0 warnings, 0 skipped") == true, "\(r)")
         let (status, log) = try await stopServe(server)
         #expect(status == 0, "\(log)")
-        // One log line per request, on stderr.
+        // At debug level, one log line per request, on stderr.
         #expect(log.contains("GET /.well-known/apple-app-site-association 200"))
+    }
+
+    @Test func atTheDefaultLevelOnlyRefusedRequestsAreLogged() async throws {
+        let server = try await startServe(["--app-scheme", "shop"])
+        let port = try #require(Int(server.url.split(separator: ":").last ?? ""))
+        let fine = try await RawHTTP.request(port: port, "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let refused = try await RawHTTP.request(port: port, "GET /sdk-callback/ios-universal-link?scheme=itms-services&language=en-US&fallback=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let (status, log) = try await stopServe(server)
+        #expect(status == 0, "\(log)")
+        #expect(fine.hasPrefix("HTTP/1.1 200 "), "\(fine)")
+        #expect(refused.hasPrefix("HTTP/1.1 400 "), "\(refused)")
+        #expect(refused.contains("application/problem+json"), "\(refused)")
+        #expect(!refused.contains("itms-services://"), "\(refused)")
+        let lines = log.split(separator: "\n")
+        #expect(!lines.contains { $0.contains("GET /.well-known/assetlinks.json") }, "\(log)")
+        #expect(lines.contains { $0.contains("warning") && $0.contains("GET /sdk-callback/ios-universal-link?scheme=itms-services") && $0.contains(" 400 ") }, "\(log)")
     }
 
     @Test func serveStopsCleanlyOnSIGINT() async throws {
@@ -128,6 +137,8 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
     @Test(arguments: [
         ["serve", "--public-url", "ftp://x"], ["serve", "--pages", "/no/such/dir"],
         ["serve", "--port", "70000"], ["check-backend", "ftp://x/"], ["check-backend"],
+        ["serve", "--app-scheme", "https"], ["serve", "--log-level", "loud"], ["serve", "--idle-timeout", "0"],
+        ["serve", "--max-connections", "0"], ["serve", "--header-timeout", "20", "--read-timeout", "10"],
     ])
     func badOptionsAreUsageErrors(arguments: [String]) async throws {
         let r = try await runCLI(arguments)

@@ -18,25 +18,34 @@ private func options(publicURL: String? = "https://shop.example.com", pages: Str
     o.androidPackage = "com.example.shop"
     o.sha256CertFingerprints = [String(repeating: "AB", count: 32)]
     o.pagesDirectory = pages
+    // The app's own scheme, and the one the backend checker sends by default.
+    o.appSchemes = ["shop", "plainviewcheck"]
     return o
 }
 
 private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-/// Collects log lines so the one-line-per-request log can be asserted.
+/// Collects log lines (and their levels) so what the server logs can be asserted.
 final class LineCollector: LogHandler, @unchecked Sendable {
     let lock = NSLock()
     var lines: [String] = []
+    var levels: [Logger.Level] = []
     var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .info
+    var logLevel: Logger.Level
+    init(level: Logger.Level = .info) { logLevel = level }
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
     func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-        lock.lock(); lines.append(message.description); lock.unlock()
+        lock.lock(); lines.append(message.description); levels.append(level); lock.unlock()
     }
     var snapshot: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    /// The lines logged at `level`.
+    func lines(at level: Logger.Level) -> [String] {
+        lock.lock(); defer { lock.unlock() }
+        return zip(lines, levels).filter { $0.1 == level }.map(\.0)
+    }
 }
 
 @Suite struct PlainviewServerRouterTests {
@@ -75,18 +84,30 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         }
     }
 
-    @Test func logsOneLinePerRequest() async throws {
-        let collector = LineCollector()
+    /// Every request is a debug line; a refused one (4xx but 404) a warning; at info level a served request
+    /// writes nothing.
+    @Test(arguments: [Logger.Level.debug, .info])
+    func requestLinesAreDebugAndRefusalsWarnings(level: Logger.Level) async throws {
+        let collector = LineCollector(level: level)
         let logger = Logger(label: "test") { _ in collector }
         let app = try PlainviewServer.makeApplication(options: options(), logger: logger)
         try await app.test(.router) { client in
             try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/android-intent?package=a.b", method: .get) { _ in }
             try await client.execute(uri: "/nope", method: .get) { _ in }
+            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/android-intent?package=x", method: .get) { _ in }
         }
-        let requestLines = collector.snapshot.filter { $0.hasPrefix("GET ") }
-        #expect(requestLines.count == 2)
-        #expect(requestLines.first?.hasPrefix("GET /swedbank-pay-mobile/sdk-callback/android-intent?package=a.b 200 ") == true)
-        #expect(requestLines.last?.hasPrefix("GET /nope 404 ") == true)
+        let debug = collector.lines(at: .debug).filter { $0.hasPrefix("GET ") }
+        if level == .debug {
+            #expect(debug.count == 2, "\(debug)")
+            #expect(debug.first?.hasPrefix("GET /swedbank-pay-mobile/sdk-callback/android-intent?package=a.b 200 ") == true)
+            #expect(debug.last?.hasPrefix("GET /nope 404 ") == true)
+        } else {
+            #expect(debug.isEmpty)
+            #expect(collector.lines(at: .info).isEmpty, "\(collector.snapshot)")
+        }
+        let warnings = collector.lines(at: .warning).filter { $0.hasPrefix("GET ") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.hasPrefix("GET /swedbank-pay-mobile/sdk-callback/android-intent?package=x 400 ") == true, "\(warnings)")
     }
 
     @Test func badOptionsNameTheOption() {
@@ -137,7 +158,7 @@ final class LineCollector: LogHandler, @unchecked Sendable {
                 responses:
                   - file: ../common/paid.html
                   - file: payment.html
-              - url: https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=x&language=en-US
+              - url: https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US
                 in: webview
                 file: payment.html
             """.write(to: flow.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
@@ -173,7 +194,7 @@ final class LineCollector: LogHandler, @unchecked Sendable {
             try await client.execute(uri: "/sequence", method: .get) { r in #expect(String(buffer: r.body) == "<p>paid</p>") }
             try await client.execute(uri: "/escape", method: .get) { r in #expect(r.status == .notFound) }
             // A recorded URL on a helper path is answered by the helper, not the recording.
-            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=x&language=en-US", method: .get) { r in
+            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US", method: .get) { r in
                 #expect(r.status == .found)
             }
             try await client.execute(uri: "/bankid-ios/payment.html", method: .get) { r in
@@ -236,7 +257,7 @@ final class LineCollector: LogHandler, @unchecked Sendable {
     func ourServerPassesEveryCheck(publicURL: String?) async throws {
         // Without a public URL the server names its bound address; with one (the normal deployment) the probe
         // goes to 127.0.0.1 while every generated URL says https://shop.example.com.
-        let collector = LineCollector()
+        let collector = LineCollector(level: .debug)
         let app = try PlainviewServer.makeApplication(options: options(publicURL: publicURL), logger: Logger(label: "t") { _ in collector })
         try await app.test(.live) { client in
             let port = try #require(client.port)
@@ -469,6 +490,12 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         ("pages", { $0.pagesDirectory = "/no/such/dir" }, "is not a folder"),
         ("port", { $0.port = 70000 }, "expected 0…65535"),
         ("host", { $0.host = "a/b" }, "expected an address to bind"),
+        ("app-scheme", { $0.appSchemes = ["shop", "https"] }, "expected the app's custom URL scheme"),
+        ("app-scheme", { $0.appSchemes = ["1x"] }, "expected the app's custom URL scheme"),
+        ("idle-timeout", { $0.limits.idleTimeout = 0 }, "expected 1…3600 seconds"),
+        ("header-timeout", { $0.limits.headerTimeout = 4000 }, "expected 1…3600 seconds"),
+        ("read-timeout", { $0.limits.headerTimeout = 20; $0.limits.readTimeout = 10 }, "must be at least --header-timeout"),
+        ("max-connections", { $0.limits.maxConnections = 0 }, "expected 1…1000000"),
     ]
 
     @Test(arguments: 0..<rows.count)

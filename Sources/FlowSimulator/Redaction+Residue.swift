@@ -1,0 +1,107 @@
+// The fail-closed check of `plainview import --strict`: what still looks like a secret in the files about to
+// be written, though no detector classified it. Runs on the decoded text (as Redactor does), so an encoded
+// spelling does not hide anything.
+//
+// What "looks like a secret" (each rule skips placeholders):
+// - long-digit-run: 12 or more digits, whole or with one kind of card-style separator, not part of a word or
+//   a decimal number, and not a Unix time in milliseconds or microseconds (2001–2100);
+// - scheme-credential: `Bearer X` / `Basic X` with X of 12+ token characters;
+// - jwt: a header.payload.signature JSON Web Token;
+// - email: an e-mail address (outside the reserved `.invalid`, `.example`, `example.com/.net/.org` domains);
+// - auth-value: a value of 16+ token characters with letters and digits and at least 3.5 bits of entropy per
+//   character, written as `name=value` or `name: "value"` where the name has a credential word (token,
+//   secret, session, sid, auth, key, password, pwd, credential, signature, sig, bearer, jwt, csrf, xsrf, nonce,
+//   ticket, code).
+import Foundation
+
+public enum SecretResidue {
+    public struct Finding: Sendable, Hashable, CustomStringConvertible {
+        /// The rule (`long-digit-run`, `scheme-credential`, `jwt`, `email`, `auth-value`).
+        public var rule: String
+        public var file: String
+        public var line: Int
+        /// How many characters the value has (the value itself is never shown).
+        public var length: Int
+        public var description: String { "\(file):\(line): \(rule) (\(length) characters) not redacted" }
+    }
+
+    static let digitRun = RegexBox(#"(?<![0-9A-Za-z_])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){11,}(?![0-9A-Za-z_])(?![.,][0-9])"#)
+    static let authValue = RegexBox(#"([A-Za-z0-9_.\-\[\]$]{1,80})["']?\s*[=:]\s*["']?([A-Za-z0-9+/_=.~\-]{16,})"#)
+    static let credentialWords: Set<String> = [
+        "token", "secret", "session", "sessid", "sessionid", "sid", "auth", "key", "apikey", "password", "passwd", "pwd",
+        "credential", "credentials", "signature", "sig", "bearer", "jwt", "csrf", "xsrf", "nonce", "ticket", "code",
+    ]
+    static let reservedMailDomains = ["example.invalid", ".invalid", "example.com", "example.net", "example.org", ".example"]
+
+    /// What in `text` (the file `file`) looks like a secret but is not a placeholder.
+    public static func scan(_ text: String, file: String) -> [Finding] {
+        guard Detectors.mayHoldSecret(text) else { return [] }
+        let view = DecodedText(text)
+        let decoded = view.string
+        let ns = decoded as NSString
+        var lineStarts: [Int]?
+        var out: [Finding] = []
+        func add(_ rule: String, _ r: NSRange) {
+            let o = view.originalRange(r)
+            if lineStarts == nil {
+                var starts = [0]
+                for (i, u) in view.original.enumerated() where u == 0x0A { starts.append(i + 1) }
+                lineStarts = starts
+            }
+            let starts = lineStarts!
+            var lo = 0, hi = starts.count - 1
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2
+                if starts[mid] <= o.location { lo = mid } else { hi = mid - 1 }
+            }
+            out.append(Finding(rule: rule, file: file, line: lo + 1, length: r.length))
+        }
+        for m in digitRun.matches(in: decoded) {
+            let run = ns.substring(with: m.range)
+            let digits = run.filter(\.isNumber)
+            if digits.count == run.count, let v = Int(digits), isUnixTime(v, digits: digits.count) { continue }
+            add("long-digit-run", m.range)
+        }
+        for m in Detectors.schemeCredential.matches(in: decoded) {
+            let r = m.range(at: 1)
+            if Detectors.isPlaceholder(ns.substring(with: r)) { continue }
+            add("scheme-credential", r)
+        }
+        for m in Detectors.jwt.matches(in: decoded) { add("jwt", m.range) }
+        if decoded.contains("@") {
+            for m in Detectors.email.matches(in: decoded) {
+                let mail = ns.substring(with: m.range).lowercased()
+                let tld = mail.split(separator: ".").last.map(String.init) ?? ""
+                if Detectors.notMailDomains.contains(tld) { continue }
+                if reservedMailDomains.contains(where: { mail.hasSuffix($0) }) { continue }
+                add("email", m.range)
+            }
+        }
+        for m in authValue.matches(in: decoded) {
+            guard let name = m.group(1, in: ns), let value = m.group(2, in: ns) else { continue }
+            guard !Set(NamePattern.words(name)).isDisjoint(with: credentialWords) else { continue }
+            guard !Detectors.isPlaceholder(value), !value.contains("REDACTED-"), looksRandom(value) else { continue }
+            add("auth-value", m.range(at: 2))
+        }
+        return out
+    }
+
+    /// Letters and digits both, and at least 3.5 bits of Shannon entropy per character.
+    static func looksRandom(_ s: String) -> Bool {
+        guard s.contains(where: \.isLetter), s.contains(where: \.isNumber) else { return false }
+        var counts: [Character: Int] = [:]
+        for c in s { counts[c, default: 0] += 1 }
+        let n = Double(s.count)
+        let bits = counts.values.reduce(0.0) { $0 - Double($1) / n * log2(Double($1) / n) }
+        return bits >= 3.5
+    }
+
+    /// Milliseconds (13 digits) or microseconds (16 digits) since 1970 in 2001–2100: cache busters, not secrets.
+    static func isUnixTime(_ v: Int, digits: Int) -> Bool {
+        switch digits {
+        case 13: return (978_307_200_000...4_102_444_800_000).contains(v)
+        case 16: return (978_307_200_000_000...4_102_444_800_000_000).contains(v)
+        default: return false
+        }
+    }
+}
