@@ -134,7 +134,14 @@ private func fuzzAppSwitch(_ bytes: [UInt8]) {
 
 private let forbiddenInHost = Set(" #%/:<>?@[\\]^|".unicodeScalars)
 
+/// Bases for the resolver property: its shortcut applies to the http(s) ones, not to the others.
+private let resolverBases: [WebURL.Resolver] = ["https://acs.3dsecure.no/3ds/challenge?x=1#f", "http://u:p@shop.example:8080/a/b/",
+                                                "file:///tmp/a/b", "mailto:x@example.com"].compactMap { WebURL($0).map(WebURL.Resolver.init) }
+
 private func fuzzURL(_ input: String) {
+    for r in resolverBases where r.href(input) != WebURL(input, relativeTo: r.base)?.href {
+        violated("Resolver disagrees with WebURL(_:relativeTo:) against \(r.base.href)", input)
+    }
     if let url = WebURL(input) {
         guard let again = WebURL(url.href) else { violated("href does not parse", input) }
         if again.href != url.href { violated("href is not stable", input) }

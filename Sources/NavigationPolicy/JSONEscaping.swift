@@ -20,6 +20,11 @@ public enum JSONEscaping {
         copy.withUTF8 { bytes in
             var i = 0
             while i < bytes.count {
+                // Bytes that need no escape are copied a run at a time.
+                let run = i
+                while i < bytes.count, Self.plain(bytes[i], htmlSafe: htmlSafe) { i += 1 }
+                if i > run { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i])) }
+                guard i < bytes.count else { break }
                 let b = bytes[i]
                 switch b {
                 case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(b)
@@ -40,6 +45,15 @@ public enum JSONEscaping {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// A byte written as it is: printable ASCII other than `"` and backslash (and `<`, `>`, `&` when `htmlSafe`), or
+    /// any byte of a multi-byte character except the lead byte of U+2028/U+2029 when `htmlSafe`.
+    @inline(__always)
+    private static func plain(_ b: UInt8, htmlSafe: Bool) -> Bool {
+        if b >= 0x80 { return !(htmlSafe && b == 0xE2) }
+        guard b >= 0x20, b != 0x7F, b != UInt8(ascii: "\""), b != UInt8(ascii: "\\") else { return false }
+        return !htmlSafe || (b != UInt8(ascii: "<") && b != UInt8(ascii: ">") && b != UInt8(ascii: "&"))
     }
 
     private static func appendUnicodeEscape(_ v: UInt32, to out: inout [UInt8]) {

@@ -67,7 +67,7 @@ package struct JSONWriter {
         case .array(let items): array(items, indent: indent) { $0 }
         case .object(let fields):
             var present = fields.compactMap { k, v in v.map { (k, $0) } }
-            if layout == .pretty { present.sort { $0.0 < $1.0 } }
+            if layout == .pretty, !zip(present, present.dropFirst()).allSatisfy({ $0.0 < $1.0 }) { present.sort { $0.0 < $1.0 } }
             bytes.append(UInt8(ascii: "{"))
             for (i, (k, v)) in present.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }

@@ -30,8 +30,21 @@ class ByteSource {
         return -1
     }
 
-    /// Fills `buffer` with the next bytes (NULs replaced as above); 0 at the end, -1 on error.
+    /// Byte-oriented input also passes through the per-element limits (wide input is left as it is).
+    private(set) var limiter = MarkupLimiter()
+
+    /// Fills `buffer` with the next bytes (NULs replaced as above, start tags held to `MarkupLimiter`'s
+    /// limits); 0 at the end, -1 on error.
     final func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let n = readReplacingNULs(into: buffer)
+            guard n > 0, replaceNULs else { return n }
+            let kept = limiter.filter(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
+            if kept > 0 { return kept }   // a piece wholly dropped is not the end: read on
+        }
+    }
+
+    private func readReplacingNULs(into buffer: UnsafeMutableRawBufferPointer) -> Int {
         guard buffer.count > 0 else { return 0 }
         if pendingStart < pending.count {
             let n = min(buffer.count, pending.count - pendingStart)

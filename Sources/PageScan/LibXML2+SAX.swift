@@ -106,24 +106,43 @@ enum LibXML2 {
         if source.failure != nil { throw .unreadable }
     }
 
-    /// The bare parse: libxml2 builds its tree and frees it (the benchmark's baseline).
+    /// The tree parse: libxml2 builds its tree and frees it (the benchmark's second baseline).
     static func parseAndFree(_ bytes: [UInt8]) {
-        _ = initialised
-        guard bytes.count < Int(Int32.max) else { return }
-        let created: htmlParserCtxtPtr? = bytes.withUnsafeBufferPointer { buf in
-            buf.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: buf.count) {
-                    htmlCreateMemoryParserCtxt($0, Int32(buf.count))
-                }
+        withMemoryParser(bytes) { ctxt in
+            _ = htmlParseDocument(ctxt)
+            if let doc = ctxt.pointee.myDoc {
+                xmlFreeDoc(doc)
+                ctxt.pointee.myDoc = nil
             }
         }
-        guard let ctxt = created else { return }
-        defer { htmlFreeParserCtxt(ctxt) }
-        _ = htmlCtxtUseOptions(ctxt, options)
-        _ = htmlParseDocument(ctxt)
-        if let doc = ctxt.pointee.myDoc {
-            xmlFreeDoc(doc)
-            ctxt.pointee.myDoc = nil
+    }
+
+    /// The floor: libxml2's SAX parse of `bytes` in memory with callbacks that do nothing (start and end
+    /// element, characters, CDATA). No extractor over libxml2 can be cheaper; the benchmark's baseline.
+    static func parseWithEmptyCallbacks(_ bytes: [UInt8]) {
+        withMemoryParser(bytes) { ctxt in
+            guard let sax = ctxt.pointee.sax else { return }
+            sax.pointee = htmlSAXHandler()
+            sax.pointee.startElement = { _, _, _ in }
+            sax.pointee.endElement = { _, _ in }
+            sax.pointee.characters = { _, _, _ in }
+            sax.pointee.cdataBlock = { _, _, _ in }
+            _ = htmlParseDocument(ctxt)
+        }
+    }
+
+    /// A parser over `bytes` in memory with this file's options, freed after `body`.
+    private static func withMemoryParser(_ bytes: [UInt8], _ body: (htmlParserCtxtPtr) -> Void) {
+        _ = initialised
+        guard bytes.count < Int(Int32.max) else { return }
+        bytes.withUnsafeBufferPointer { buf in
+            guard let base = buf.baseAddress,
+                  let ctxt = base.withMemoryRebound(to: CChar.self, capacity: buf.count, {
+                      htmlCreateMemoryParserCtxt($0, Int32(buf.count))
+                  }) else { return }
+            defer { htmlFreeParserCtxt(ctxt) }
+            _ = htmlCtxtUseOptions(ctxt, options)
+            body(ctxt)
         }
     }
 }

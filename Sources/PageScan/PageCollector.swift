@@ -3,7 +3,34 @@
 // nothing inside them counts; comments never reach us; URLs resolve once `<base href>` is known.
 import PlainviewURL
 
+/// The parser's event sink. The collected state is a struct behind a pointer: its fields are then checked for
+/// exclusive access when compiled, not at run time on every event (a class's stored properties are checked on
+/// each access, which cost about as much as the rest of the callbacks together).
 final class PageCollector: HTMLEventSink {
+    private let state: UnsafeMutablePointer<PageCollectorState>
+
+    init(androidInterfaces: Set<String>) {
+        state = .allocate(capacity: 1)
+        state.initialize(to: PageCollectorState(androidInterfaces: androidInterfaces))
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) { state.pointee.startElement(name, attributes) }
+    func endElement(_ name: UnsafePointer<UInt8>) { state.pointee.endElement(name) }
+    func characters(_ text: UnsafeBufferPointer<UInt8>) { state.pointee.characters(text) }
+
+    /// The page's findings, every URL resolved. Call once, after the parse.
+    func result(document: WebURL) -> PageScanResult { state.pointee.result(document: document) }
+
+    /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
+    var declaredCharset: String? { state.pointee.declaredCharset }
+}
+
+struct PageCollectorState {
     private struct PendingForm {
         var action: String?; var method: String; var target: String?; var name: String?; var id: String?
     }
@@ -42,6 +69,8 @@ final class PageCollector: HTMLEventSink {
     private var fieldsets: [Bool] = []
     private var disabledFieldsets = 0
     private var script: [UInt8]?
+    /// The length of `script` at which to look for statements to analyse on their own.
+    private var scriptCheckAt = ScriptUnit.segmentBytes
     /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
     private(set) var declaredCharset: String?
     /// The open script is a module script (it runs after parsing, not where it stands).
@@ -61,7 +90,7 @@ final class PageCollector: HTMLEventSink {
 
     // MARK: events
 
-    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) {
+    mutating func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) {
         let tag = Tag(name)
         if skipDepth > 0 {
             if tag.isInert { skipDepth += 1 }
@@ -86,7 +115,7 @@ final class PageCollector: HTMLEventSink {
             }
             if tag == .a { openLinks.append((href == nil ? -1 : links.count, [])) }
             guard let href else { return }
-            links.append(.init(url: href, text: collapseWhitespace(Array((alt ?? "").utf8)), target: target))
+            links.append(.init(url: href, text: alt.map { collapseWhitespace(Array($0.utf8)) } ?? "", target: target))
             addJavaScriptURL(href)
         case .base:
             // The first <base> with href sets the base URL; the first with target sets the default target.
@@ -225,6 +254,7 @@ final class PageCollector: HTMLEventSink {
             scriptIsModule = module
             inRawText = true
             script = (external || !runs) ? nil : []
+            scriptCheckAt = ScriptUnit.segmentBytes
         case .style:
             inRawText = true
         case .other, .noscript, .template, .noembed, .noframes:
@@ -232,7 +262,7 @@ final class PageCollector: HTMLEventSink {
         }
     }
 
-    func endElement(_ name: UnsafePointer<UInt8>) {
+    mutating func endElement(_ name: UnsafePointer<UInt8>) {
         let tag = Tag(name)
         if skipDepth > 0 {
             if tag.isInert { skipDepth -= 1 }
@@ -284,9 +314,11 @@ final class PageCollector: HTMLEventSink {
         }
     }
 
-    func characters(_ text: UnsafeBufferPointer<UInt8>) {
+    mutating func characters(_ text: UnsafeBufferPointer<UInt8>) {
         if inRawText {
-            script?.append(contentsOf: text)
+            guard script != nil else { return }
+            script!.append(contentsOf: text)
+            if script!.count >= scriptCheckAt { analyseLeadingStatements() }
             return
         }
         if skipDepth > 0 { return }
@@ -303,10 +335,40 @@ final class PageCollector: HTMLEventSink {
         }
     }
 
+    /// A long inline script is analysed a top-level statement run at a time, so neither its bytes nor its
+    /// tokens are ever held whole (a 60 MB script would otherwise cost about 5 times its size). The run ends
+    /// after the last `;` or `}` outside any bracket; a script without one for `ScriptUnit.maxBytes` is cut
+    /// where it stands.
+    private mutating func analyseLeadingStatements() {
+        guard let source = script else { return }
+        var cut = 0
+        if source.count < ScriptUnit.maxBytes {
+            var depth = 0
+            for t in Tokenizer(source).tokens() where t.kind == .punct && t.end - t.start == 1 {
+                switch source[t.start] {
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1)
+                case UInt8(ascii: "}"):
+                    depth = max(0, depth - 1)
+                    if depth == 0 { cut = t.end }
+                case UInt8(ascii: ";"): if depth == 0 { cut = t.end }
+                default: break
+                }
+            }
+            // Too little to cut off yet: look again when the script has grown by another segment.
+            guard cut >= ScriptUnit.segmentBytes / 2 else { scriptCheckAt = source.count + ScriptUnit.segmentBytes; return }
+        } else {
+            cut = source.count
+        }
+        scripts.add(ScriptUnit(source: Array(source[..<cut]), onLoad: true, formsBefore: forms.count))
+        script = Array(source[cut...])
+        scriptCheckAt = ScriptUnit.segmentBytes
+    }
+
     // MARK: result
 
     /// A link's element closed: its text is final.
-    private func closeLink(_ open: (index: Int, text: [UInt8])) {
+    private mutating func closeLink(_ open: (index: Int, text: [UInt8])) {
         if open.index >= 0 { links[open.index].text = collapseWhitespace(open.text) }
     }
 
@@ -326,12 +388,13 @@ final class PageCollector: HTMLEventSink {
     }
 
     /// The page's findings, every URL resolved. Call once, after the parse: it hands over what it collected.
-    func result(document: WebURL) -> PageScanResult {
+    mutating func result(document: WebURL) -> PageScanResult {
         var base = document
         if let baseHref, let resolved = WebURL(baseHref, relativeTo: document), !resolved.hasOpaquePath {
             base = resolved
         }
         let documentURL = document.href
+        let resolver = WebURL.Resolver(base: base)
         var out = PageScanResult()
 
         // The first refresh is scheduled; a later one whose delay is equal or shorter replaces it (what WebKit
@@ -339,37 +402,50 @@ final class PageCollector: HTMLEventSink {
         for r in refreshes {
             if let pending = out.refresh, r.delay > pending.delay { continue }
             if let raw = r.url {
-                guard let url = WebURL(raw, relativeTo: base)?.href else { continue }
+                guard let url = resolver.href(raw) else { continue }
                 out.refresh = .init(delay: r.delay, url: url)
             } else {
                 out.refresh = .init(delay: r.delay, url: documentURL)
             }
         }
         while let open = openLinks.popLast() { closeLink(open) }
-        let resolve = { (raw: String) in WebURL(raw, relativeTo: base)?.href }
+        let resolve = { (raw: String) in resolver.href(raw) }
         let defaultTarget = baseTarget
         out.links = links
         links = []
         Self.resolveInPlace(&out.links, \.url, resolve) { if $0.target == nil { $0.target = defaultTarget } }
         for f in frames {
-            guard let url = WebURL(f.src, relativeTo: base)?.href else { continue }
+            guard let url = resolver.href(f.src) else { continue }
             out.frames.append(.init(url: url, name: f.name))
         }
 
         var findings = scripts.finish()
-        Self.resolveInPlace(&findings.navigations, \.navigation.url, resolve)
+        // Resolved in place; a navigation whose URL does not resolve goes, with its run key.
+        var resolved = 0
+        for i in findings.navigations.indices {
+            guard let url = resolve(findings.navigations[i].url) else { continue }
+            findings.navigations[i].url = url
+            if resolved != i {
+                findings.navigations.swapAt(resolved, i)
+                findings.navigationKeys.swapAt(resolved, i)
+            }
+            resolved += 1
+        }
+        findings.navigations.removeLast(findings.navigations.count - resolved)
+        findings.navigationKeys.removeLast(findings.navigationKeys.count - resolved)
         out.hooks = findings.hooks
 
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
-        for (i, n) in findings.navigations.enumerated() where n.navigation.onLoad { automatic.append((n.key, i, nil)) }
+        for (i, n) in findings.navigations.enumerated() where n.onLoad { automatic.append((findings.navigationKeys[i], i, nil)) }
+        findings.navigationKeys = []
         var autoSubmitted = Set<Int>()
         for s in findings.submits where s.onLoad {
             if let i = formIndex(s.form) { autoSubmitted.insert(i); automatic.append((s.key, nil, i)) }
         }
         automatic.sort { $0.key < $1.key }
         var formOrder: [Int: Int] = [:]
-        out.scriptNavigations = findings.navigations.map(\.navigation)
+        out.scriptNavigations = findings.navigations
         findings.navigations = []
         for (order, a) in automatic.enumerated() {
             if let n = a.navigation { out.scriptNavigations[n].runOrder = order }
@@ -390,7 +466,7 @@ final class PageCollector: HTMLEventSink {
             if let code = b.onclick {
                 var analysis = ScriptAnalysis(scanner)
                 analysis.add(ScriptUnit(source: code, onLoad: false, formsBefore: 0))
-                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.navigation.url) }
+                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.url) }
             }
             let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
                                                name: b.name, value: b.value, onclickURL: onclickURL)
@@ -401,7 +477,7 @@ final class PageCollector: HTMLEventSink {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
             let action: String
             if let a = f.action, !a.trimmingASCIIWhitespace().isEmpty {
-                guard let url = WebURL(a, relativeTo: base)?.href else { continue }
+                guard let url = resolver.href(a) else { continue }
                 action = url
             } else {
                 action = documentURL
@@ -423,7 +499,7 @@ final class PageCollector: HTMLEventSink {
         return map
     }
 
-    private func formIndex(_ ref: FormReference) -> Int? {
+    private mutating func formIndex(_ ref: FormReference) -> Int? {
         switch ref {
         case .index(let n): return n >= 0 && n < forms.count ? n : nil
         case .name(let n): return formsByName[n] ?? formsByID[n]
@@ -438,9 +514,12 @@ final class PageCollector: HTMLEventSink {
     // MARK: helpers
 
     /// `javascript:` links run their code when tapped: scan it like a click handler.
-    private func addJavaScriptURL(_ href: String) {
+    private mutating func addJavaScriptURL(_ href: String) {
+        // Most links are not `javascript:`: tell by the first bytes, before any String work.
+        guard let first = href.utf8.first(where: { $0 > 0x20 }), first | 0x20 == UInt8(ascii: "j") else { return }
         let trimmed = WebURL.stripped(href)
-        guard trimmed.utf8.count > 11, trimmed.prefix(11).lowercased() == "javascript:" else { return }
+        guard trimmed.utf8.count > 11,
+              trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8) else { return }
         let code = PercentEncoding.decode(trimmed.dropFirst(11))
         scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
     }

@@ -19,16 +19,41 @@ public struct PageScanResult: Sendable, Hashable, Codable {
     public var buttons: [Button] = []
 
     /// The keys of `plainview extract`'s JSON (which leaves buttons out: they are for the simulator's taps).
-    private enum CodingKeys: String, CodingKey { case refresh, links, forms, frames, scriptNavigations, hooks, charset }
+    private enum CodingKeys: String, CodingKey { case refresh, links, forms, frames, scriptNavigations, hooks, charset, truncations }
+
+    /// Parts of the page passed over because they broke a per-element limit; empty for ordinary pages.
+    public var truncations: [Truncation]
 
     public init(refresh: Refresh? = nil, links: [Link] = [], forms: [Form] = [], frames: [Frame] = [],
-                scriptNavigations: [ScriptNavigation] = [], hooks: [Hook] = []) {
+                scriptNavigations: [ScriptNavigation] = [], hooks: [Hook] = [], truncations: [Truncation] = []) {
         self.refresh = refresh
         self.links = links
         self.forms = forms
         self.frames = frames
         self.scriptNavigations = scriptNavigations
         self.hooks = hooks
+        self.truncations = truncations
+    }
+
+    /// A limit the page broke, and what was left out because of it.
+    public struct Truncation: Sendable, Hashable, Codable {
+        public enum Kind: String, Sendable, Hashable, Codable {
+            /// Start tags with more than `limit` attributes: the attributes after the first `limit` were not read.
+            case attributes
+            /// Attribute values longer than `limit` bytes: the bytes after the first `limit` were not read.
+            case attributeValue = "attribute-value"
+            /// URLs longer than `limit` bytes (from scripts or attributes): not reported.
+            case url
+        }
+        public var kind: Kind
+        /// How many elements (`attributes`), values (`attribute-value`) or URLs (`url`) were cut.
+        public var count: Int
+        public var limit: Int
+        /// How many attributes (`attributes`), bytes (`attribute-value`) or URLs (`url`) were left out.
+        public var dropped: Int
+        public init(kind: Kind, count: Int, limit: Int, dropped: Int) {
+            self.kind = kind; self.count = count; self.limit = limit; self.dropped = dropped
+        }
     }
 
     /// A declarative refresh: after `delay` seconds, navigate to `url` (the document itself when none was given).

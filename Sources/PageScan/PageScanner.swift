@@ -65,15 +65,22 @@ public enum PageScanner {
             }
         }
         var result = collector.result(document: document)
+        result.truncations = source.limiter.truncations + result.truncations
         // The encoding the page is in: the header's charset wins over the page's own declaration, as in browsers.
         result.charset = (encoding ?? collector.declaredCharset).flatMap { TextEncoding(label: $0)?.name }
         return result
     }
 
-    /// Parses `bytes` with libxml2's HTML parser into its tree and frees it, doing nothing else: the baseline
-    /// a scan's cost is measured against.
+    /// Parses `bytes` with libxml2's HTML parser into its tree and frees it, doing nothing else: the second
+    /// baseline a scan's cost is measured against (a tree parse, which costs more than a scan's SAX parse).
     public static func parseOnly(_ bytes: [UInt8]) {
         LibXML2.parseAndFree(bytes)
+    }
+
+    /// Runs libxml2's HTML SAX parser over `bytes` with callbacks that do nothing: the floor a scan's cost is
+    /// measured against (what any extractor over libxml2 pays before it looks at a single element).
+    public static func parseWithEmptyCallbacks(_ bytes: [UInt8]) {
+        LibXML2.parseWithEmptyCallbacks(bytes)
     }
 
     /// The `charset` parameter of a Content-Type value (`text/html; charset="windows-1252"`), if any.

@@ -16,6 +16,11 @@ struct ScriptUnit {
     var onLoad: Bool
     /// Forms that precede this script in document order (to resolve `form.submit()` with an unknown receiver).
     var formsBefore: Int
+
+    /// An inline script longer than this is analysed in runs of whole top-level statements (see
+    /// `PageCollector`), and no unit is ever longer than `maxBytes` (token offsets are 32-bit).
+    static let segmentBytes = 1 << 20
+    static let maxBytes = 16 << 20
     /// True for code that runs once the page has parsed: a load-time handler attribute (`<body onload>`,
     /// `onpageshow`, `onerror`) or a module script. A classic inline script runs where the parser meets it.
     var runsAfterParsing = false
@@ -48,9 +53,11 @@ enum FormReference: Equatable {
 
 struct ScriptFindings {
     typealias Navigation = PageScanResult.ScriptNavigation
-    struct Found { var navigation: Navigation; var key: RunKey }
     struct Submit { var form: FormReference; var onLoad: Bool; var key: RunKey }
-    var navigations: [Found] = []
+    var navigations: [Navigation] = []
+    /// The run key of each navigation, kept apart so that the navigations are handed over as they are (a page
+    /// may hold a million of them; copying them out of a wrapper would hold them twice).
+    var navigationKeys: [RunKey] = []
     var hooks: [PageScanResult.Hook] = []
     var submits: [Submit] = []
 }
@@ -59,22 +66,50 @@ enum TokenKind: UInt8 { case ident, string, number, punct, template, regex }
 
 struct Token {
     var kind: TokenKind
-    /// Byte range in the source; for strings and templates the inner range (without quotes).
-    var start: Int
-    var end: Int
+    /// Byte range in the source; for strings and templates the inner range (without quotes). Stored as 32-bit
+    /// offsets (a script unit is at most `ScriptUnit.maxBytes`), so a token takes 16 bytes, not 32.
+    private var start32: UInt32
+    private var end32: UInt32
     /// For `(`, `[`, `{` and their closers: the index of the matching bracket token, else -1.
     var partner: Int32 = -1
+
+    init(kind: TokenKind, start: Int, end: Int) {
+        self.kind = kind
+        start32 = UInt32(truncatingIfNeeded: start)
+        end32 = UInt32(truncatingIfNeeded: end)
+    }
+
+    var start: Int { Int(start32) }
+    var end: Int { Int(end32) }
 }
 
 /// Tokenizes and analyses all script units of a page together (functions are global across them).
 struct ScriptScanner {
     let androidInterfaces: Set<String>
     private let needles: [[UInt8]]
+    /// The first bytes of `needles`, so the prefilter compares only where a needle could start.
+    private let needleStarts: ByteSet
+    /// Identifiers `match` looks at, by first byte and length (a table, so every other identifier is passed
+    /// over without building a String).
+    private let wanted: [Bool]
 
     init(androidInterfaces: Set<String>) {
         self.androidInterfaces = androidInterfaces
         needles = androidInterfaces == PageScanner.defaultAndroidInterfaces
             ? Self.defaultNeedles : Self.baseNeedles + androidInterfaces.map { Array($0.utf8) }
+        needleStarts = ByteSet(needles.compactMap(\.first))
+        var wanted = [Bool](repeating: false, count: 256 * 32)
+        for word in ["location", "open", "submit", "requestSubmit", "messageHandlers"] + Array(androidInterfaces) {
+            guard let first = word.utf8.first else { continue }
+            wanted[Int(first) * 32 + min(word.utf8.count, 31)] = true
+        }
+        self.wanted = wanted
+    }
+
+    /// True when token `t` may be one of the identifiers `match` handles.
+    @inline(__always)
+    fileprivate func isWanted(_ t: Token, _ s: [UInt8]) -> Bool {
+        wanted[Int(s[t.start]) * 32 + min(t.end - t.start, 31)]
     }
 
     fileprivate struct Analysed {
@@ -93,7 +128,21 @@ struct ScriptScanner {
 
     /// Byte-level prefilter: scripts with none of these words cannot contain anything we report.
     fileprivate func mightMatter(_ s: [UInt8]) -> Bool {
-        needles.contains { contains(s, $0) }
+        s.withUnsafeBufferPointer { h in
+            let n = h.count
+            var i = 0
+            while i < n {
+                if needleStarts.contains(h[i]) {
+                    for needle in needles where needle[0] == h[i] && needle.count <= n - i {
+                        var k = 1
+                        while k < needle.count && h[i + k] == needle[k] { k += 1 }
+                        if k == needle.count { return true }
+                    }
+                }
+                i += 1
+            }
+            return false
+        }
     }
 
     /// All units of a page at once (see `ScriptAnalysis` for the incremental form the collector uses).
@@ -235,9 +284,8 @@ struct ScriptScanner {
         var i = 0
         while i < t.count {
             defer { i += 1 }
-            guard t[i].kind == .ident else { continue }
-            let word = text(t[i], s)
-            if word == "function" {
+            guard t[i].kind == .ident, isWord(t[i], s, "function") else { continue }
+            do {
                 var j = i + 1
                 if j < t.count, isPunct(t[j], s, "*") { j += 1 }
                 var name: String?
@@ -317,10 +365,10 @@ struct ScriptScanner {
             guard let url else { return }
             let time = runTime(i, a, functions)
             let delay = timerDelay(t, s, at: i)
-            f.navigations.append(.init(navigation: .init(url: url, kind: kind, onLoad: time != .tap, delay: delay),
-                                       key: runKey(time, delayed: delay != nil, a, i)))
+            f.navigations.append(.init(url: url, kind: kind, onLoad: time != .tap, delay: delay))
+            f.navigationKeys.append(runKey(time, delayed: delay != nil, a, i))
         }
-        for i in 0..<t.count where t[i].kind == .ident {
+        for i in 0..<t.count where t[i].kind == .ident && isWanted(t[i], s) {
             let w = text(t[i], s)
             switch w {
             case "location":
@@ -539,6 +587,14 @@ struct ScriptScanner {
         String(decoding: s[t.start..<t.end], as: UTF8.self)
     }
 
+    /// True when token `t` is the ASCII word `w`, compared as bytes.
+    private func isWord(_ t: Token, _ s: [UInt8], _ w: StaticString) -> Bool {
+        guard t.end - t.start == w.utf8CodeUnitCount else { return false }
+        let p = w.utf8Start
+        for k in 0..<w.utf8CodeUnitCount where s[t.start + k] != p[k] { return false }
+        return true
+    }
+
     private func isPunct(_ t: Token, _ s: [UInt8], _ p: String) -> Bool {
         guard t.kind == .punct, t.end - t.start == p.utf8.count else { return false }
         return s[t.start..<t.end].elementsEqual(p.utf8)
@@ -548,24 +604,6 @@ struct ScriptScanner {
 /// Decodes a JavaScript string literal's inner bytes: `\xHH`, `\uHHHH`, `\u{…}`, `\n` etc., line continuations.
 func decodeString(_ t: Token, _ s: [UInt8]) -> String {
     BrowserEscapes.decodeJavaScriptEscapes(String(decoding: s[t.start..<t.end], as: UTF8.self))
-}
-
-/// `decodeURIComponent` semantics, lenient: valid UTF-8 `%XX` sequences decode, anything else stays as is.
-func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, needle.count <= haystack.count else { return false }
-    var i = 0
-    let last = haystack.count - needle.count
-    return haystack.withUnsafeBufferPointer { h in
-        while i <= last {
-            if h[i] == first {
-                var k = 1
-                while k < needle.count && h[i + k] == needle[k] { k += 1 }
-                if k == needle.count { return true }
-            }
-            i += 1
-        }
-        return false
-    }
 }
 
 /// JavaScript tokenizer: enough to know where strings, comments and regexes are.
@@ -731,20 +769,21 @@ struct ScriptAnalysis {
     init(_ scanner: ScriptScanner) { self.scanner = scanner }
 
     mutating func add(_ unit: ScriptUnit) {
+let matters = scanner.mightMatter(unit.source)
         var unit = unit
         unit.index = units
         units += 1
         if !anyMatters {
-            guard scanner.mightMatter(unit.source) else { waiting.append(unit); return }
+            guard matters else { waiting.append(unit); return }
             anyMatters = true
             let earlier = waiting
             waiting = []
-            for u in earlier { analyse(u) }
+            for u in earlier { analyse(u, matters: false) }
         }
-        analyse(unit)
+        analyse(unit, matters: matters)
     }
 
-    private mutating func analyse(_ unit: ScriptUnit) {
+    private mutating func analyse(_ unit: ScriptUnit, matters: Bool) {
         let a = scanner.analyse(unit)
         for d in a.deferred { if let n = d.name { functionNames.insert(n) } }
         if unit.onLoad || !a.deferred.isEmpty {
@@ -757,7 +796,7 @@ struct ScriptAnalysis {
                 }
             }
         }
-        guard scanner.mightMatter(unit.source) else { return }
+        guard matters else { return }
         if a.deferred.isEmpty {
             scanner.match(a, LoadFunctions(), into: &findings)
         } else {
@@ -778,7 +817,13 @@ struct ScriptAnalysis {
 
     /// The findings of every unit added, in document order.
     mutating func finish() -> ScriptFindings {
-        guard !kept.isEmpty else { return findings }
+        guard !kept.isEmpty else {
+            // Hand the findings over rather than share them: the caller resolves them in place, and a second
+            // reference here would make that copy every array.
+            let out = findings
+            findings = ScriptFindings()
+            return out
+        }
         // Which named functions run without a tap: reachable from references in code that runs by itself.
         let atParse = reachable(from: parseRoots)
         let functions = LoadFunctions(onLoad: atParse.union(reachable(from: loadRoots)), atParse: atParse)
@@ -786,12 +831,14 @@ struct ScriptAnalysis {
         var n = 0, h = 0, s = 0
         for k in kept {
             out.navigations += findings.navigations[n..<k.navigations]
+            out.navigationKeys += findings.navigationKeys[n..<k.navigations]
             out.hooks += findings.hooks[h..<k.hooks]
             out.submits += findings.submits[s..<k.submits]
             (n, h, s) = (k.navigations, k.hooks, k.submits)
             scanner.match(k.analysed, functions, into: &out)
         }
         out.navigations += findings.navigations[n...]
+        out.navigationKeys += findings.navigationKeys[n...]
         out.hooks += findings.hooks[h...]
         out.submits += findings.submits[s...]
         kept = []

@@ -61,7 +61,11 @@ enum Measure {
 
 /// A child process run for its wall time, with stdout/stderr discarded (for its peak memory see `peak`).
 enum Child {
-    struct Result { var status: Int32; var seconds: Double; var maxRSSBytes: Int }
+    struct Result {
+        var status: Int32; var seconds: Double; var maxRSSBytes: Int
+        /// The child's user + system CPU time.
+        var cpuSeconds: Double = 0
+    }
 
     static func run(_ executable: String, _ arguments: [String]) -> Result? {
         var actions = posix_spawn_file_actions_t()
@@ -80,7 +84,9 @@ enum Child {
         guard wait4(pid, &status, 0, &usage) == pid else { return nil }
         let elapsed = Measure.seconds(clock.now - start)
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Result(status: exitStatus, seconds: elapsed, maxRSSBytes: usage.ru_maxrss * 1024)
+        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+        return Result(status: exitStatus, seconds: elapsed, maxRSSBytes: usage.ru_maxrss * 1024, cpuSeconds: cpu)
     }
 }
 

@@ -3,6 +3,7 @@
 //   --quick              shorter rounds (for a smoke run; figures are noisier)
 //   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, simulate, process, import, engine
 //   --write-corpus DIR   write the generated pages and flows to DIR and exit
+//   --profile-scan FILE [floor] [N]  scan FILE N times in process (with `floor`: the empty-callback parse), for callgrind
 //   --peak-rss OUT EXE ARG…  (internal) run EXE, write "status maxRSSBytes seconds" to OUT (see Child.peak)
 import Foundation
 import NavigationPolicy
@@ -38,6 +39,12 @@ struct Options {
 
 if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "--peak-rss" {
     exit(Child.reportPeak(output: CommandLine.arguments[2], CommandLine.arguments[3], Array(CommandLine.arguments.dropFirst(4))))
+}
+
+if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "--profile-scan" {
+    let rest = CommandLine.arguments.dropFirst(3)
+    exit(ExtractBench.profileOnce(CommandLine.arguments[2], floor: rest.contains("floor"),
+                                  repeats: rest.compactMap { Int($0) }.first ?? 1))
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))

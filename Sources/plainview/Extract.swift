@@ -9,7 +9,8 @@ struct Extract: AsyncParsableCommand {
         abstract: "Print where a served page sends the user next, as JSON.",
         discussion: """
             Reads an HTML page (a file, or - for standard input) served at --base and prints one JSON object:
-            refresh, links, forms, frames, scriptNavigations, hooks. Every URL is absolute.
+            refresh, links, forms, frames, scriptNavigations, hooks, and truncations (the limits the page broke,
+            usually none). Every URL is absolute.
             """
     )
 
@@ -60,28 +61,30 @@ struct Extract: AsyncParsableCommand {
     }
 
     /// The JSON object, written as it goes: every key present (`refresh` is null when the page has none), keys
-    /// sorted, each link, form, … turned into JSON only when it is written.
+    /// sorted (fields are listed in key order, so the writer need not sort them), each link, form, … turned into
+    /// JSON only when it is written.
     static func write(_ result: PageScanResult, to out: inout JSONWriter) {
         out.raw("{\n  ")
         out.key("forms")
         out.array(result.forms, indent: 2) { f in
-            .object([("action", .string(f.action)), ("method", .string(f.method)), ("autoSubmit", .bool(f.autoSubmit)),
-                     ("autoSubmitOrder", f.autoSubmitOrder.map(JSONValue.int)), ("target", f.target.map(JSONValue.string)),
-                     ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) }))])
+            .object([("action", .string(f.action)), ("autoSubmit", .bool(f.autoSubmit)),
+                     ("autoSubmitOrder", f.autoSubmitOrder.map(JSONValue.int)),
+                     ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+                     ("method", .string(f.method)), ("target", f.target.map(JSONValue.string))])
         }
         out.raw(",\n  ")
         out.key("frames")
-        out.array(result.frames, indent: 2) { .object([("url", .string($0.url)), ("name", $0.name.map(JSONValue.string))]) }
+        out.array(result.frames, indent: 2) { .object([("name", $0.name.map(JSONValue.string)), ("url", .string($0.url))]) }
         out.raw(",\n  ")
         out.key("hooks")
         out.array(result.hooks, indent: 2) { h in
-            .object([("kind", .string(h.kind.rawValue)), ("name", .string(h.name)),
-                     ("argument", h.argument.map(JSONValue.string)), ("onLoad", .bool(h.onLoad))])
+            .object([("argument", h.argument.map(JSONValue.string)), ("kind", .string(h.kind.rawValue)),
+                     ("name", .string(h.name)), ("onLoad", .bool(h.onLoad))])
         }
         out.raw(",\n  ")
         out.key("links")
         out.array(result.links, indent: 2) { l in
-            .object([("url", .string(l.url)), ("text", .string(l.text)), ("target", l.target.map(JSONValue.string))])
+            .object([("target", l.target.map(JSONValue.string)), ("text", .string(l.text)), ("url", .string(l.url))])
         }
         out.raw(",\n  ")
         out.key("refresh")
@@ -89,8 +92,14 @@ struct Extract: AsyncParsableCommand {
         out.raw(",\n  ")
         out.key("scriptNavigations")
         out.array(result.scriptNavigations, indent: 2) { n in
-            .object([("url", .string(n.url)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad)),
-                     ("delay", n.delay.map(JSONValue.int)), ("runOrder", n.runOrder.map(JSONValue.int))])
+            .object([("delay", n.delay.map(JSONValue.int)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad)),
+                     ("runOrder", n.runOrder.map(JSONValue.int)), ("url", .string(n.url))])
+        }
+        out.raw(",\n  ")
+        out.key("truncations")
+        out.array(result.truncations, indent: 2) { t in
+            .object([("count", .int(t.count)), ("dropped", .int(t.dropped)), ("kind", .string(t.kind.rawValue)),
+                     ("limit", .int(t.limit))])
         }
         out.raw("\n}\n")
     }

@@ -1,0 +1,274 @@
+// What one start tag may cost, enforced on the bytes before libxml2 sees them.
+//
+// libxml2 2.9 checks each attribute of a start tag against every earlier one (200,000 attributes on one
+// element cost 32 s of CPU), and it holds an attribute value whole, twice (its input buffer and the value it
+// builds), before handing it over. So the bytes pass through a small tokenizer that follows libxml2's own
+// reading of a start tag (attributes, quoted and unquoted values, `/>`, raw text in `<script>` and `<style>`),
+// drops the attributes of a tag past `maxAttributes`, and cuts an attribute value past `maxValueBytes` at a
+// character boundary. Both are counted and reported in the scan result. Pages within the limits pass through
+// byte for byte.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Per-element limits, and what was cut.
+struct MarkupLimiter {
+    /// Attributes kept per start tag; the rest of the tag's attributes are dropped.
+    static let maxAttributes = 1_000
+    /// Bytes kept of one attribute value (2 MiB, the longest URL Chromium accepts); the rest is dropped.
+    static let maxValueBytes = 2 * 1024 * 1024
+    /// libxml2 reads at most this many bytes as one attribute name; the rest starts another attribute.
+    private static let maxNameBytes = 100
+
+    /// Start tags whose attributes past `maxAttributes` were dropped, and how many attributes that was.
+    private(set) var elementsCut = 0
+    private(set) var attributesDropped = 0
+    /// Attribute values cut to `maxValueBytes`, and the bytes dropped from them.
+    private(set) var valuesCut = 0
+    private(set) var valueBytesDropped = 0
+
+    private enum State: UInt8 {
+        case data, lessThan, tagName, endTag, markup, bang, bangDash, comment
+        case beforeAttribute, attributeName, bogusAttribute, afterAttributeName, slash, beforeValue
+        case quotedValue, unquotedValue
+        case rawText, rawLessThan, rawSlash
+    }
+
+    private var state = State.data
+    /// Bytes of the tag name matched so far against `script` / `style` (0: neither, or past it).
+    private var nameCode: UInt64 = 0
+    private var nameLength = 0
+    /// The open start tag is `<script` or `<style`: its content is raw text up to `</name`.
+    private var rawName: [UInt8] = []
+    private var rawMatched = 0
+    private var dashes = 0
+    private var attributes = 0
+    private var attributeLength = 0
+    private var quote: UInt8 = 0
+    private var valueLength = 0
+    /// Dropping the rest of this tag's attributes / of this value.
+    private var droppingTag = false
+    private var droppingValue = false
+    /// The last byte kept from the previous piece (to tell `/>` from `>` across pieces).
+    private var lastKept: UInt8 = 0
+
+    private static let script = Array("script".utf8), style = Array("style".utf8)
+    private static let scriptCode = code(script), styleCode = code(style)
+
+    /// Filters `count` bytes at `p` in place; returns how many remain (a prefix of `p`). Runs of bytes in one
+    /// state (text, a name, a quoted value, blanks) are found with one tight loop or `memchr` and moved as a block.
+    mutating func filter(_ p: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        var r = 0, w = 0
+        while r < count {
+            let c = p[r]
+            switch state {
+            case .data, .rawText:
+                // Text (or script/style text): everything up to the next `<` passes untouched.
+                let end = find(UInt8(ascii: "<"), p, r, count)
+                move(p, &w, &r, end == count ? end - r : end - r + 1)
+                if end < count { state = state == .data ? .lessThan : .rawLessThan }
+            case .lessThan:
+                if isLetter(c) {
+                    state = .tagName; nameLength = 0; nameCode = 0; attributes = 0; droppingTag = false
+                    continue   // the letter is the name's first
+                }
+                switch c {
+                case UInt8(ascii: "/"): state = .endTag
+                case UInt8(ascii: "!"): state = .bang
+                case UInt8(ascii: "?"): state = .markup
+                default: state = .data; continue
+                }
+                move(p, &w, &r, 1)
+            case .bang:
+                if c == UInt8(ascii: "-") { state = .bangDash; move(p, &w, &r, 1) } else { state = .markup }
+            case .bangDash:
+                if c == UInt8(ascii: "-") { state = .comment; dashes = 0; move(p, &w, &r, 1) } else { state = .markup }
+            case .comment:
+                if c == UInt8(ascii: ">"), dashes >= 2 { state = .data }
+                dashes = c == UInt8(ascii: "-") ? dashes + 1 : 0
+                move(p, &w, &r, 1)
+            case .markup, .endTag:
+                // `</x …>`, `<!DOCTYPE …>`, `<?…>`: libxml2 skips to the next `>`.
+                let end = find(UInt8(ascii: ">"), p, r, count)
+                move(p, &w, &r, end == count ? end - r : end - r + 1)
+                if end < count { state = .data }
+            case .tagName:
+                var e = r
+                while e < count, isNameByte(p[e]) {
+                    if nameLength < 8 { nameCode = nameCode << 8 | UInt64(p[e] | 0x20) }
+                    nameLength += 1
+                    e += 1
+                }
+                move(p, &w, &r, e - r)
+                if e < count { state = .beforeAttribute }
+            case .beforeAttribute:
+                if isBlank(c) {
+                    var e = r + 1
+                    while e < count, isBlank(p[e]) { e += 1 }
+                    attributeBytes(p, &w, &r, e - r)
+                } else if c == UInt8(ascii: ">") {
+                    endStartTag(p, &w, &r)
+                } else if c == UInt8(ascii: "/") {
+                    state = .slash; attributeBytes(p, &w, &r, 1)
+                } else {
+                    startAttribute(bogus: !isNameStart(c))
+                }
+            case .slash:
+                if c == UInt8(ascii: ">") { endStartTag(p, &w, &r) } else { startAttribute(bogus: true) }   // `/x` is bogus
+            case .attributeName:
+                if isNameByte(c) {
+                    // libxml2 reads at most `maxNameBytes` as one name; the rest starts another attribute.
+                    var e = r
+                    while e < count, isNameByte(p[e]), attributeLength < Self.maxNameBytes { attributeLength += 1; e += 1 }
+                    attributeBytes(p, &w, &r, e - r)
+                    if e < count, isNameByte(p[e]) { startAttribute(bogus: false) }
+                } else if isBlank(c) {
+                    state = .afterAttributeName; attributeBytes(p, &w, &r, 1)
+                } else if c == UInt8(ascii: "=") {
+                    state = .beforeValue; attributeBytes(p, &w, &r, 1)
+                } else {
+                    state = .beforeAttribute
+                }
+            case .bogusAttribute:
+                // libxml2 skips a bogus attribute up to a blank, `>` or `/>`.
+                var e = r
+                while e < count, !isBlank(p[e]), p[e] != UInt8(ascii: ">"),
+                      !(p[e] == UInt8(ascii: "/") && e + 1 < count && p[e + 1] == UInt8(ascii: ">")) { e += 1 }
+                attributeBytes(p, &w, &r, e - r)
+                if e < count { state = .beforeAttribute }
+            case .afterAttributeName:
+                if isBlank(c) { attributeBytes(p, &w, &r, 1) }
+                else if c == UInt8(ascii: "=") { state = .beforeValue; attributeBytes(p, &w, &r, 1) }
+                else { state = .beforeAttribute }
+            case .beforeValue:
+                if isBlank(c) { attributeBytes(p, &w, &r, 1); continue }
+                valueLength = 0; droppingValue = false
+                if c == UInt8(ascii: "\"") || c == UInt8(ascii: "'") {
+                    quote = c; state = .quotedValue; attributeBytes(p, &w, &r, 1)
+                } else {
+                    state = .unquotedValue
+                }
+            case .quotedValue:
+                // A quoted value runs to its closing quote, across `>` and newlines.
+                let end = find(quote, p, r, count)
+                valueBytes(p, &w, &r, upTo: end)
+                if end < count { state = .beforeAttribute; attributeBytes(p, &w, &r, 1) }   // the closing quote
+            case .unquotedValue:
+                var end = r
+                while end < count, !isBlank(p[end]), p[end] != UInt8(ascii: ">") { end += 1 }
+                valueBytes(p, &w, &r, upTo: end)
+                if end < count { state = .beforeAttribute }
+            case .rawLessThan:
+                if c == UInt8(ascii: "/") { state = .rawSlash; rawMatched = 0; move(p, &w, &r, 1) } else { state = .rawText }
+            case .rawSlash:
+                // libxml2 (recovering) ends a script or style at `</` followed by its name, in any case.
+                if c | 0x20 == rawName[rawMatched] {
+                    rawMatched += 1
+                    move(p, &w, &r, 1)
+                    if rawMatched == rawName.count { state = .endTag }
+                } else {
+                    state = .rawText
+                }
+            }
+        }
+        if w > 0 { lastKept = p[w - 1] }
+        return w
+    }
+
+    // MARK: steps
+
+    /// Keeps `n` bytes at `r`: moves them to `w` (when something before was dropped).
+    @inline(__always)
+    private func move(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int, _ n: Int) {
+        if w != r, n > 0 { (p + w).update(from: p + r, count: n) }
+        w += n; r += n
+    }
+
+    /// `n` bytes of the tag's attributes at `r`: kept unless the tag's attributes are being dropped.
+    @inline(__always)
+    private func attributeBytes(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int, _ n: Int) {
+        if droppingTag { r += n } else { move(p, &w, &r, n) }
+    }
+
+    /// The index of the first `byte` in `p[from..<count]`, or `count`.
+    @inline(__always)
+    private func find(_ byte: UInt8, _ p: UnsafeMutablePointer<UInt8>, _ from: Int, _ count: Int) -> Int {
+        guard let hit = memchr(p + from, Int32(byte), count - from) else { return count }
+        return hit.assumingMemoryBound(to: UInt8.self) - p
+    }
+
+    /// Starts an attribute at the current byte (not consumed): past the limit, the tag's remaining attributes go.
+    private mutating func startAttribute(bogus: Bool) {
+        attributes += 1
+        attributeLength = 0
+        if attributes > Self.maxAttributes {
+            if !droppingTag { droppingTag = true; elementsCut += 1 }
+            attributesDropped += 1
+        }
+        state = bogus ? .bogusAttribute : .attributeName
+    }
+
+    /// The `>` that ends a start tag (always kept); `<script>` and `<style>` then hold raw text unless the tag
+    /// closed itself (`/>`, as libxml2 sees it: the byte kept before the `>`).
+    private mutating func endStartTag(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int) {
+        let selfClosing = (w > 0 ? p[w - 1] : lastKept) == UInt8(ascii: "/")
+        p[w] = p[r]
+        w += 1; r += 1
+        state = .data
+        guard !selfClosing else { return }
+        if nameLength == 6, nameCode == Self.scriptCode { rawName = Self.script; state = .rawText }
+        else if nameLength == 5, nameCode == Self.styleCode { rawName = Self.style; state = .rawText }
+    }
+
+    /// Value bytes from `r` up to `end`: kept up to `maxValueBytes` (cut at a character boundary), dropped past it.
+    private mutating func valueBytes(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int, upTo end: Int) {
+        var n = end - r
+        guard n > 0 else { return }
+        if !droppingValue, valueLength + n > Self.maxValueBytes {
+            var cut = r + max(0, Self.maxValueBytes - valueLength)
+            while cut > r, p[cut] & 0xC0 == 0x80 { cut -= 1 }
+            // A character whose first bytes came in the previous piece is finished rather than split.
+            if cut == r { while cut < end, p[cut] & 0xC0 == 0x80 { cut += 1 } }
+            let kept = cut - r
+            attributeBytes(p, &w, &r, kept)
+            valueLength += kept
+            n -= kept
+            droppingValue = true
+            valuesCut += 1
+        }
+        if droppingValue {
+            valueBytesDropped += n
+            r += n
+        } else {
+            attributeBytes(p, &w, &r, n)
+            valueLength += n
+        }
+    }
+
+    private static func code(_ name: [UInt8]) -> UInt64 { name.reduce(0) { $0 << 8 | UInt64($1) } }
+
+    /// What was cut, as the scan result reports it.
+    var truncations: [PageScanResult.Truncation] {
+        var out: [PageScanResult.Truncation] = []
+        if elementsCut > 0 {
+            out.append(.init(kind: .attributes, count: elementsCut, limit: Self.maxAttributes, dropped: attributesDropped))
+        }
+        if valuesCut > 0 {
+            out.append(.init(kind: .attributeValue, count: valuesCut, limit: Self.maxValueBytes, dropped: valueBytesDropped))
+        }
+        return out
+    }
+}
+
+@inline(__always) private func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
+@inline(__always) private func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
+/// What libxml2's HTML name reader accepts first: a letter, `_`, `:` or `.`.
+@inline(__always) private func isNameStart(_ c: UInt8) -> Bool {
+    isLetter(c) || c == UInt8(ascii: "_") || c == UInt8(ascii: ":") || c == UInt8(ascii: ".")
+}
+/// And after that: letters, digits, `:`, `-`, `_`, `.`.
+@inline(__always) private func isNameByte(_ c: UInt8) -> Bool {
+    isNameStart(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-")
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import PageScan
+import TestSupport
+
+/// What one element may cost: attributes past the limit are dropped, values past the limit are cut, both
+/// reported; pages within the limits pass through the limiter byte for byte.
+@Suite struct LimitsTests {
+    static let doc = "https://shop.example/pay/page"
+
+    func scan(_ html: [UInt8]) throws -> PageScanResult { try PageScanner.scan(html, documentURL: Self.doc) }
+
+    /// The limiter's output for `input` fed in pieces of `piece` bytes (as libxml2 pulls them).
+    func filtered(_ input: [UInt8], piece: Int) -> [UInt8] {
+        var limiter = MarkupLimiter()
+        var out: [UInt8] = []
+        var i = 0
+        while i < input.count {
+            var chunk = Array(input[i..<min(input.count, i + piece)])
+            let n = chunk.withUnsafeMutableBufferPointer { limiter.filter($0.baseAddress!, count: $0.count) }
+            out += chunk[..<n]
+            i += piece
+        }
+        return out
+    }
+
+    @Test func twoHundredThousandAttributesFinishAndAreReported() throws {
+        let attributes = (0..<200_000).map { "a\($0)=1" }.joined(separator: " ")
+        let html = Array("<div \(attributes) onclick=\"location.href='/late'\">x</div><a href='/after'>after</a>".utf8)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let r = try scan(html)
+        // Unlimited, libxml2's duplicate check alone takes about 32 s here; limited, well under a second.
+        #expect(clock.now - start < .seconds(20))
+        #expect(r.links.map(\.url) == ["https://shop.example/after"])
+        #expect(r.scriptNavigations.isEmpty, "the handler was past the limit: \(r.scriptNavigations)")
+        #expect(r.truncations == [.init(kind: .attributes, count: 1, limit: MarkupLimiter.maxAttributes,
+                                        dropped: 200_001 - MarkupLimiter.maxAttributes)])
+    }
+
+    @Test(arguments: [0, 1])
+    func theLimitIsInclusive(extra: Int) throws {
+        // `href` is attribute number `maxAttributes + extra`.
+        let filler = (1..<(MarkupLimiter.maxAttributes + extra)).map { "data-x\($0)=\"v\"" }.joined(separator: " ")
+        let r = try scan(Array("<a \(filler) href=/x>x</a>".utf8))
+        #expect(r.links.map(\.url) == (extra == 0 ? ["https://shop.example/x"] : []))
+        #expect(r.truncations.map(\.kind) == (extra == 0 ? [] : [.attributes]))
+    }
+
+    @Test func scriptTextIsNotATag() throws {
+        // 5,000 "attributes" inside a script are script text, not a tag: nothing is dropped.
+        let words = (0..<5_000).map { "w\($0)" }.joined(separator: " ")
+        let html = Array("<script>if (a <b \(words)) { location.href = '/s' }</script><a href=/x>x</a>".utf8)
+        let r = try scan(html)
+        #expect(r.truncations.isEmpty)
+        #expect(r.scriptNavigations.map(\.url) == ["https://shop.example/s"])
+    }
+
+    @Test func longAttributeValueIsCutAndReported() throws {
+        let long = String(repeating: "a", count: MarkupLimiter.maxValueBytes + 1_000)
+        let html = Array("<meta http-equiv=refresh content=\"0;url=/\(long)\"><a href='/after'>x</a>".utf8)
+        let r = try scan(html)
+        let refresh = try #require(r.refresh)
+        #expect(refresh.url.hasPrefix("https://shop.example/aaaa"))
+        #expect(refresh.url.utf8.count < MarkupLimiter.maxValueBytes + 100)
+        #expect(r.links.map(\.url) == ["https://shop.example/after"], "the quote still closes the value")
+        #expect(r.truncations == [.init(kind: .attributeValue, count: 1, limit: MarkupLimiter.maxValueBytes, dropped: 1_007)])
+    }
+
+    @Test func aValueIsNeverCutInsideACharacter() {
+        // "é" is two bytes; the limit falls between them.
+        let value = [UInt8](repeating: UInt8(ascii: "a"), count: MarkupLimiter.maxValueBytes - 1) + Array("éé".utf8)
+        let out = filtered(Array("<a title=\"".utf8) + value + Array("\">".utf8), piece: 4096)
+        #expect(out == Array("<a title=\"".utf8) + value.prefix(MarkupLimiter.maxValueBytes - 1) + Array("\">".utf8))
+    }
+
+    /// Pages within the limits pass through unchanged, however they are split into pieces.
+    @Test(arguments: [1, 2, 3, 7, 64, 4000])
+    func ordinaryPagesPassUnchanged(piece: Int) throws {
+        var pages: [[UInt8]] = [
+            Array("<!DOCTYPE html><html><head><title>t</title><style>a>b{c:d}</style><script>if(a<b&&c>d)x='</a>'</script>".utf8)
+                + Array("</head><body a=1 b='2' c=\"3>\" d e/f g=/h/ i = j><!-- <a x y z> --><br/><p>t</p></body></html>".utf8),
+        ]
+        let pagesFolder = Project.path("Pages")
+        let files = FileManager.default.enumerator(at: pagesFolder, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "html" } ?? []
+        #expect(!files.isEmpty)
+        for file in files.prefix(piece == 1 ? 5 : 40) { pages.append([UInt8](try Data(contentsOf: file))) }
+        for page in pages {
+            #expect(filtered(page, piece: piece) == page)
+        }
+    }
+
+    /// Fuzzed bytes: whatever the limiter does, it never drops anything from input within the limits.
+    @Test func fuzzedInputWithinTheLimitsPassesUnchanged() {
+        var rng = FuzzRNG(seed: 19)
+        let alphabet = Array("<>/=\"' \n\tab!-?sScriptyle".utf8)
+        for _ in 0..<2_000 {
+            let input = (0..<rng.below(300)).map { _ in rng.pick(alphabet) }
+            #expect(filtered(input, piece: 1 + rng.below(17)) == input, "\(String(decoding: input, as: UTF8.self))")
+        }
+    }
+}

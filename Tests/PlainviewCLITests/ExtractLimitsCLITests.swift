@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `plainview extract` on pathological pages: bounded time and memory, and the cut reported in the output's
+/// `truncations`.
+@Suite(.serialized) struct ExtractLimitsCLITests {
+    static let base = "https://shop.example/pay"
+
+    /// Exit status and peak resident memory of `plainview ARGS…`. The peak is taken by a small Python process
+    /// that forks and waits for the CLI: a child forked or spawned by this (large) test process would count this
+    /// process's own memory as its own (Linux charges the address space it starts from).
+    func peak(_ arguments: [String]) throws -> (status: Int32, bytes: Int) {
+        let script = """
+            import os, sys
+            pid = os.fork()
+            if pid == 0:
+                fd = os.open("/dev/null", os.O_WRONLY)
+                os.dup2(fd, 1); os.dup2(fd, 2)
+                os.execv(sys.argv[1], sys.argv[1:])
+            _, status, usage = os.wait4(pid, 0)
+            print(os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, CLI.executable.path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+        let status = try #require(fields.first.flatMap { Int32($0) }, "python3 could not run the CLI")
+        return (status, try #require(fields.last.flatMap { Int($0) }))
+    }
+
+    func withFile<T>(_ bytes: [UInt8], _ body: (URL) throws -> T) throws -> T {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("page.html")
+        try Data(bytes).write(to: file)
+        return try body(file)
+    }
+
+    static func metaRefresh(urlBytes: Int) -> [UInt8] {
+        Array("<html><head><meta http-equiv=refresh content=\"0;url=/".utf8)
+            + [UInt8](repeating: UInt8(ascii: "a"), count: urlBytes) + Array("\"></head><body>x</body></html>".utf8)
+    }
+
+    /// One long inline script of `location.href = "…"` statements, or many small scripts, about `bytes` long.
+    static func scriptNavigations(bytes: Int, oneScript: Bool) -> [UInt8] {
+        var out = Array("<html><body>".utf8)
+        if oneScript { out += Array("<script>".utf8) }
+        var i = 0
+        while out.count < bytes {
+            let statement = "location.href = \"/p?o=\(i)\";\n"
+            out += Array((oneScript ? statement : "<script>\(statement)</script>\n").utf8)
+            i += 1
+        }
+        if oneScript { out += Array("</script>".utf8) }
+        return out + Array("</body></html>".utf8)
+    }
+
+    @Test func twentyMegabyteRefreshURLStaysWithinThreeTimesThePage() throws {
+        let page = Self.metaRefresh(urlBytes: 20_000_000)
+        let (status, bytes) = try withFile(page) { try peak(["extract", $0.path, "--base", Self.base]) }
+        #expect(status == 0)
+        #expect(bytes <= 3 * page.count, "peak \(bytes / 1_000_000) MB for a \(page.count / 1_000_000) MB page")
+    }
+
+    /// Dense script navigations (one every 29 bytes in one script, or one per 47-byte script) cost about
+    /// 200 bytes each while the result is built (the navigation, its resolved URL, its run key and its place in
+    /// the run order), so the bound here is on what the page adds over an empty page (the Swift runtime), and
+    /// it is above 3×: about 8.8× for one script and 6.3× for many (a debug build). The bound catches a long
+    /// script's tokens held whole again, or the findings copied rather than handed over.
+    @Test(arguments: [true, false])
+    func scriptNavigationsAddABoundedMultipleOfThePage(oneScript: Bool) throws {
+        let page = Self.scriptNavigations(bytes: 8_000_000, oneScript: oneScript)
+        let empty = try withFile(Array("<html></html>".utf8)) { try peak(["extract", $0.path, "--base", Self.base]) }
+        let (status, bytes) = try withFile(page) { try peak(["extract", $0.path, "--base", Self.base]) }
+        #expect(status == 0 && empty.status == 0)
+        let added = Double(bytes - empty.bytes) / Double(page.count)
+        #expect(added <= (oneScript ? 10 : 7.5), "the page added \(added)× its size (peak \(bytes / 1_000_000) MB)")
+    }
+
+    @Test func oneScriptInSegmentsFindsWhatOneUnitFinds() throws {
+        // 3 MB of statements (analysed in runs of about 1 MB) with a function declared in the first run and
+        // called on load from the last: its navigation still counts as on load.
+        var page = Array("<script>function go() { location.replace('/go') }\n".utf8)
+        var i = 0
+        while page.count < 3_000_000 { page += Array("var v\(i) = \(i); location.href = '/p\(i)';\n".utf8); i += 1 }
+        page += Array("go();</script>".utf8)
+        let r = try withFile(page) { try CLI.run(["extract", $0.path, "--base", Self.base]) }
+        #expect(r.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let navigations = try #require(object["scriptNavigations"] as? [[String: Any]])
+        #expect(navigations.count == i + 1)
+        #expect(navigations.first?["url"] as? String == "https://shop.example/go")
+        #expect(navigations.first?["onLoad"] as? Bool == true)
+        #expect(navigations.last?["url"] as? String == "https://shop.example/p\(i - 1)")
+    }
+
+    @Test func attributeFloodIsCutAndSaidSo() throws {
+        let attributes = (0..<200_000).map { "a\($0)=1" }.joined(separator: " ")
+        let page = Array("<div \(attributes)>x</div><a href='/after'>after</a>".utf8)
+        let r = try withFile(page) { try CLI.run(["extract", $0.path, "--base", Self.base], timeout: 60) }
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let truncations = try #require(object["truncations"] as? [[String: Any]])
+        #expect(truncations.count == 1)
+        #expect(truncations.first?["kind"] as? String == "attributes")
+        #expect(truncations.first?["count"] as? Int == 1)
+        #expect(truncations.first?["limit"] as? Int == 1_000)
+        #expect(truncations.first?["dropped"] as? Int == 199_000)
+        #expect((object["links"] as? [[String: Any]])?.first?["url"] as? String == "https://shop.example/after")
+    }
+}
