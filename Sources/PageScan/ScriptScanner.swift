@@ -224,7 +224,7 @@ struct ScriptScanner {
         /// The code of a listener value starting at token k: a function, an arrow function, or a name.
         func valueRange(_ k: Int) -> Range<Int>? {
             guard k < t.count else { return nil }
-            if t[k].kind == .ident, text(t[k], s) == "function" {
+            if t[k].kind == .ident, isWord(t[k], s, "function") {
                 var j = k + 1
                 if j < t.count, t[j].kind == .ident { j += 1 }
                 return functionBody(t, s, parenAt: j)
@@ -241,24 +241,38 @@ struct ScriptScanner {
         /// A function expression (`function…` or an arrow function) starts at token k.
         func isFunctionValue(_ k: Int) -> Bool {
             guard k < t.count else { return false }
-            if t[k].kind == .ident, text(t[k], s) == "function" { return true }
+            if t[k].kind == .ident, isWord(t[k], s, "function") { return true }
             var arrow = k + 1
             if isPunct(t[k], s, "("), let close = matching(t, s, from: k) { arrow = close + 1 } else if t[k].kind != .ident { return false }
             return arrow < t.count && isPunct(t[arrow], s, "=>")
         }
-        for i in 0..<t.count where t[i].kind == .ident || (t[i].kind == .punct && s[t[i].start] == UInt8(ascii: "$")) {
-            let w = text(t[i], s)
-            if w == "addEventListener", i + 3 < t.count, isPunct(t[i + 1], s, "("), t[i + 2].kind == .string,
-               Self.loadEvents.contains(decodeString(t[i + 2], s)), isPunct(t[i + 3], s, ",") {
-                if let r = bracketRange(i + 1) { ranges.append(r) }
-            } else if w.hasPrefix("on"), Self.loadEvents.contains(String(w.dropFirst(2))), i + 2 < t.count, isPunct(t[i + 1], s, "=") {
-                if let r = valueRange(i + 2) { ranges.append(r) }
-            } else if w == "$" || w == "jQuery", i + 2 < t.count, isPunct(t[i + 1], s, "("), let r = bracketRange(i + 1),
-                      !r.isEmpty, isFunctionValue(r.lowerBound) {
-                // `$(function(){…})`, `$(() => …)`: runs when the DOM is ready (unlike `$("#id")`).
+        // Words are told by their first byte and compared as bytes: no String per token on this hot path.
+        for i in 0..<t.count {
+            let tok = t[i]
+            switch s[tok.start] {
+            case UInt8(ascii: "a"):
+                if tok.kind == .ident, isWord(tok, s, "addEventListener"), i + 3 < t.count, isPunct(t[i + 1], s, "("),
+                   t[i + 2].kind == .string, Self.loadEvents.contains(decodeString(t[i + 2], s)), isPunct(t[i + 3], s, ","),
+                   let r = bracketRange(i + 1) {
+                    ranges.append(r)
+                }
+            case UInt8(ascii: "o"):
+                guard tok.kind == .ident, tok.end - tok.start > 2, s[tok.start + 1] == UInt8(ascii: "n"),
+                      i + 2 < t.count, isPunct(t[i + 1], s, "="),
+                      Self.loadEvents.contains(String(decoding: s[(tok.start + 2)..<tok.end], as: UTF8.self)),
+                      let r = valueRange(i + 2) else { continue }
                 ranges.append(r)
-            } else if w == "ready", i > 0, isPunct(t[i - 1], s, "."), i + 1 < t.count, isPunct(t[i + 1], s, "(") {
-                if let r = bracketRange(i + 1) { ranges.append(r) }
+            case UInt8(ascii: "$"), UInt8(ascii: "j"):
+                // `$(function(){…})`, `$(() => …)`: runs when the DOM is ready (unlike `$("#id")`).
+                guard isWord(tok, s, "$") || (tok.kind == .ident && isWord(tok, s, "jQuery")), i + 2 < t.count,
+                      isPunct(t[i + 1], s, "("), let r = bracketRange(i + 1), !r.isEmpty, isFunctionValue(r.lowerBound) else { continue }
+                ranges.append(r)
+            case UInt8(ascii: "r"):
+                guard tok.kind == .ident, isWord(tok, s, "ready"), i > 0, isPunct(t[i - 1], s, "."), i + 1 < t.count,
+                      isPunct(t[i + 1], s, "("), let r = bracketRange(i + 1) else { continue }
+                ranges.append(r)
+            default:
+                continue
             }
         }
         guard !ranges.isEmpty else { return [] }
