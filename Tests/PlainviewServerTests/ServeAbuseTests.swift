@@ -67,16 +67,26 @@ private func ensureOpenFileLimit(_ needed: Int) throws {
 }
 
 /// Runs the server as `serve` does (not through HummingbirdTesting, whose live framework rebuilds the
-/// configuration without the connection cap) and gives `body` its port; stops it afterwards.
+/// configuration without the connection cap) and gives `body` its port; stops it afterwards as `serve` stops,
+/// by a graceful shutdown on a signal (SIGUSR2 here; the suite is serialized, so one server listens at a time).
+/// Cancelling the server's task instead, with connections still open, trips a precondition in NIO's async
+/// writer (seen once under a loaded full run).
 private func withRunningServer(_ options: ServerOptions, logger: Logger, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = try PlainviewServer.makeApplication(options: options, logger: logger) { continuation.yield($0.port) }
     try await withThrowingTaskGroup(of: Void.self) { group in
-        group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+        group.addTask { try await app.runService(gracefulShutdownSignals: [.sigusr2]) }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw RawHTTP.Failure(description: "the server did not start") }
-        try await body(port)
-        group.cancelAll()
+        do {
+            try await body(port)
+        } catch {
+            kill(getpid(), SIGUSR2)
+            try await group.waitForAll()
+            throw error
+        }
+        kill(getpid(), SIGUSR2)
+        try await group.waitForAll()
     }
 }
 
