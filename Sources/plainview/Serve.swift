@@ -35,7 +35,7 @@ struct Serve: AsyncParsableCommand {
     var androidPackage: String?
     @Option(name: .customLong("sha256-cert"), help: "SHA-256 signing-certificate fingerprint for assetlinks.json (repeatable).")
     var sha256Certs: [String] = []
-    @Option(name: .customLong("app-scheme"), help: "The app's own custom URL scheme; ios-universal-link redirects to no other (repeatable; none: it refuses every scheme).")
+    @Option(name: .customLong("app-scheme"), help: "The app's own custom URL scheme; ios-universal-link redirects to no other (repeatable; none given: any custom scheme but the OS's own, such as itms-services, facetime, tel).")
     var appSchemes: [String] = []
     @Option(help: "A Pages folder: serve each flow folder's HTML files at /<flow>/<file>.") var pages: String?
     @Option(name: .customLong("max-connections"), help: "Connections open at once; more wait in the listen backlog (default: the open-file limit less 256, at most 10000).")
