@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
     ],
     targets: [
         // The URL core: the only place a URL is parsed, resolved, serialised, percent-coded or classified.
@@ -67,6 +69,18 @@ let package = Package(
         // Engine mode's drivers: Chromium over the DevTools pipe (a child process; no library linked, so `swift build`
         // needs no engine installed).
         .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PlainviewURL"]),
+        .target(
+            name: "PlainviewRecordingProxy",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The WebKitGTK driver of `simulate --engine webkit` (loads WebKitGTK at run time; nothing depends on it but the
+        // tests, which need it built).
+        .executableTarget(name: "plainview-webkit", dependencies: ["NavigationPolicy", "PlainviewRecordingProxy"]),
         // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
         .target(
             name: "PlainviewServer",
@@ -111,7 +125,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PlainviewCLITests",
-            dependencies: ["plainview", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch", "TestSupport"]
+            dependencies: [
+                "plainview", "plainview-webkit", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch",
+                "PlainviewEngines", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "PlainviewServerTests",

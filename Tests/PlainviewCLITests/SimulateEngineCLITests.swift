@@ -4,19 +4,26 @@ import PlainviewEngines
 import Testing
 import TestSupport
 
-/// Engine mode for real: headless Chromium renders the web view. Where Chromium is absent the tests say so and
-/// pass; under CI=true a missing engine is a failure.
+/// Engine mode for real: headless Chromium, and WebKitGTK under Xvfb, render the web view. Where an engine is absent
+/// the tests say so and pass; under CI=true a missing engine is a failure.
 @Suite(.serialized) struct SimulateEngineCLITests {
-    /// True when Chromium is here; otherwise prints why the test does nothing (and fails it under CI).
-    static func chromiumPresent() -> Bool {
-        if ChromiumEngine.locate() != nil { return true }
+    static let engines = ["chromium", "webkit"]
+
+    /// True when the engine is here; otherwise prints why the test does nothing (and fails it under CI).
+    static func present(_ engine: String) -> Bool {
+        let missing: String? = engine == "chromium"
+            ? (ChromiumEngine.locate() == nil ? "Chromium is not installed (apt-get install chromium)" : nil)
+            : WebKitEngine.missing()
+        guard let missing else { return true }
         if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("CI=true but Chromium is not installed (Debian package `chromium`): .ci/run installs it")
+            Issue.record("CI=true but \(missing): .ci/run installs it")
         } else {
-            print("skipped: Chromium is not installed (apt-get install chromium); engine-mode tests did not run")
+            print("skipped: \(missing); \(engine) engine-mode tests did not run")
         }
         return false
     }
+
+    static func chromiumPresent() -> Bool { present("chromium") }
 
     @Test func aMissingEngineIsAnInputErrorNamingTheDebianPackage() throws {
         let r = try CLI.run(["simulate", "--engine", "chromium", "Pages/01-ios-card-3ds-goodlisted"],
@@ -25,16 +32,32 @@ import TestSupport
         #expect(r.stderr.contains("apt-get install chromium"), "\(r)")
     }
 
-    @Test func theShippedPagesPassInChromium() throws {
-        guard Self.chromiumPresent() else { return }
-        let r = try CLI.run(["simulate", "--engine", "chromium"], timeout: 600)
+    @Test func aMissingWebKitOrXvfbIsAnInputErrorNamingTheDebianPackage() throws {
+        guard WebKitEngine.locateDriver() != nil || ProcessInfo.processInfo.environment["CI"] == "true" else {
+            print("skipped: plainview-webkit is not built")
+            return
+        }
+        let library = try CLI.run(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
+                                  environment: ["PLAINVIEW_WEBKIT_LIBRARY": "/nonexistent/libwebkit2gtk-4.1.so.0"])
+        #expect(library.status == 64, "\(library)")
+        #expect(library.stderr.contains("apt-get install libwebkit2gtk-4.1-0 xvfb"), "\(library)")
+        #expect(library.stderr.contains("libwebkit2gtk-4.1-0"), "\(library)")
+        let display = try CLI.run(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
+                                  environment: ["PATH": "/nonexistent", "DISPLAY": ""])
+        #expect(display.status == 64, "\(display)")
+        #expect(display.stderr.contains("`xvfb`"), "\(display)")
+    }
+
+    @Test(arguments: engines) func theShippedPagesPassInEachEngine(engine: String) throws {
+        guard Self.present(engine) else { return }
+        let r = try CLI.run(["simulate", "--engine", engine], timeout: 900)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdoutLines.last?.hasSuffix("passed, 0 failed") == true, "\(r)")
     }
 
-    @Test func theShippedPagesPassInChromiumExplored() throws {
-        guard Self.chromiumPresent() else { return }
-        let r = try CLI.run(["simulate", "--engine", "chromium", "--explore"], timeout: 900)
+    @Test(arguments: engines) func theShippedPagesPassInEachEngineExplored(engine: String) throws {
+        guard Self.present(engine) else { return }
+        let r = try CLI.run(["simulate", "--engine", engine, "--explore"], timeout: 1800)
         #expect(r.status == 0, "\(r)")
     }
 
@@ -55,18 +78,18 @@ import TestSupport
         #expect(lines.last?.hasPrefix(#"{"difference":{"flow":"android-runtime-navigation","branch":"default","engine":"chromium","outcomeDiffers":true,"firstHop":2"#) == true, "\(json)")
     }
 
-    @Test func tracesRecordTheEnginesNavigations() throws {
-        guard Self.chromiumPresent() else { return }
+    @Test(arguments: engines) func tracesRecordTheEnginesNavigations(engine: String) throws {
+        guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
         let trace = dir.appendingPathComponent("trace.jsonl").path
-        let r = try CLI.run(["simulate", "--engine", "chromium", "--trace", trace, "Pages/11-android-runtime-navigation"], timeout: 300)
+        let r = try CLI.run(["simulate", "--engine", engine, "--trace", trace, "Pages/11-android-runtime-navigation"], timeout: 300)
         #expect(r.status == 0, "\(r)")
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         #expect(text.contains(#""url":"https://shop.example.com/payment-completed""#), "\(text)")
     }
 
-    @Test func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns() throws {
-        guard Self.chromiumPresent() else { return }
+    @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) throws {
+        guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
         let hung = dir.appendingPathComponent("a-hung")
         try FileManager.default.createDirectory(at: hung, withIntermediateDirectories: true)
@@ -79,15 +102,15 @@ import TestSupport
         expect: {outcome: error, reasonContains: "no outcome within 4 s"}
 
         """.utf8).write(to: hung.appendingPathComponent("flow.yaml"))
-        let r = try CLI.run(["simulate", "--engine", "chromium", "--engine-timeout", "4", hung.path,
+        let r = try CLI.run(["simulate", "--engine", engine, "--engine-timeout", "4", hung.path,
                              Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  hung-page"), "\(r)")
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
     }
 
-    @Test func theUserAgentBranchIsTheEnginesAndAFlowCanChangeIt() throws {
-        guard Self.chromiumPresent() else { return }
+    @Test(arguments: engines) func theUserAgentBranchIsTheEnginesAndAFlowCanChangeIt(engine: String) throws {
+        guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
         let folder = dir.appendingPathComponent("desktop")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -102,17 +125,18 @@ import TestSupport
         expect: {outcome: canceled, hops: 2}
 
         """.utf8).write(to: folder.appendingPathComponent("flow.yaml"))
-        let r = try CLI.run(["simulate", "--engine", "chromium", folder.path], timeout: 120)
+        let r = try CLI.run(["simulate", "--engine", engine, folder.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  desktop-user-agent  canceled in web view"), "\(r)")
     }
 
-    @Test(arguments: [
+    @Test(arguments: engines, [
         ("completed", "window.webkit.messageHandlers.completed.postMessage('ok')", "complete"),
         ("ShopApp.canceled", "window.ShopApp.canceled()", "canceled"),
     ])
-    func aPageCallingAnAppHookEndsTheRunSo(hook: String, call: String, outcome: String) throws {
-        guard Self.chromiumPresent() else { return }
+    func aPageCallingAnAppHookEndsTheRunSo(engine: String, hook: (name: String, call: String, outcome: String)) throws {
+        guard Self.present(engine) else { return }
+        let (hook, call, outcome) = hook
         let dir = try Project.temporaryDirectory()
         try Data("""
         name: hook-\(outcome)
@@ -124,7 +148,7 @@ import TestSupport
         expect: {outcome: \(outcome), hops: 1}
 
         """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
-        let r = try CLI.run(["simulate", "--engine", "chromium", "--verbose", dir.path], timeout: 120)
+        let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("JavaScript hook '\(hook)'"), "\(r)")
     }
