@@ -5,7 +5,8 @@
 //
 //   plainview (thin CLI) ──► PlainviewServer (Hummingbird) ──┐
 //        │                                                   ▼
-//        ├──► PlainviewEngines (engine mode: Chromium over the DevTools pipe; a child process, nothing linked)
+//        ├──► PlainviewEngines (engine mode: Chromium over the DevTools pipe, plainview-webkit over the same framing;
+//        │          │          child processes, nothing linked)
 //        │          │
 //        └──────────┴───────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
 //                                                        │   │   │
@@ -16,6 +17,9 @@
 //                                                 ▼
 //                                           PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding,
 //                                                         resolution, scheme classes; pure)
+//
+//   plainview-webkit (the WebKitGTK driver: dlopen, Xvfb) ──► PlainviewRecordingProxy (SwiftNIO, NIOSSL; loopback proxy
+//                                                             answering from the flow's recordings)
 import PackageDescription
 
 let package = Package(
@@ -66,8 +70,8 @@ let package = Package(
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
             ]
         ),
-        // Engine mode's drivers: Chromium over the DevTools pipe (a child process; no library linked, so `swift build`
-        // needs no engine installed).
+        // Engine mode's drivers: Chromium over the DevTools pipe, plainview-webkit over the same framing (child
+        // processes; no browser library linked, so `swift build` needs no engine installed).
         .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PlainviewURL"]),
         .target(
             name: "PlainviewRecordingProxy",

@@ -62,20 +62,34 @@ import TestSupport
     }
 
     @Test func compareShowsTheRuntimeNavigationFlowPartingWaysAndNoneOfTheOthers() throws {
-        guard Self.chromiumPresent() else { return }
+        guard Self.present("chromium"), Self.present("webkit") else { return }
         let r = try CLI.run(["simulate", "--engine", "compare", "Pages/11-android-runtime-navigation",
                              "Pages/01-ios-card-3ds-goodlisted", "Pages/06-ios-swish-app-switch"], timeout: 300)
         #expect(r.status == 0, "\(r)")
+        // The model's summary, then each engine's, then the differences: one per engine, on the runtime flow only.
+        for section in ["model:", "chromium:", "webkit:"] { #expect(r.stdoutLines.contains(section), "\(r)") }
         let differences = r.stdoutLines.filter { $0.hasPrefix("  OUTCOME") || $0.hasPrefix("  SEQUENCE") }
-        #expect(differences.count == 1, "\(r)")
-        #expect(differences.first?.contains("android-runtime-navigation [default]") == true)
-        #expect(differences.first?.contains("hop 2: model stops (stuck") == true, "\(r)")
-        #expect(differences.first?.contains("webview GET https://shop.example.com/payment-completed [main, script]") == true, "\(r)")
+        #expect(differences.count == 2, "\(r)")
+        for (difference, engine) in zip(differences, ["chromium", "webkit"]) {
+            #expect(difference.contains("android-runtime-navigation [default] model vs \(engine)"), "\(r)")
+            #expect(difference.contains("hop 2: model stops (stuck"), "\(r)")
+            #expect(difference.contains("\(engine) webview GET https://shop.example.com/payment-completed [main, script]"), "\(r)")
+        }
         let json = try CLI.run(["simulate", "--engine", "compare", "--json", "Pages/11-android-runtime-navigation"], timeout: 300)
         #expect(json.status == 0, "\(json)")
         let lines = json.stdoutLines
         #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(json)")
-        #expect(lines.last?.hasPrefix(#"{"difference":{"flow":"android-runtime-navigation","branch":"default","engine":"chromium","outcomeDiffers":true,"firstHop":2"#) == true, "\(json)")
+        for engine in ["chromium", "webkit"] {
+            #expect(lines.contains { $0.hasPrefix(#"{"difference":{"flow":"android-runtime-navigation","branch":"default","engine":"\#(engine)","outcomeDiffers":true,"firstHop":2"#) }, "\(json)")
+        }
+    }
+
+    @Test func compareExploredAgreesOnEveryOtherShippedFlow() throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let r = try CLI.run(["simulate", "--engine", "compare", "--explore"], timeout: 2400)
+        #expect(r.status == 0, "\(r)")
+        let differences = r.stdoutLines.filter { $0.hasPrefix("  OUTCOME") || $0.hasPrefix("  SEQUENCE") }
+        #expect(differences.allSatisfy { $0.contains("android-runtime-navigation") }, "\(r)")
     }
 
     @Test(arguments: engines) func tracesRecordTheEnginesNavigations(engine: String) throws {
@@ -86,6 +100,51 @@ import TestSupport
         #expect(r.status == 0, "\(r)")
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         #expect(text.contains(#""url":"https://shop.example.com/payment-completed""#), "\(text)")
+    }
+
+    /// A 30 s timer and a 60 s refresh fire within a 20 s bound: each engine fast-forwards them (Chromium's virtual
+    /// time, WebKit's injected timer script); a real-time wait would end the run in error instead.
+    @Test(arguments: engines, [
+        ("timer", "<script>setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 30000);</script>", "script"),
+        ("refresh", "<meta http-equiv=refresh content='60; url=https://shop.example.com/done'>", "meta-refresh"),
+    ])
+    func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, trigger: String)) throws {
+        guard Self.present(engine) else { return }
+        let dir = try Project.temporaryDirectory()
+        try Data("""
+        name: slow-\(page.name)
+        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><head>\(page.html)</head><body>Waiting</body></html>"
+        expect: {outcome: complete, hops: 2}
+
+        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        let trace = dir.appendingPathComponent("trace.jsonl").path
+        let r = try CLI.run(["simulate", "--engine", engine, "--engine-timeout", "20", "--trace", trace, dir.path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
+        let text = try String(contentsOfFile: trace, encoding: .utf8)
+        #expect(text.contains(#""url":"https://shop.example.com/done""#), "\(text)")
+    }
+
+    /// A refused navigation leaves the page where it was, and the page goes on: here a script first tries plain
+    /// http (which the policy blocks), and the page's later timer still reaches completeUrl.
+    @Test(arguments: engines) func aRefusedNavigationKeepsThePageAndItsScriptsRunning(engine: String) throws {
+        guard Self.present(engine) else { return }
+        let dir = try Project.temporaryDirectory()
+        try Data("""
+        name: refused-then-complete
+        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><script>location.href = 'http://shop.example.com/insecure'; setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 20000);</script></body></html>"
+        expect: {outcome: complete, hops: 3}
+
+        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("navigate GET http://shop.example.com/insecure  [main, script]"), "\(r)")
+        #expect(r.stdout.contains("decide   → block"), "\(r)")
     }
 
     @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) throws {
