@@ -16,6 +16,7 @@
 //                                                 ▼
 //                                           PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding,
 //                                                         resolution, scheme classes; pure)
+//   PlainviewRecordingProxy (SwiftNIO, NIOSSL; loopback HTTP/HTTPS proxy answering from a recording; WebKit driver only)
 import PackageDescription
 
 let package = Package(
@@ -38,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
     ],
     targets: [
         // The URL core: the only place a URL is parsed, resolved, serialised, percent-coded or classified.
@@ -67,6 +70,17 @@ let package = Package(
         // Engine mode's drivers: Chromium over the DevTools pipe (a child process; no library linked, so `swift build`
         // needs no engine installed).
         .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PlainviewURL"]),
+        // A loopback HTTP/HTTPS proxy whose every answer comes from its owner (a flow's recording): CONNECT tunnels
+        // end in TLS with one embedded self-signed certificate. Only the WebKit driver uses it.
+        .target(
+            name: "PlainviewRecordingProxy",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
         .target(
             name: "PlainviewServer",
@@ -112,6 +126,16 @@ let package = Package(
         .testTarget(
             name: "PlainviewCLITests",
             dependencies: ["plainview", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch", "TestSupport"]
+        ),
+        .testTarget(
+            name: "RecordingProxyTests",
+            dependencies: [
+                "PlainviewRecordingProxy", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(
             name: "PlainviewServerTests",
