@@ -73,6 +73,8 @@ let package = Package(
         // Engine mode's drivers: Chromium over the DevTools pipe, plainview-webkit over the same framing (child
         // processes; no browser library linked, so `swift build` needs no engine installed).
         .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PlainviewURL"]),
+        // A loopback HTTP/HTTPS proxy whose every answer comes from its owner (a flow's recording): CONNECT tunnels
+        // end in TLS with one embedded self-signed certificate. Only the WebKit driver uses it.
         .target(
             name: "PlainviewRecordingProxy",
             dependencies: [
@@ -132,6 +134,16 @@ let package = Package(
             dependencies: [
                 "plainview", "plainview-webkit", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch",
                 "PlainviewEngines", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "RecordingProxyTests",
+            dependencies: [
+                "PlainviewRecordingProxy", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(

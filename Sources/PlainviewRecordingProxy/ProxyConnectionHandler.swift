@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-final class ProxyConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class ProxyConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = ByteBuffer
 
@@ -14,7 +14,8 @@ final class ProxyConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
     private let core: ProxyCore
     /// The decoder of the plain-HTTP phase, swapped for TLS and a fresh decoder when a tunnel opens.
     private let firstDecoder: ByteToMessageHandler<HTTPRequestDecoder>
-    /// Inside a tunnel: "https://host[:port]".
+    /// Inside a tunnel: "https://host[:port]", or "http://…" once the client's first bytes show it speaks plain HTTP
+    /// (see `TunnelAuthority.base`).
     private var tunnelBase: String?
 
     /// The request being read.
@@ -84,11 +85,11 @@ final class ProxyConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
 
     private func finish(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
         switch target {
-        case .tunnel(let base):
+        case .tunnel(let authority):
             guard slots.isEmpty else {
                 return refuse("CONNECT after unanswered requests", status: 400, context: context)
             }
-            openTunnel(base, context: context)
+            openTunnel(authority, context: context)
         case .refuse(let reason):
             refuse(reason, status: 400, context: context)
         case .forward(let url):
@@ -110,20 +111,21 @@ final class ProxyConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
         }
     }
 
-    /// Answers the CONNECT, then puts TLS where the plain decoder was and a fresh HTTP decoder after it. Bytes the
-    /// client sent early (its ClientHello) are handed from the old decoder to TLS when the old decoder leaves.
-    private func openTunnel(_ base: String, context: ChannelHandlerContext) {
+    /// Answers the CONNECT, then puts a sniffer (which adds TLS when the client starts a handshake) where the plain
+    /// decoder was and a fresh HTTP decoder after it. Bytes the client sent early (its ClientHello) are handed from the
+    /// old decoder to the sniffer when the old decoder leaves.
+    private func openTunnel(_ authority: TunnelAuthority, context: ChannelHandlerContext) {
         write(Array("HTTP/1.1 200 Connection Established\r\n\r\n".utf8), context: context, flush: true)
-        tunnelBase = base
-        let tls = NIOSSLServerHandler(context: core.tls)
+        tunnelBase = authority.base(tls: true)
+        let sniffer = TunnelSniffer(tls: core.tls) { [weak self] tls in self?.tunnelBase = authority.base(tls: tls) }
         let decoder = ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes))
         let pipeline = context.pipeline.syncOperations
         do {
-            try pipeline.addHandler(tls, position: .after(firstDecoder))
-            try pipeline.addHandler(decoder, position: .after(tls))
+            try pipeline.addHandler(sniffer, position: .after(firstDecoder))
+            try pipeline.addHandler(decoder, position: .after(sniffer))
             pipeline.removeHandler(firstDecoder, promise: nil)
         } catch {
-            context.close(promise: nil)
+            close(context: context)
         }
     }
 
@@ -143,9 +145,10 @@ final class ProxyConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
             slots[index].answer = .failure
         case .answer(let status, let headers, let body):
             let slot = slots[index]
-            slots[index].answer = .bytes(
-                ProxyResponse.bytes(status: status, headers: headers, body: body, isHead: slot.isHead, close: slot.close)
+            let bytes = ProxyResponse.bytes(
+                status: status, headers: headers, body: body, isHead: slot.isHead, close: slot.close
             )
+            slots[index].answer = .bytes(bytes)
         }
         flush()
     }
@@ -215,5 +218,40 @@ final class ProxyConnectionHandler: ChannelInboundHandler, RemovableChannelHandl
             return refuse("malformed HTTP request", status: 400, context: context)
         }
         close(context: context)
+    }
+}
+
+/// The first handler of a tunnel: a client that opens with a TLS handshake record (0x16) gets TLS with the proxy's
+/// certificate after this handler; any other client speaks plain HTTP in the tunnel. Passes every byte on.
+final class TunnelSniffer: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let tls: NIOSSLContext
+    private var decided: ((Bool) -> Void)?
+
+    /// `decided` is told once whether the tunnel is TLS.
+    init(tls: NIOSSLContext, decided: @escaping (Bool) -> Void) {
+        self.tls = tls
+        self.decided = decided
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let bytes = Self.unwrapInboundIn(data)
+        if let decided, let first = bytes.getInteger(at: bytes.readerIndex, as: UInt8.self) {
+            self.decided = nil
+            let isTLS = first == 0x16
+            if isTLS {
+                do {
+                    try context.pipeline.syncOperations.addHandler(
+                        NIOSSLServerHandler(context: tls), position: .after(self)
+                    )
+                } catch {
+                    return context.close(promise: nil)
+                }
+            }
+            decided(isTLS)
+        }
+        context.fireChannelRead(data)
     }
 }

@@ -2,8 +2,8 @@
 
 /// The proxy's reading of one request's method and target.
 enum ProxyTarget: Equatable, Sendable {
-    /// `CONNECT host:port`: answer 200, then TLS; requests inside have URLs under `base` ("https://host[:port]").
-    case tunnel(base: String)
+    /// `CONNECT host:port`: answer 200; what follows is TLS (or, from some clients, plain HTTP).
+    case tunnel(TunnelAuthority)
     /// A request the owner answers, at this absolute URL.
     case forward(url: String)
     /// Answered 400 with this reason, without asking the owner.
@@ -13,10 +13,10 @@ enum ProxyTarget: Equatable, Sendable {
     static func classify(method: String, target: String, tunnelBase: String?) -> ProxyTarget {
         if method == "CONNECT" {
             guard tunnelBase == nil else { return .refuse(reason: "CONNECT inside a tunnel") }
-            guard let base = Self.tunnelBase(authority: target) else {
+            guard let authority = TunnelAuthority(target) else {
                 return .refuse(reason: "CONNECT needs a host:port target")
             }
-            return .tunnel(base: base)
+            return .tunnel(authority)
         }
         if let tunnelBase {
             guard target.hasPrefix("/") else { return .refuse(reason: "a request in a tunnel needs a /path target") }
@@ -27,10 +27,16 @@ enum ProxyTarget: Equatable, Sendable {
         }
         return .forward(url: target)
     }
+}
 
-    /// "https://host" for `host:443`, "https://host:port" otherwise; host lowercased; nil unless the authority is a
-    /// DNS name, IPv4 address or bracketed IPv6 address and a port from 1 to 65535.
-    static func tunnelBase(authority: String) -> String? {
+/// The `host:port` of a CONNECT line.
+struct TunnelAuthority: Equatable, Sendable {
+    /// Lowercased; an IPv6 address keeps its brackets.
+    var host: String
+    var port: Int
+
+    /// Nil unless `authority` is a DNS name, IPv4 address or bracketed IPv6 address, ':', and a port from 1 to 65535.
+    init?(_ authority: String) {
         guard let colon = authority.lastIndex(of: ":") else { return nil }
         let host = authority[..<colon].lowercased()
         let portText = authority[authority.index(after: colon)...]
@@ -40,12 +46,26 @@ enum ProxyTarget: Equatable, Sendable {
         let valid: Bool
         if host.hasPrefix("[") {
             let inner = host.utf8.dropFirst().dropLast()
-            valid = host.hasSuffix("]") && !inner.isEmpty && inner.allSatisfy { isHexDigit($0) || $0 == 0x3A || $0 == 0x2E }
+            valid = host.hasSuffix("]") && !inner.isEmpty
+                && inner.allSatisfy { Self.isHexDigit($0) || $0 == 0x3A || $0 == 0x2E }
         } else {
-            valid = !host.isEmpty && host.utf8.allSatisfy { isHostByte($0) }
+            valid = !host.isEmpty && host.utf8.allSatisfy { Self.isHostByte($0) }
         }
         guard valid else { return nil }
-        return port == 443 ? "https://\(host)" : "https://\(host):\(port)"
+        self.host = host
+        self.port = port
+    }
+
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// The start of the URLs of requests in the tunnel: "https://host" (port 443) or "https://host:port" over TLS,
+    /// "http://host" (port 80) or "http://host:port" for a client that tunnels plain HTTP.
+    func base(tls: Bool) -> String {
+        let scheme = tls ? "https" : "http"
+        return port == (tls ? 443 : 80) ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(port)"
     }
 
     private static func isHexDigit(_ b: UInt8) -> Bool {

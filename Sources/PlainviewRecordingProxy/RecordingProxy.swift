@@ -9,16 +9,18 @@ import Synchronization
 /// Listens on 127.0.0.1, hands each request to `onRequest` and sends whatever answer its owner gives for it.
 ///
 /// `CONNECT host:port` is answered 200 and the tunnel then speaks TLS with one self-signed certificate (the client
-/// must ignore certificate errors) and HTTP/1.1 inside; a plain `GET http://…` is served as it comes. Answers on one
-/// connection go out in the order of its requests, whatever order `respond`/`fail` are called in. Every method is
-/// safe from any thread.
+/// must ignore certificate errors) and HTTP/1.1 inside (a client that sends plain HTTP into the tunnel instead gets
+/// http:// URLs); a plain `GET http://…` is served as it comes. Answers on one connection go out in the order of its
+/// requests, whatever order `respond`/`fail` are called in. Every method is safe from any thread. `onRequest` runs on
+/// the proxy's one event-loop thread: it must not block (hand the request on and return).
 public final class RecordingProxy: Sendable {
     public struct Request: Sendable {
         /// Unique per proxy, increasing.
         public let id: Int
         /// "GET", "POST" …
         public let method: String
-        /// Absolute: https://host[:port]/path?query inside a tunnel (port omitted when 443), else as the client sent it.
+        /// Absolute: https://host[:port]/path?query in a CONNECT tunnel (port omitted when 443); a plain-HTTP proxy
+        /// request's URL as the client sent it.
         public let url: String
         /// As received, in order.
         public let headers: [(name: String, value: String)]
