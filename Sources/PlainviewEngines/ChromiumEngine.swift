@@ -71,7 +71,9 @@ public final class ChromiumEngine: WebEngine {
             "--disable-breakpad", "--password-store=basic", "--use-mock-keychain",
             // One renderer for every frame, as in Android's WebView (no site isolation): the driver sees and taps
             // cross-origin frames through the page's own session.
-            "--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter",
+            "--disable-site-isolation-trials",
+            // Android's WebView does not upgrade http navigations to https (desktop Chromium's HttpsUpgrades does).
+            "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,HttpsUpgrades",
             "about:blank",
         ], environment: env, log: profile + "/chromium.log")
         let c = CDPConnection(process: process)

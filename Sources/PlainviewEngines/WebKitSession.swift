@@ -353,12 +353,15 @@ final class WebKitSession: EngineSession {
         let method = (p["method"] as? String ?? "GET").uppercased()
         let requestID = EngineRequestID(String(id))
         let destination = p["destination"] as? String ?? ""
-        guard ["document", "iframe", "frame"].contains(destination) else {
+        let key = Self.key(url)
+        // Plain-http requests carry no `Sec-Fetch-Dest` (fetch metadata is for secure origins only): one that a
+        // navigation let through `decide-policy` is that navigation (taken as the main frame's).
+        let undeclared = destination.isEmpty && facts[key]?.isEmpty == false
+        guard ["document", "iframe", "frame"].contains(destination) || undeclared else {
             return .resource(requestID, method: method, url: url)
         }
-        let key = Self.key(url)
         let fact = facts[key]?.isEmpty == false ? facts[key]!.removeFirst() : nil
-        let isMain = destination == "document"
+        let isMain = destination == "document" || undeclared
         if isMain, fact?.hostLoad == true, let load = hostLoads.first, Self.key(load.url) == key {
             hostLoads.removeFirst()
             documents[id] = (url, nil)

@@ -127,8 +127,8 @@ import TestSupport
         #expect(text.contains(#""url":"https://shop.example.com/done""#), "\(text)")
     }
 
-    /// A refused navigation leaves the page where it was, and the page goes on: here a script first tries plain
-    /// http (which the policy blocks), and the page's later timer still reaches completeUrl.
+    /// A refused navigation leaves the page where it was, and the page goes on: here a script first tries an app no
+    /// one installed (the policy blocks it), and the page's later timer still reaches completeUrl.
     @Test(arguments: engines) func aRefusedNavigationKeepsThePageAndItsScriptsRunning(engine: String) throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
@@ -137,14 +137,37 @@ import TestSupport
         policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
         pages:
           - url: https://shop.example.com/pay
-            body: "<html><body><script>location.href = 'http://shop.example.com/insecure'; setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 20000);</script></body></html>"
+            body: "<html><body><script>location.href = 'nosuchapp://pay?id=1'; setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 20000);</script></body></html>"
         expect: {outcome: complete, hops: 3}
 
         """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
         let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("navigate GET nosuchapp://pay?id=1  [main, script]"), "\(r)")
+        #expect(r.stdout.contains("decide   → block  (custom-scheme.no-app)"), "\(r)")
+    }
+
+    /// A plain-http navigation is asked about as http (no engine upgrades it to https, as Android's WebView and
+    /// WKWebView do not): the policy sends it to the browser, in every mode alike.
+    @Test(arguments: ["model"] + engines) func aPlainHTTPNavigationIsAskedAsHTTP(engine: String) throws {
+        guard engine == "model" || Self.present(engine) else { return }
+        let dir = try Project.temporaryDirectory()
+        try Data("""
+        name: plain-http
+        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><script>location.href = 'http://shop.example.com/insecure';</script></body></html>"
+          - url: http://shop.example.com/insecure
+            in: browser
+            body: "<html><body>Plain</body></html>"
+        expect: {outcome: stuck, endsIn: browser}
+
+        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("navigate GET http://shop.example.com/insecure  [main, script]"), "\(r)")
-        #expect(r.stdout.contains("decide   → block"), "\(r)")
+        #expect(r.stdout.contains("(web.insecure)"), "\(r)")
     }
 
     @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) throws {
