@@ -11,10 +11,8 @@ public final class WebKitEngine: WebEngine {
     /// The Debian packages the engine needs (named in the missing-engine error).
     public static let debianPackages = ["libwebkit2gtk-4.1-0", "xvfb"]
     let driverPath: String
-    /// Real seconds one run (branch) may take before it ends in `error` and the driver is restarted.
-    let timeout: TimeInterval
-    private var connection: CDPConnection?
-    private let scratch: String
+    private let runner: EngineRunner
+    private var scratch: String { runner.scratch }
 
     /// Finds the driver: `PLAINVIEW_WEBKIT_DRIVER`, else `plainview-webkit` beside the running executable (where
     /// SwiftPM builds it), else on PATH.
@@ -48,40 +46,24 @@ public final class WebKitEngine: WebEngine {
                                 + "and is not beside it or on PATH; set PLAINVIEW_WEBKIT_DRIVER to its path")
         }
         self.driverPath = driverPath
-        self.timeout = timeout
-        scratch = NSTemporaryDirectory() + "plainview-webkit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        runner = EngineRunner(name: "webkit", timeout: timeout)
         // Start now: a missing WebKit is an input error before any flow runs.
-        _ = try running()
+        _ = try runner.running(start)
     }
 
     deinit { shutdown() }
 
     public func open(_ flow: Flow) throws(EngineFailure) -> any EngineSession {
-        let deadline = Date().addingTimeInterval(timeout)
-        let connection = try running()
-        do {
-            return try WebKitSession(connection: connection, flow: flow, deadline: deadline, timeout: timeout) { [weak self] in
-                self?.shutdown()
-            }
-        } catch {
-            shutdown()
-            throw error
+        try runner.open(start: start) { [timeout = runner.timeout] connection, deadline, onBroken throws(EngineFailure) in
+            try WebKitSession(connection: connection, flow: flow, deadline: deadline, timeout: timeout, onBroken: onBroken)
         }
     }
 
     /// Ends the driver, its Xvfb and WebKit's helper processes (one process group). The next `open` starts a new one.
-    public func shutdown() {
-        guard let c = connection else { return }
-        connection = nil
-        c.markClosed()
-        c.process.terminate()
-        try? FileManager.default.removeItem(atPath: scratch)
-    }
+    public func shutdown() { runner.shutdown() }
 
-    private func running() throws(EngineFailure) -> CDPConnection {
-        if let c = connection, c.broken == nil, c.process.isRunning { return c }
-        shutdown()
-        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+    /// Starts the driver and checks it can run WebKit.
+    private func start() throws(EngineFailure) -> CDPConnection {
         var env = ProcessInfo.processInfo.environment
         // WebKit's caches and GTK's settings stay in the run's scratch folder.
         env["HOME"] = scratch
@@ -93,16 +75,19 @@ public final class WebKitEngine: WebEngine {
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         let process = try EngineProcess(executable: driverPath, arguments: [], environment: env, log: scratch + "/webkit.log")
         let c = CDPConnection(process: process)
-        connection = c
+        let stop = {
+            c.markClosed()
+            process.terminate()
+        }
         let hello: [String: Any]
         do {
             hello = try c.call("Driver.hello", deadline: Date().addingTimeInterval(30))
         } catch {
-            shutdown()
+            stop()
             throw EngineFailure(.startFailed, "the WebKit driver (\(driverPath)) did not answer: \(error.message)")
         }
         if let package = hello["missing"] as? String {
-            shutdown()
+            stop()
             throw EngineFailure(.missingEngine, "--engine webkit needs WebKitGTK 4.1 and Xvfb: \(hello["message"] as? String ?? "") — "
                                 + "install the Debian package `\(package)` (apt-get install \(Self.debianPackages.joined(separator: " ")))")
         }

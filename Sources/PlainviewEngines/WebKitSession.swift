@@ -30,7 +30,7 @@ final class WebKitSession: EngineSession {
     static let channel = "__plainview"
     /// Real quiet time after which the page is idle: with no timer pending and nothing loading, and otherwise
     /// (an interval, a timer nobody clears: the model's 120 s horizon at `timeScale`).
-    static let settleQuiet: TimeInterval = 0.25, horizonQuiet = 1.2, stuckQuiet = 6.0
+    static let settleQuiet: TimeInterval = 0.4, horizonQuiet = 1.2, stuckQuiet = 6.0
 
     private let connection: CDPConnection
     private let deadline: Date
@@ -61,6 +61,10 @@ final class WebKitSession: EngineSession {
     /// Frames (by the script's token) with a timer or refresh pending.
     private var busyFrames: Set<String> = []
     private var loading = false
+    /// Sub-frame documents served whose frame has not reported its `load` event yet.
+    private var frameLoads = 0
+    /// The user just tapped and the page has not asked for a navigation since: give it time (a loaded machine).
+    private var tapped = false
     private var lastActivity = Date()
     /// Events read while waiting for something else (a tap's result).
     private var backlog: [CDPMessage] = []
@@ -114,6 +118,7 @@ final class WebKitSession: EngineSession {
             var args = Array.prototype.slice.call(arguments, 2);
             return si.call(window, function() { call(f, args); }, later(delay));
           };
+          window.addEventListener('load', function() { post({t: 'loaded', top: window === window.top}); });
           window.addEventListener('pagehide', function() { if (pending > 0) { pending = 0; post({t: 'timers', frame: frame, busy: false}); } });
           var refresh = function() {
             var metas = document.querySelectorAll('meta[http-equiv]');
@@ -161,6 +166,7 @@ final class WebKitSession: EngineSession {
             let isRedirect = (300..<400).contains(response.status)
             if let frame = document.frame {
                 frameURLs[frame] = document.url
+                if !isRedirect { frameLoads += 1 }
                 if isRedirect, let location = response.header("Location"), let base = WebURL(document.url),
                    let target = WebURL(location, relativeTo: base) {
                     redirectedFrames[Self.key(target.href)] = frame
@@ -208,7 +214,8 @@ final class WebKitSession: EngineSession {
             if m.method == "View.message", m.string("handler") == Self.channel,
                let body = message(m), body["t"] as? String == "tap", body["token"] as? String == token {
                 lastActivity = Date()
-                return body["ok"] as? Bool ?? false
+                tapped = body["ok"] as? Bool ?? false
+                return tapped
             }
             seen.append(m)
         }
@@ -226,7 +233,8 @@ final class WebKitSession: EngineSession {
                     // A load asked for and not yet requested, or a navigation let through and not yet at the proxy,
                     // is on its way (a new web process can take a second to start): not idle.
                     let underway = loading || !hostLoads.isEmpty || facts.values.contains { !$0.isEmpty }
-                    let settled = !busyFrames.isEmpty || !documents.isEmpty ? Self.horizonQuiet : Self.settleQuiet
+                    let settled = !busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped
+                        ? Self.horizonQuiet : Self.settleQuiet
                     let quietEnd = lastActivity.addingTimeInterval(underway ? Self.stuckQuiet : settled)
                     m = try connection.nextEvent(until: min(deadline, quietEnd))
                     if m == nil {
@@ -236,6 +244,8 @@ final class WebKitSession: EngineSession {
                         }
                         lastActivity = Date()
                         busyFrames = []
+                        frameLoads = 0
+                        tapped = false
                         return .idle
                     }
                 }
@@ -274,12 +284,15 @@ final class WebKitSession: EngineSession {
     private func handle(_ m: CDPMessage) throws(EngineFailure) -> EngineEvent? {
         switch m.method {
         case "View.decide":
+            tapped = false
             return decide(m.params)
         case "Proxy.request":
             return request(m.params)
         case "View.load":
             switch m.string("event") {
-            case "started": loading = true
+            case "started":
+                loading = true
+                frameLoads = 0
             case "finished": loading = false
             default: break
             }
@@ -298,6 +311,8 @@ final class WebKitSession: EngineSession {
                 if body["busy"] as? Bool == true { busyFrames.insert(frame) } else { busyFrames.remove(frame) }
             case "refresh":
                 if let url = body["url"] as? String { refreshes.insert(Self.key(url)) }
+            case "loaded":
+                if body["top"] as? Bool == false { frameLoads = max(0, frameLoads - 1) }
             default: break
             }
             return nil

@@ -170,6 +170,36 @@ import TestSupport
         #expect(r.stdout.contains("(web.insecure)"), "\(r)")
     }
 
+    /// Two cross-origin frames: the taps reach the second frame, its form posts inside it, and its `target=_top` link
+    /// leaves it. Both engines tell the frames apart as the model does (compare: no difference).
+    @Test func tapsReachTheirFrameAmongSeveralInEveryEngine() throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let dir = try Project.temporaryDirectory()
+        try Data("""
+        name: two-frames
+        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe></body></html>"
+          - url: https://ads.example.net/banner
+            body: "<html><body><a href='https://ads.example.net/click'>Ad</a></body></html>"
+          - url: https://acs.bank.example/step1
+            body: "<html><body><form method=post action='https://acs.bank.example/step2'><button>Continue</button></form></body></html>"
+          - url: https://acs.bank.example/step2
+            method: POST
+            body: "<html><body><a href='https://shop.example.com/done' target=_top>Back to shop</a></body></html>"
+        steps:
+          - tap: Continue
+          - tap: Back to shop
+        expect: {outcome: complete}
+
+        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        let r = try CLI.run(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("  no difference"), "\(r)")
+        #expect(r.stdout.components(separatedBy: "navigate POST https://acs.bank.example/step2  [sub, form, tap]").count == 4, "\(r)")
+    }
+
     @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
