@@ -72,7 +72,7 @@ let package = Package(
         ),
         // Engine mode's drivers: Chromium over the DevTools pipe, plainview-webkit over the same framing (child
         // processes; no browser library linked, so `swift build` needs no engine installed).
-        .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PlainviewURL"]),
+        .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PageScan", "PlainviewURL"]),
         // A loopback HTTP/HTTPS proxy whose every answer comes from its owner (a flow's recording): CONNECT tunnels
         // end in TLS with one embedded self-signed certificate. Only the WebKit driver uses it.
         .target(

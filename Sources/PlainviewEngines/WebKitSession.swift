@@ -13,12 +13,14 @@
 //   frame's current URL, or its origin across origins); anything else is a new frame, numbered in request order
 //   (document order for the frames a page declares, as `window.frames` numbers them).
 // - WebKitGTK has no virtual time. A user script injected at document start in every frame runs `setTimeout` and
-//   `setInterval` 100 times faster and carries out a `<meta http-equiv=refresh>` of a second or more after a
+//   `setInterval` 100 times faster and carries out a `<meta http-equiv=refresh>` (read from the engine's DOM) or a
+//   `Refresh` header (read here, told to the page's script once the document commits) of a second or more after a
 //   hundredth of its delay (`location.replace`, as the refresh would); both are reported so the run knows when
 //   the page has settled.
 import FlowSimulator
 import Foundation
 import NavigationPolicy
+import PageScan
 import PlainviewURL
 
 final class WebKitSession: EngineSession {
@@ -56,6 +58,8 @@ final class WebKitSession: EngineSession {
     private var frameURLs: [Int: String] = [:]
     /// A redirected frame request's target keeps the frame's index.
     private var redirectedFrames: [String: Int] = [:]
+    /// A main document served with a `Refresh` header of a second or more: carried out early once it commits.
+    private var headerRefresh: (url: String, refresh: PageScanResult.Refresh)?
     /// Refresh targets the injected script announced (the next navigation there is a refresh).
     private var refreshes: Set<String> = []
     /// Frames (by the script's token) with a timer or refresh pending.
@@ -120,6 +124,12 @@ final class WebKitSession: EngineSession {
           };
           window.addEventListener('load', function() { post({t: 'loaded', top: window === window.top}); });
           window.addEventListener('pagehide', function() { if (pending > 0) { pending = 0; post({t: 'timers', frame: frame, busy: false}); } });
+          // A refresh of a second or more happens after a hundredth of its delay (a shorter one is the engine's own).
+          var soon = function(seconds, url) {
+            if (seconds < 1) { return; }
+            count(1);
+            st.call(window, function() { count(-1); post({t: 'refresh', url: url}); location.replace(url); }, seconds * 1000 / scale);
+          };
           var refresh = function() {
             var metas = document.querySelectorAll('meta[http-equiv]');
             for (var i = 0; i < metas.length; i++) {
@@ -130,9 +140,7 @@ final class WebKitSession: EngineSession {
               if (/^['"]/.test(target)) { var end = target.indexOf(target[0], 1); target = target.slice(1, end < 0 ? undefined : end); }
               var url;
               try { url = target ? new URL(target, document.baseURI).href : location.href; } catch (e) { return; }
-              if (seconds < 1) { return; }
-              count(1);
-              st.call(window, function() { count(-1); post({t: 'refresh', url: url}); location.replace(url); }, seconds * 1000 / scale);
+              soon(seconds, url);
               return;
             }
           };
@@ -141,7 +149,7 @@ final class WebKitSession: EngineSession {
           var find = (\(EngineScripts.tap));
           var tap = function(t) { var ok = false; try { ok = find(t.kind, t.url, t.text); } catch (e) {} post({t: 'tap', token: t.token, ok: ok}); };
           window.addEventListener('message', function(e) { if (e.data && typeof e.data === 'object' && e.data.__plainviewTap) { tap(e.data.__plainviewTap); } });
-          window.__plainview = { tap: function(t, frameIndex) {
+          window.__plainview = { refresh: soon, tap: function(t, frameIndex) {
             if (frameIndex === null) { tap(t); return; }
             var w = window.frames[frameIndex];
             if (!w) { post({t: 'tap', token: t.token, ok: false}); return; }
@@ -176,6 +184,8 @@ final class WebKitSession: EngineSession {
                 mainURL = document.url
                 frameURLs = [:]
                 redirectedFrames = [:]
+                headerRefresh = response.header("Refresh").flatMap { PageScanner.parseRefresh($0, documentURL: document.url) }
+                    .map { (Self.key(document.url), $0) }
             }
         }
         var headers = response.headers
@@ -293,6 +303,13 @@ final class WebKitSession: EngineSession {
             case "started":
                 loading = true
                 frameLoads = 0
+            case "committed":
+                // WebKit honours a `Refresh` header on real time; the injected script carries it out early instead.
+                if let pending = headerRefresh, pending.url == Self.key(m.string("url") ?? "") {
+                    headerRefresh = nil
+                    send("View.evaluate", [("script", .string("window.__plainview && window.__plainview.refresh("
+                        + "\(pending.refresh.delay), \(JSONEscaping.quote(pending.refresh.url, htmlSafe: false)));"))])
+                }
             case "finished": loading = false
             default: break
             }

@@ -102,13 +102,15 @@ import TestSupport
         #expect(text.contains(#""url":"https://shop.example.com/payment-completed""#), "\(text)")
     }
 
-    /// A 30 s timer and a 60 s refresh fire within a 20 s bound: each engine fast-forwards them (Chromium's virtual
-    /// time, WebKit's injected timer script); a real-time wait would end the run in error instead.
+    /// A 30 s timer, a 60 s meta refresh and a 60 s `Refresh` header fire within a 20 s bound: each engine
+    /// fast-forwards them (Chromium's virtual time, WebKit's injected script); a real-time wait would end the run in
+    /// error instead.
     @Test(arguments: engines, [
-        ("timer", "<script>setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 30000);</script>", "script"),
-        ("refresh", "<meta http-equiv=refresh content='60; url=https://shop.example.com/done'>", "meta-refresh"),
+        ("timer", "<script>setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 30000);</script>", "{}"),
+        ("refresh", "<meta http-equiv=refresh content='60; url=https://shop.example.com/done'>", "{}"),
+        ("header", "", #"{Refresh: "60; url=https://shop.example.com/done"}"#),
     ])
-    func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, trigger: String)) throws {
+    func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, headers: String)) throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
         try Data("""
@@ -116,6 +118,7 @@ import TestSupport
         policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
         pages:
           - url: https://shop.example.com/pay
+            headers: \(page.headers)
             body: "<html><head>\(page.html)</head><body>Waiting</body></html>"
         expect: {outcome: complete, hops: 2}
 
