@@ -224,6 +224,47 @@ import TestSupport
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
     }
 
+    /// The engine dies in the middle of a run (here the WebKit driver is killed while its page spins): that run
+    /// ends in `error` naming what happened, long before its time bound, and the next flow gets a new engine.
+    @Test func anEngineThatDiesEndsItsRunInErrorAndIsRestarted() throws {
+        guard Self.present("webkit") else { return }
+        let dir = try Project.temporaryDirectory()
+        let hung = dir.appendingPathComponent("a-dies")
+        try FileManager.default.createDirectory(at: hung, withIntermediateDirectories: true)
+        try Data("""
+        name: engine-dies
+        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><script>while (true) {}</script></body></html>"
+        expect: {outcome: error, reasonContains: "webkit: the engine process exited"}
+
+        """.utf8).write(to: hung.appendingPathComponent("flow.yaml"))
+        // Kills the first driver that appears (the suite is serialized: no other test runs an engine meanwhile).
+        let killer = Thread {
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline {
+                let procs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+                for pid in procs.compactMap({ Int32($0) }) {
+                    guard let cmd = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                          cmd.hasSuffix("plainview-webkit\u{0}") else { continue }
+                    Thread.sleep(forTimeInterval: 2)  // the page is loaded and spinning by now
+                    kill(pid, SIGKILL)
+                    return
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        killer.start()
+        let started = Date()
+        let r = try CLI.run(["simulate", "--engine", "webkit", "--engine-timeout", "40", hung.path,
+                             Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("PASS  engine-dies"), "\(r)")
+        #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
+        #expect(Date().timeIntervalSince(started) < 35, "the dead engine was noticed at once, not at the 40 s bound")
+    }
+
     @Test(arguments: engines) func theUserAgentBranchIsTheEnginesAndAFlowCanChangeIt(engine: String) throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
