@@ -25,6 +25,16 @@ import TestSupport
 
     static func chromiumPresent() -> Bool { present("chromium") }
 
+    /// A flow folder in a fresh temporary directory: `name`, the shop's usual policy on `platform`, then `rest`
+    /// (pages, steps, expectations).
+    static func flow(_ name: String, platform: String = "ios", _ rest: String) throws -> URL {
+        let folder = try Project.temporaryDirectory().appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let policy = #"policy: {platform: \#(platform), paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}"#
+        try Data("name: \(name)\n\(policy)\n\(rest)\n".utf8).write(to: folder.appendingPathComponent("flow.yaml"))
+        return folder
+    }
+
     @Test func aMissingEngineIsAnInputErrorNamingTheDebianPackage() throws {
         let r = try CLI.run(["simulate", "--engine", "chromium", "Pages/01-ios-card-3ds-goodlisted"],
                             environment: ["PLAINVIEW_CHROMIUM": "/nonexistent/chromium"])
@@ -112,17 +122,13 @@ import TestSupport
     ])
     func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, headers: String)) throws {
         guard Self.present(engine) else { return }
-        let dir = try Project.temporaryDirectory()
-        try Data("""
-        name: slow-\(page.name)
-        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        let dir = try Self.flow("slow-\(page.name)", """
         pages:
           - url: https://shop.example.com/pay
             headers: \(page.headers)
             body: "<html><head>\(page.html)</head><body>Waiting</body></html>"
         expect: {outcome: complete, hops: 2}
-
-        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        """)
         let trace = dir.appendingPathComponent("trace.jsonl").path
         let r = try CLI.run(["simulate", "--engine", engine, "--engine-timeout", "20", "--trace", trace, dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
@@ -134,16 +140,12 @@ import TestSupport
     /// one installed (the policy blocks it), and the page's later timer still reaches completeUrl.
     @Test(arguments: engines) func aRefusedNavigationKeepsThePageAndItsScriptsRunning(engine: String) throws {
         guard Self.present(engine) else { return }
-        let dir = try Project.temporaryDirectory()
-        try Data("""
-        name: refused-then-complete
-        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        let dir = try Self.flow("refused-then-complete", """
         pages:
           - url: https://shop.example.com/pay
             body: "<html><body><script>location.href = 'nosuchapp://pay?id=1'; setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 20000);</script></body></html>"
         expect: {outcome: complete, hops: 3}
-
-        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        """)
         let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("navigate GET nosuchapp://pay?id=1  [main, script]"), "\(r)")
@@ -154,10 +156,7 @@ import TestSupport
     /// WKWebView do not): the policy sends it to the browser, in every mode alike.
     @Test(arguments: ["model"] + engines) func aPlainHTTPNavigationIsAskedAsHTTP(engine: String) throws {
         guard engine == "model" || Self.present(engine) else { return }
-        let dir = try Project.temporaryDirectory()
-        try Data("""
-        name: plain-http
-        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        let dir = try Self.flow("plain-http", """
         pages:
           - url: https://shop.example.com/pay
             body: "<html><body><script>location.href = 'http://shop.example.com/insecure';</script></body></html>"
@@ -165,8 +164,7 @@ import TestSupport
             in: browser
             body: "<html><body>Plain</body></html>"
         expect: {outcome: stuck, endsIn: browser}
-
-        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        """)
         let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("navigate GET http://shop.example.com/insecure  [main, script]"), "\(r)")
@@ -177,10 +175,7 @@ import TestSupport
     /// leaves it. Both engines tell the frames apart as the model does (compare: no difference).
     @Test func tapsReachTheirFrameAmongSeveralInEveryEngine() throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
-        let dir = try Project.temporaryDirectory()
-        try Data("""
-        name: two-frames
-        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        let dir = try Self.flow("two-frames", """
         pages:
           - url: https://shop.example.com/pay
             body: "<html><body><iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe></body></html>"
@@ -195,8 +190,7 @@ import TestSupport
           - tap: Continue
           - tap: Back to shop
         expect: {outcome: complete}
-
-        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        """)
         let r = try CLI.run(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("  no difference"), "\(r)")
@@ -205,18 +199,12 @@ import TestSupport
 
     @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) throws {
         guard Self.present(engine) else { return }
-        let dir = try Project.temporaryDirectory()
-        let hung = dir.appendingPathComponent("a-hung")
-        try FileManager.default.createDirectory(at: hung, withIntermediateDirectories: true)
-        try Data("""
-        name: hung-page
-        policy: {platform: android, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        let hung = try Self.flow("hung-page", platform: "android", """
         pages:
           - url: https://shop.example.com/pay
             body: "<html><body><script>while (true) {}</script></body></html>"
         expect: {outcome: error, reasonContains: "no outcome within 4 s"}
-
-        """.utf8).write(to: hung.appendingPathComponent("flow.yaml"))
+        """)
         let r = try CLI.run(["simulate", "--engine", engine, "--engine-timeout", "4", hung.path,
                              Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
         #expect(r.status == 0, "\(r)")
@@ -228,18 +216,12 @@ import TestSupport
     /// ends in `error` naming what happened, long before its time bound, and the next flow gets a new engine.
     @Test func anEngineThatDiesEndsItsRunInErrorAndIsRestarted() throws {
         guard Self.present("webkit") else { return }
-        let dir = try Project.temporaryDirectory()
-        let hung = dir.appendingPathComponent("a-dies")
-        try FileManager.default.createDirectory(at: hung, withIntermediateDirectories: true)
-        try Data("""
-        name: engine-dies
-        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        let hung = try Self.flow("engine-dies", """
         pages:
           - url: https://shop.example.com/pay
             body: "<html><body><script>while (true) {}</script></body></html>"
         expect: {outcome: error, reasonContains: "webkit: the engine process exited"}
-
-        """.utf8).write(to: hung.appendingPathComponent("flow.yaml"))
+        """)
         // Kills the first driver that appears (the suite is serialized: no other test runs an engine meanwhile).
         let killer = Thread {
             let deadline = Date().addingTimeInterval(60)
@@ -293,17 +275,13 @@ import TestSupport
     func aPageCallingAnAppHookEndsTheRunSo(engine: String, hook: (name: String, call: String, outcome: String)) throws {
         guard Self.present(engine) else { return }
         let (hook, call, outcome) = hook
-        let dir = try Project.temporaryDirectory()
-        try Data("""
-        name: hook-\(outcome)
-        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        let dir = try Self.flow("hook-\(outcome)", """
         hooks: {\(hook): \(outcome)}
         pages:
           - url: https://shop.example.com/pay
             body: "<html><body><script>var f = function () { \(call); }; setTimeout(f, 20000);</script></body></html>"
         expect: {outcome: \(outcome), hops: 1}
-
-        """.utf8).write(to: dir.appendingPathComponent("flow.yaml"))
+        """)
         let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("JavaScript hook '\(hook)'"), "\(r)")
