@@ -366,12 +366,27 @@ final class WebKitSession: EngineSession {
             send("View.decide", [("decision", .int(decision)), ("use", .bool(Self.frameDocument(url)))])
             return nil
         }
-        // The world carries out a new window or an app URL itself: the engine does not.
+        // The world carries out a new window or an app URL itself: the engine does not. An app URL that a frame of
+        // the page names as its `src` is that sub-frame's (a BankID `<iframe src="bankid:///…">`); any other is taken
+        // as the main frame's (WebKitGTK does not say).
         send("View.decide", [("decision", .int(decision)), ("use", .bool(false))])
+        let frameIndex = newWindow || retargeted || gesture ? nil : frameNaming(url)
         // WebKit gives no method for a URL it cannot request; the page asked for it as a GET.
         let method = (p["method"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "GET"
-        return .navigation(EngineNavigation(url: url, frame: newWindow ? .newWindow : .main, trigger: Self.trigger(type, refresh: false),
+        return .navigation(EngineNavigation(url: url, frame: newWindow ? .newWindow : frameIndex != nil ? .sub : .main,
+                                            frameIndex: frameIndex,
+                                            trigger: frameIndex != nil ? .initialLoad : Self.trigger(type, refresh: false),
                                             gesture: gesture, method: method, request: nil))
+    }
+
+    /// The index (in `window.frames` order) of the main document's frame whose `src` is `url`, if any.
+    private func frameNaming(_ url: String) -> Int? {
+        let script = "(function(u){var f=document.querySelectorAll('iframe,frame');for(var i=0;i<f.length;i++){"
+            + "try{if(new URL(f[i].getAttribute('src')||'about:blank',document.baseURI).href===u){return i;}}catch(e){}}return -1;})("
+            + JSONEscaping.quote(url, htmlSafe: false) + ")"
+        guard let reply = try? connection.call("View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(5))),
+              let index = Int(reply["value"] as? String ?? ""), index >= 0 else { return nil }
+        return index
     }
 
     static func frameDocument(_ url: String) -> Bool {

@@ -9,6 +9,7 @@
 //   Driver.hello                       → {webkit: "2.50.6"}; or {missing: package, message} when WebKit cannot run
 //   View.open {userAgent, script, canOpenWindows, handlers: [name]}  a fresh view (no cookies, cache or history)
 //   View.load {url}        View.evaluate {script}        View.decide {decision, use}        View.close
+//   View.value {script}    → {value: the script's result as text} (answered when the page has run it)
 //   Proxy.respond {request, status, headers: [{name, value}], body (base64)}        Proxy.fail {request}
 // Events:
 //   View.decide {decision, url, method, navigationType, gesture, redirect, newWindow, target (the link's or form's target name)}
@@ -74,6 +75,11 @@ final class Driver {
         let id = message["id"] as? Int ?? 0
         let params = message["params"] as? [String: Any] ?? [:]
         let method = message["method"] as? String ?? ""
+        if method == "View.value", let view, let script = params["script"] as? String {
+            // Answered from the script's completion, on a later turn of the loop.
+            api.webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, onValue, UnsafeMutableRawPointer(bitPattern: id + 1))
+            return
+        }
         do {
             let result = try run(method, params)
             output.send(.object([("id", .int(id)), ("result", .object(result))]))
@@ -227,6 +233,19 @@ final class Driver {
         }
     }
 
+    /// A `View.value` script finished: its result as text ("" when it threw or the page went away).
+    func value(_ result: Ptr?, id: Int) {
+        var text = ""
+        if let view, let value = api.webkit_web_view_evaluate_javascript_finish(view, result, nil) {
+            if let s = api.jsc_value_to_string(value) {
+                text = String(cString: s)
+                api.g_free(s)
+            }
+            api.g_object_unref(value)
+        }
+        output.send(.object([("id", .int(id)), ("result", .object([("value", .string(text))]))]))
+    }
+
     func crashed(_ reason: Int32) {
         let names = ["crashed", "exceeded its memory limit", "was terminated"]
         output.event("View.crashed", [("reason", .string("the WebKit web process " + (names.indices.contains(Int(reason)) ? names[Int(reason)] : "ended")))])
@@ -288,6 +307,7 @@ let onLoadFailed: @convention(c) (Ptr?, Int32, UnsafePointer<CChar>?, UnsafeRawP
     driver.loadFailed(url, error)
     return 1  // handled: no error page replaces the current one
 }
+let onValue: GAsyncReadyCallback = { _, result, data in driver.value(result, id: Int(bitPattern: data) - 1) }
 let onWebProcessTerminated: @convention(c) (Ptr?, Int32, UnsafeMutableRawPointer?) -> Void = { _, reason, _ in driver.crashed(reason) }
 let onScriptDialog: @convention(c) (Ptr?, Ptr?, UnsafeMutableRawPointer?) -> Int32 = { _, dialog, _ in
     driver.dialog(dialog)

@@ -9,6 +9,7 @@ import Glibc
 typealias Ptr = OpaquePointer
 typealias GCallback = @convention(c) () -> Void
 typealias GSourceFunc = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+typealias GAsyncReadyCallback = @convention(c) (Ptr?, Ptr?, UnsafeMutableRawPointer?) -> Void
 
 /// WebKitGTK's enums, as numbered in its headers.
 enum WK {
@@ -65,7 +66,8 @@ struct WebKitAPI {
     let webkit_web_view_load_uri: @convention(c) (Ptr?, UnsafePointer<CChar>) -> Void
     let webkit_web_view_get_uri: @convention(c) (Ptr?) -> UnsafePointer<CChar>?
     let webkit_web_view_evaluate_javascript: @convention(c) (Ptr?, UnsafePointer<CChar>, Int, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-                                                             Ptr?, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Void
+                                                             Ptr?, GAsyncReadyCallback?, UnsafeMutableRawPointer?) -> Void
+    let webkit_web_view_evaluate_javascript_finish: @convention(c) (Ptr?, Ptr?, UnsafeMutableRawPointer?) -> Ptr?
     // Decisions
     let webkit_navigation_policy_decision_get_navigation_action: @convention(c) (Ptr?) -> Ptr?
     let webkit_navigation_action_get_navigation_type: @convention(c) (Ptr?) -> Int32
@@ -130,6 +132,7 @@ struct WebKitAPI {
             webkit_user_content_manager_register_script_message_handler: f("webkit_user_content_manager_register_script_message_handler"),
             webkit_web_view_load_uri: f("webkit_web_view_load_uri"), webkit_web_view_get_uri: f("webkit_web_view_get_uri"),
             webkit_web_view_evaluate_javascript: f("webkit_web_view_evaluate_javascript"),
+            webkit_web_view_evaluate_javascript_finish: f("webkit_web_view_evaluate_javascript_finish"),
             webkit_navigation_policy_decision_get_navigation_action: f("webkit_navigation_policy_decision_get_navigation_action"),
             webkit_navigation_action_get_navigation_type: f("webkit_navigation_action_get_navigation_type"),
             webkit_navigation_action_is_user_gesture: f("webkit_navigation_action_is_user_gesture"),

@@ -197,6 +197,23 @@ import TestSupport
         #expect(r.stdout.components(separatedBy: "navigate POST https://acs.bank.example/step2  [sub, form, tap]").count == 4, "\(r)")
     }
 
+    /// An app URL as a frame's `src` (BankID's `<iframe src="bankid:///…">`) is a sub-frame's navigation in every
+    /// engine, so Android's rule for sub-frames (no app without a user gesture) applies alike.
+    @Test func anAppURLInAFrameIsTheSubFramesInEveryEngine() throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let dir = try Self.flow("bankid-frame", platform: "android", """
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><p>Open BankID</p><iframe src='bankid:///?autostarttoken=abc&redirect=null'></iframe></body></html>"
+        expect: {outcome: stuck}
+        """)
+        let r = try CLI.run(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("  no difference"), "\(r)")
+        #expect(r.stdout.components(separatedBy: "navigate GET bankid:///?autostarttoken=abc&redirect=null  [sub, initial]").count == 4, "\(r)")
+        #expect(r.stdout.components(separatedBy: "(subframe.no-gesture)").count == 4, "\(r)")
+    }
+
     @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) throws {
         guard Self.present(engine) else { return }
         let hung = try Self.flow("hung-page", platform: "android", """
