@@ -52,19 +52,21 @@ enum LibXML2 {
         sax.pointee = htmlSAXHandler()
         sax.pointee.initialized = XML_SAX2_MAGIC   // makes libxml2 use `serror` below instead of stderr
         sax.pointee.serror = { _, _ in }
+        // The box and the sink are held for the whole parse (below and by the caller), so the callbacks borrow
+        // them without retaining and releasing on every event.
         sax.pointee.startElement = { ctx, name, atts in
             guard let ctx, let name else { return }
-            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink
-                .startElement(name, AttributeList(atts: atts))
+            Unmanaged<SinkBox>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.sink.startElement(name, AttributeList(atts: atts)) }
         }
         sax.pointee.endElement = { ctx, name in
             guard let ctx, let name else { return }
-            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink.endElement(name)
+            Unmanaged<SinkBox>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.sink.endElement(name) }
         }
         let text: charactersSAXFunc = { ctx, ch, len in
             guard let ctx, let ch, len > 0 else { return }
-            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink
-                .characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            Unmanaged<SinkBox>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.sink.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            }
         }
         sax.pointee.characters = text
         sax.pointee.cdataBlock = text   // <script> and <style> bodies arrive here
@@ -149,6 +151,7 @@ enum LibXML2 {
 
 /// Holds the sink for the C callbacks' `void *` (a class so one pointer reaches it).
 private final class SinkBox {
-    let sink: HTMLEventSink
+    /// The caller of `parse` holds the sink until the parse returns.
+    unowned(unsafe) let sink: HTMLEventSink
     init(_ sink: HTMLEventSink) { self.sink = sink }
 }
