@@ -11,7 +11,7 @@ import Darwin
 /// The parser's event sink. The collected state is a struct behind a pointer: its fields are then checked for
 /// exclusive access when compiled, not at run time on every event (a class's stored properties are checked on
 /// each access, which cost about as much as the rest of the callbacks together).
-final class PageCollector: HTMLEventSink {
+final class PageCollector {
     private let state: UnsafeMutablePointer<PageCollectorState>
 
     init(androidInterfaces: Set<String>) {
@@ -498,13 +498,18 @@ struct PageCollectorState {
         }
         // Buttons: to their form (its own, or the one `form=` names), else the page; onclick navigations resolved.
         var formButtons = [[PageScanResult.Button]](repeating: [], count: forms.count)
-        for b in buttons {
+        // Each pending button is taken out of the list (swapped with an empty one), not copied: its strings move
+        // into the result without reference counting.
+        for i in buttons.indices {
+            var b = PendingButton(owner: nil, ownerID: nil, kind: .submit, label: [], ariaLabel: nil, name: nil, value: nil)
+            swap(&b, &buttons[i])
             let onclickURL = b.onclickUnit.flatMap { Self.index(of: $0, in: onclickUnits) }.flatMap { onclickURLs[$0].url }
+            let owner = b.ownerID.map { formsByID[$0] } ?? b.owner
             let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
                                                name: b.name, value: b.value, onclickURL: onclickURL)
-            let owner = b.ownerID.map { formsByID[$0] } ?? b.owner
             if let owner, owner < formButtons.count { formButtons[owner].append(button) } else { out.buttons.append(button) }
         }
+        buttons = []
         for (i, f) in forms.enumerated() {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
             let action: String
