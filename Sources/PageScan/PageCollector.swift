@@ -40,9 +40,10 @@ struct PageCollectorState {
         var action: String?; var method: String; var target: String?; var name: String?; var id: String?
     }
     private struct PendingField { var owner: Int?; var ownerID: String?; var name: String; var value: String }
-    private struct PendingButton {
-        var owner: Int?; var ownerID: String?; var kind: PageScanResult.Button.Kind; var label: [UInt8]
-        var ariaLabel: String?; var name: String?; var value: String?
+    /// What a button needs besides its result fields until the page is read: its form and the script unit of its
+    /// `onclick` handler.
+    private struct ButtonParts {
+        var owner: Int?; var ownerID: String?
         /// The script unit of its `onclick` handler (analysed with the page's other handlers).
         var onclickUnit: Int?
     }
@@ -71,9 +72,12 @@ struct PageCollectorState {
     private var fields: [PendingField] = []
     private var frames: [(src: String, name: String?)] = []
     private var scripts: ScriptAnalysis
-    private var buttons: [PendingButton] = []
-    /// The open `<button>` (its index in `buttons`), collecting its text.
+    /// Buttons as found (`label` and `onclickURL` are filled in by `result`), and the rest of what they need.
+    private var buttons: [PageScanResult.Button] = []
+    private var buttonParts: [ButtonParts] = []
+    /// The open `<button>` (its index in `buttons`), collecting its text in `openButtonText` (one buffer, reused).
     private var openButton: Int?
+    private var openButtonText: [UInt8] = []
     /// Button text kept (a label, not a document).
     private static let maxButtonText = 512
 
@@ -172,21 +176,23 @@ struct PageCollectorState {
             openForm = forms.count
             forms.append(f)
         case .button:
-            var b = PendingButton(owner: openForm, ownerID: nil, kind: .submit, label: [], ariaLabel: nil, name: nil, value: nil,
-                                  onclickUnit: onclickUnit)
+            var b = PageScanResult.Button(kind: .submit, label: "")
+            var formID: String?
             var disabled = false
             attributes.forEach { n, v in
                 if cEqual(n, "type") { b.kind = Self.buttonKind(string(v)) ?? .submit }
                 else if cEqual(n, "name") { b.name = string(v) }
                 else if cEqual(n, "value") { b.value = string(v) }
-                else if cEqual(n, "form") { b.ownerID = string(v) }
+                else if cEqual(n, "form") { formID = string(v) }
                 else if cEqual(n, "aria-label") { b.ariaLabel = string(v) }
                 else if cEqual(n, "disabled") { disabled = true }
             }
             if b.kind == .image { b.kind = .submit }
             guard !disabled, disabledFieldsets == 0 else { return }
+            closeButton()
             openButton = buttons.count
             buttons.append(b)
+            buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
         case .input:
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
             var alt: String?, ariaLabel: String?
@@ -203,8 +209,9 @@ struct PageCollectorState {
             if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0 {
                 // What the button shows: its value, an image's alt, else the browser's default caption.
                 let shown = kind == .image ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
-                buttons.append(PendingButton(owner: openForm, ownerID: formID, kind: kind, label: Array(shown.utf8), ariaLabel: ariaLabel,
-                                             name: name, value: kind == .image ? nil : value, onclickUnit: onclickUnit))
+                buttons.append(PageScanResult.Button(kind: kind, label: collapseWhitespace(Array(shown.utf8)), ariaLabel: ariaLabel,
+                                                     name: name, value: kind == .image ? nil : value))
+                buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
             }
             guard let name, !name.isEmpty, !disabled, disabledFieldsets == 0 else { return }
             switch type {
@@ -292,7 +299,7 @@ struct PageCollectorState {
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
         case .button:
-            openButton = nil
+            closeButton()
         case .textarea:
             guard var t = textarea else { return }
             // The parser drops one newline right after <textarea>; browsers normalise CRLF to LF.
@@ -345,8 +352,8 @@ struct PageCollectorState {
             linkText.append(contentsOf: text.prefix(Self.maxLinkText - (linkText.count - last.textStart)))
         }
         textarea?.text.append(contentsOf: text)
-        if let b = openButton, buttons[b].label.count < Self.maxButtonText {
-            buttons[b].label.append(contentsOf: text.prefix(Self.maxButtonText - buttons[b].label.count))
+        if openButton != nil, openButtonText.count < Self.maxButtonText {
+            openButtonText.append(contentsOf: text.prefix(Self.maxButtonText - openButtonText.count))
         }
         if inOption, let last = select?.options.indices.last {
             select?.options[last].text.append(contentsOf: text)
@@ -384,6 +391,14 @@ struct PageCollectorState {
     }
 
     // MARK: result
+
+    /// The open `<button>` closed (or another opened): its text is its label.
+    private mutating func closeButton() {
+        guard let b = openButton else { return }
+        buttons[b].label = collapseWhitespace(openButtonText)
+        openButtonText.removeAll(keepingCapacity: true)
+        openButton = nil
+    }
 
     /// A link's element closed: its text is final.
     private mutating func closeLink(_ open: (index: Int, textStart: Int)) {
@@ -451,7 +466,7 @@ struct PageCollectorState {
         // A button's `onclickURL` is the first navigation of its handler's unit, resolved (nil when that one
         // does not resolve): the handler was analysed with the others, so it is looked up, not analysed again.
         // Units sorted, each with its first navigation's URL once seen (binary search: no hashing per navigation).
-        let onclickUnits = buttons.compactMap(\.onclickUnit).sorted()
+        let onclickUnits = buttonParts.compactMap(\.onclickUnit).sorted()
         var onclickURLs = [(seen: Bool, url: String?)](repeating: (false, nil), count: onclickUnits.count)
         // Resolved in place; a navigation whose URL does not resolve goes, with its run key.
         var resolved = 0
@@ -474,7 +489,9 @@ struct PageCollectorState {
 
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
-        for (i, n) in findings.navigations.enumerated() where n.onLoad { automatic.append((findings.navigationKeys[i], i, nil)) }
+        for i in findings.navigations.indices where findings.navigations[i].onLoad {   // by index: no copy of each
+            automatic.append((findings.navigationKeys[i], i, nil))
+        }
         findings.navigationKeys = []
         var autoSubmitted = Set<Int>()
         for s in findings.submits where s.onLoad {
@@ -498,17 +515,26 @@ struct PageCollectorState {
         }
         // Buttons: to their form (its own, or the one `form=` names), else the page; onclick navigations resolved.
         var formButtons = [[PageScanResult.Button]](repeating: [], count: forms.count)
-        // Each pending button is taken out of the list (swapped with an empty one), not copied: its strings move
-        // into the result without reference counting.
+        // Completed in place; a form's button is taken out (swapped with an empty one) and the page's buttons closed
+        // up, so no button is copied.
+        closeButton()
+        var pageButtons = 0
         for i in buttons.indices {
-            var b = PendingButton(owner: nil, ownerID: nil, kind: .submit, label: [], ariaLabel: nil, name: nil, value: nil)
-            swap(&b, &buttons[i])
-            let onclickURL = b.onclickUnit.flatMap { Self.index(of: $0, in: onclickUnits) }.flatMap { onclickURLs[$0].url }
-            let owner = b.ownerID.map { formsByID[$0] } ?? b.owner
-            let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
-                                               name: b.name, value: b.value, onclickURL: onclickURL)
-            if let owner, owner < formButtons.count { formButtons[owner].append(button) } else { out.buttons.append(button) }
+            buttons[i].onclickURL = buttonParts[i].onclickUnit.flatMap { Self.index(of: $0, in: onclickUnits) }
+                .flatMap { onclickURLs[$0].url }
+            let owner = buttonParts[i].ownerID.map { formsByID[$0] } ?? buttonParts[i].owner
+            if let owner, owner < formButtons.count {
+                var button = PageScanResult.Button(kind: .submit, label: "")
+                swap(&button, &buttons[i])
+                formButtons[owner].append(button)
+            } else {
+                if pageButtons != i { buttons.swapAt(pageButtons, i) }
+                pageButtons += 1
+            }
         }
+        buttons.removeLast(buttons.count - pageButtons)
+        buttonParts = []
+        out.buttons = buttons
         buttons = []
         for (i, f) in forms.enumerated() {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
