@@ -176,22 +176,21 @@ struct PageCollectorState {
             openForm = forms.count
             forms.append(f)
         case .button:
-            var b = PageScanResult.Button(kind: .submit, label: "")
-            var formID: String?
+            var kind = PageScanResult.Button.Kind.submit, name: String?, value: String?, formID: String?, ariaLabel: String?
             var disabled = false
             attributes.forEach { n, v in
-                if cEqual(n, "type") { b.kind = Self.buttonKind(string(v)) ?? .submit }
-                else if cEqual(n, "name") { b.name = string(v) }
-                else if cEqual(n, "value") { b.value = string(v) }
+                if cEqual(n, "type") { kind = Self.buttonKind(string(v)) ?? .submit }
+                else if cEqual(n, "name") { name = string(v) }
+                else if cEqual(n, "value") { value = string(v) }
                 else if cEqual(n, "form") { formID = string(v) }
-                else if cEqual(n, "aria-label") { b.ariaLabel = string(v) }
+                else if cEqual(n, "aria-label") { ariaLabel = string(v) }
                 else if cEqual(n, "disabled") { disabled = true }
             }
-            if b.kind == .image { b.kind = .submit }
+            if kind == .image { kind = .submit }
             guard !disabled, disabledFieldsets == 0 else { return }
             closeButton()
             openButton = buttons.count
-            buttons.append(b)
+            buttons.append(PageScanResult.Button(kind: kind, label: "", ariaLabel: ariaLabel, name: name, value: value))
             buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
         case .input:
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
@@ -407,7 +406,7 @@ struct PageCollectorState {
                 collapseWhitespace(UnsafeBufferPointer(rebasing: $0[open.textStart...]))
             }
         }
-        linkText.removeLast(linkText.count - open.textStart)
+        if open.textStart == 0 { linkText.removeAll(keepingCapacity: true) } else { linkText.removeLast(linkText.count - open.textStart) }
     }
 
     /// Resolves each link's raw href in place, dropping those that do not resolve (the links' order kept).

@@ -156,7 +156,8 @@ struct ScriptScanner {
     fileprivate func analyse(_ unit: ScriptUnit) -> Analysed {
         let tokens = Tokenizer(unit.source).tokens()
         let (deferred, declNames) = findDeferred(tokens, unit.source)
-        let listeners = loadListenerMask(tokens, unit.source)
+        // Load listeners only change when code of a unit that runs on load runs (`runTime`): a tap handler has none.
+        let listeners = unit.onLoad ? loadListenerMask(tokens, unit.source) : []
         // owner[i]: the innermost deferred body holding token i (-1: top level; empty when there are no deferred
         // bodies). One sweep with a stack of open bodies (bodies nest or are disjoint), so deeply nested
         // functions stay linear.
