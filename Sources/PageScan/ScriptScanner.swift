@@ -617,7 +617,8 @@ struct ScriptScanner {
 
 /// Decodes a JavaScript string literal's inner bytes: `\xHH`, `\uHHHH`, `\u{…}`, `\n` etc., line continuations.
 func decodeString(_ t: Token, _ s: [UInt8]) -> String {
-    BrowserEscapes.decodeJavaScriptEscapes(String(decoding: s[t.start..<t.end], as: UTF8.self))
+    let text = String(decoding: s[t.start..<t.end], as: UTF8.self)
+    return s[t.start..<t.end].contains(UInt8(ascii: "\\")) ? BrowserEscapes.decodeJavaScriptEscapes(text) : text
 }
 
 /// JavaScript tokenizer: enough to know where strings, comments and regexes are.
