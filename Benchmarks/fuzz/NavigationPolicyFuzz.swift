@@ -139,8 +139,12 @@ private let resolverBases: [WebURL.Resolver] = ["https://acs.3dsecure.no/3ds/cha
                                                 "file:///tmp/a/b", "mailto:x@example.com"].compactMap { WebURL($0).map(WebURL.Resolver.init) }
 
 private func fuzzURL(_ input: String) {
-    for r in resolverBases where r.href(input) != WebURL(input, relativeTo: r.base)?.href {
-        violated("Resolver disagrees with WebURL(_:relativeTo:) against \(r.base.href)", input)
+    for r in resolverBases {
+        let expected = WebURL(input, relativeTo: r.base)?.href
+        if r.href(input) != expected { violated("Resolver disagrees with WebURL(_:relativeTo:) against \(r.base.href)", input) }
+        if Array(input.utf8).withUnsafeBufferPointer({ r.href(utf8: $0) }) != expected {
+            violated("Resolver (UTF-8 bytes) disagrees with WebURL(_:relativeTo:) against \(r.base.href)", input)
+        }
     }
     if let url = WebURL(input) {
         guard let again = WebURL(url.href) else { violated("href does not parse", input) }

@@ -107,14 +107,19 @@ public enum BrowserEscapes {
 
     /// `s` with its HTML character references decoded.
     public static func decodeCharacterReferences(_ s: String) -> String {
-        guard s.utf8.contains(0x26) else { return s }
+        guard contains(0x26, s) else { return s }
         return decodeAll(s, javaScript: false)
     }
 
     /// `s` with its JavaScript string escapes decoded.
     public static func decodeJavaScriptEscapes(_ s: String) -> String {
-        guard s.utf8.contains(0x5C) else { return s }
+        guard contains(0x5C, s) else { return s }
         return decodeAll(s, javaScript: true)
+    }
+
+    /// True when `s` holds the ASCII byte `b` (a scan of its UTF-8 storage where it has one).
+    private static func contains(_ b: UInt8, _ s: String) -> Bool {
+        s.utf8.withContiguousStorageIfAvailable { $0.contains(b) } ?? s.utf8.contains(b)
     }
 
     private static func decodeAll(_ s: String, javaScript: Bool) -> String {

@@ -4,12 +4,9 @@
 // Errors go to structured handlers that drop them: libraries never print.
 internal import CLibXML2
 
-/// Receives parser events. Names and attribute names are lower case (libxml2's HTML parser folds them).
-protocol HTMLEventSink: AnyObject {
-    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList)
-    func endElement(_ name: UnsafePointer<UInt8>)
-    func characters(_ bytes: UnsafeBufferPointer<UInt8>)
-}
+// Events go to a `PageCollector` (`startElement`, `endElement`, `characters`); names and attribute names arrive
+// in lower case (libxml2's HTML parser folds them). The callbacks name the collector's own final class, not a
+// protocol, so each event borrows it: no reference counting on the parser's hottest path.
 
 /// A borrowed view of one start tag's attributes; valid only during `startElement`.
 struct AttributeList {
@@ -42,7 +39,7 @@ enum LibXML2 {
     /// the input a few kB at a time and drops what it has consumed, so a page is never held whole by the
     /// parser (the caller decides whether it is held at all). `encoding` (a charset label such as
     /// `windows-1252`) overrides sniffing when libxml2 knows it; unknown labels are ignored (sniffing decides).
-    static func parse(_ source: ByteSource, encoding: String?, into sink: HTMLEventSink) throws(Failure) {
+    static func parse(_ source: ByteSource, encoding: String?, into sink: PageCollector) throws(Failure) {
         _ = initialised
         guard let ctxt = htmlNewParserCtxt() else { throw .outOfMemory }
         defer { htmlFreeParserCtxt(ctxt) }
@@ -52,26 +49,24 @@ enum LibXML2 {
         sax.pointee = htmlSAXHandler()
         sax.pointee.initialized = XML_SAX2_MAGIC   // makes libxml2 use `serror` below instead of stderr
         sax.pointee.serror = { _, _ in }
+        // The caller holds the sink for the whole parse, so the callbacks borrow it.
         sax.pointee.startElement = { ctx, name, atts in
             guard let ctx, let name else { return }
-            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink
-                .startElement(name, AttributeList(atts: atts))
+            Unmanaged<PageCollector>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.startElement(name, AttributeList(atts: atts)) }
         }
         sax.pointee.endElement = { ctx, name in
             guard let ctx, let name else { return }
-            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink.endElement(name)
+            Unmanaged<PageCollector>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.endElement(name) }
         }
         let text: charactersSAXFunc = { ctx, ch, len in
             guard let ctx, let ch, len > 0 else { return }
-            Unmanaged<SinkBox>.fromOpaque(ctx).takeUnretainedValue().sink
-                .characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            Unmanaged<PageCollector>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+                $0.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
+            }
         }
         sax.pointee.characters = text
         sax.pointee.cdataBlock = text   // <script> and <style> bodies arrive here
-        let box = SinkBox(sink)
-        let unmanaged = Unmanaged.passRetained(box)
-        defer { unmanaged.release() }
-        ctxt.pointee.userData = unmanaged.toOpaque()
+        ctxt.pointee.userData = Unmanaged.passUnretained(sink).toOpaque()
 
         // The input: libxml2 calls `read` whenever it needs more bytes. The source stays retained by the
         // caller for the whole parse; the buffer only borrows it.
@@ -102,7 +97,7 @@ enum LibXML2 {
         let previous = (__xmlStructuredError().pointee, __xmlStructuredErrorContext().pointee)
         xmlSetStructuredErrorFunc(nil, { _, _ in })
         defer { xmlSetStructuredErrorFunc(previous.1, previous.0) }
-        _ = htmlParseDocument(ctxt)
+        withExtendedLifetime(sink) { _ = htmlParseDocument(ctxt) }
         if source.failure != nil { throw .unreadable }
     }
 
@@ -145,10 +140,4 @@ enum LibXML2 {
             body(ctxt)
         }
     }
-}
-
-/// Holds the sink for the C callbacks' `void *` (a class so one pointer reaches it).
-private final class SinkBox {
-    let sink: HTMLEventSink
-    init(_ sink: HTMLEventSink) { self.sink = sink }
 }

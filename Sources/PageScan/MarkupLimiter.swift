@@ -53,6 +53,8 @@ struct MarkupLimiter {
     private var droppingValue = false
     /// The last byte kept from the previous piece (to tell `/>` from `>` across pieces).
     private var lastKept: UInt8 = 0
+    /// Ordinary tags are read by `ordinaryTag` in one pass; off only to test it against the state machine.
+    var fastPath = true
 
     private static let script = Array("script".utf8), style = Array("style".utf8)
     private static let scriptCode = code(script), styleCode = code(style)
@@ -64,6 +66,9 @@ struct MarkupLimiter {
         while r < count {
             let c = p[r]
             switch state {
+            case .data where fastPath:
+                // Text, end tags and ordinary start tags, in one loop: what most of a page is.
+                skipOrdinaryMarkup(p, &w, &r, count)
             case .data, .rawText:
                 // Text (or script/style text): everything up to the next `<` passes untouched.
                 let end = find(UInt8(ascii: "<"), p, r, count)
@@ -177,6 +182,92 @@ struct MarkupLimiter {
         return w
     }
 
+    // MARK: the fast path
+
+    /// Passes text, end tags and ordinary start tags from `r` on, as the state machine would, until the end of
+    /// the piece, a `<` it leaves to the state machine (then `r` is just past it, in `lessThan`), or the `>` of a
+    /// `<script>` or `<style>` (then in `rawText`).
+    private mutating func skipOrdinaryMarkup(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int, _ count: Int) {
+        while true {
+            let lt = find(UInt8(ascii: "<"), p, r, count)
+            guard lt + 1 < count else {
+                move(p, &w, &r, lt == count ? lt - r : lt - r + 1)
+                if lt < count { state = .lessThan }
+                return
+            }
+            let c = p[lt + 1]
+            var end = 0   // just past the `>` that closes the tag; 0: the state machine reads it
+            var raw = false
+            if c == UInt8(ascii: "/") {
+                // An end tag: libxml2 skips to the next `>`.
+                let gt = find(UInt8(ascii: ">"), p, lt + 2, count)
+                if gt < count { end = gt + 1 }
+            } else if isLetter(c), let tag = ordinaryTag(p, lt + 1, count) {
+                end = tag.end
+                if p[end - 2] != UInt8(ascii: "/") {   // `<script/>` holds no raw text
+                    if tag.nameLength == 6, tag.nameCode == Self.scriptCode { rawName = Self.script; raw = true }
+                    else if tag.nameLength == 5, tag.nameCode == Self.styleCode { rawName = Self.style; raw = true }
+                }
+            }
+            guard end > 0 else {
+                move(p, &w, &r, lt - r + 1)
+                state = .lessThan
+                return
+            }
+            move(p, &w, &r, end - r)
+            if raw { state = .rawText; return }
+        }
+    }
+
+    /// A start tag from its name (at `start`) to its `>`, when it is wholly in the piece, shorter than
+    /// `maxAttributes` bytes (so no limit can apply) and in the plain form: a name, then attributes each a
+    /// name (shorter than libxml2's longest), optionally `=` and a quoted or unquoted value, separated by
+    /// blanks, closed by `>` or `/>`. Anything else is nil: the state machine reads it.
+    private func ordinaryTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ count: Int)
+        -> (end: Int, nameLength: Int, nameCode: UInt64)? {
+        let limit = min(count, start + Self.maxAttributes)
+        let classes = fastClasses
+        @inline(__always) func has(_ c: UInt8, _ bit: UInt8) -> Bool { classes[Int(c)] & bit != 0 }
+        var i = start
+        var code: UInt64 = 0
+        while i < limit, has(p[i], nameByte) {
+            if i - start < 8 { code = code << 8 | UInt64(p[i] | 0x20) }
+            i += 1
+        }
+        let nameLength = i - start
+        while i < limit {
+            let c = p[i]
+            if has(c, blank) { i += 1; continue }
+            if c == UInt8(ascii: ">") { return (i + 1, nameLength, code) }
+            if c == UInt8(ascii: "/") {
+                guard i + 1 < limit, p[i + 1] == UInt8(ascii: ">") else { return nil }
+                return (i + 2, nameLength, code)
+            }
+            // An attribute: its name, then perhaps `=` and a value.
+            guard has(c, nameStart) else { return nil }
+            let attributeStart = i
+            i += 1
+            while i < limit, has(p[i], nameByte) { i += 1 }
+            guard i - attributeStart < Self.maxNameBytes else { return nil }
+            var j = i
+            while j < limit, has(p[j], blank) { j += 1 }
+            guard j < limit, p[j] == UInt8(ascii: "=") else { continue }   // a bare attribute
+            j += 1
+            while j < limit, has(p[j], blank) { j += 1 }
+            guard j < limit else { return nil }
+            let q = p[j]
+            if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
+                let close = find(q, p, j + 1, limit)
+                guard close < limit else { return nil }
+                i = close + 1
+            } else {
+                while j < limit, !has(p[j], valueEnd) { j += 1 }
+                i = j
+            }
+        }
+        return nil
+    }
+
     // MARK: steps
 
     /// Keeps `n` bytes at `r`: moves them to `w` (when something before was dropped).
@@ -261,6 +352,18 @@ struct MarkupLimiter {
         return out
     }
 }
+
+/// The fast path's byte classes, one table lookup per byte (the same sets as the functions below).
+private let blank: UInt8 = 1, nameStart: UInt8 = 2, nameByte: UInt8 = 4, valueEnd: UInt8 = 8
+nonisolated(unsafe) private let fastClasses: UnsafePointer<UInt8> = {   // written once, then only read
+    let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    for i in 0..<256 {
+        let c = UInt8(i)
+        table[i] = (isBlank(c) ? blank : 0) | (isNameStart(c) ? nameStart : 0) | (isNameByte(c) ? nameByte : 0)
+            | (isBlank(c) || c == UInt8(ascii: ">") ? valueEnd : 0)
+    }
+    return UnsafePointer(table)
+}()
 
 @inline(__always) private func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 @inline(__always) private func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }

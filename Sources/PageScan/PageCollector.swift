@@ -2,11 +2,16 @@
 // `<noscript>`, `<template>`, `<noembed>` and `<noframes>` contents are not part of the document there, so
 // nothing inside them counts; comments never reach us; URLs resolve once `<base href>` is known.
 import PlainviewURL
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The parser's event sink. The collected state is a struct behind a pointer: its fields are then checked for
 /// exclusive access when compiled, not at run time on every event (a class's stored properties are checked on
 /// each access, which cost about as much as the rest of the callbacks together).
-final class PageCollector: HTMLEventSink {
+final class PageCollector {
     private let state: UnsafeMutablePointer<PageCollectorState>
 
     init(androidInterfaces: Set<String>) {
@@ -35,9 +40,12 @@ struct PageCollectorState {
         var action: String?; var method: String; var target: String?; var name: String?; var id: String?
     }
     private struct PendingField { var owner: Int?; var ownerID: String?; var name: String; var value: String }
-    private struct PendingButton {
-        var owner: Int?; var ownerID: String?; var kind: PageScanResult.Button.Kind; var label: [UInt8]
-        var ariaLabel: String?; var name: String?; var value: String?; var onclick: [UInt8]?
+    /// What a button needs besides its result fields until the page is read: its form and the script unit of its
+    /// `onclick` handler.
+    private struct ButtonParts {
+        var owner: Int?; var ownerID: String?
+        /// The script unit of its `onclick` handler (analysed with the page's other handlers).
+        var onclickUnit: Int?
     }
     private struct PendingSelect {
         var owner: Int?; var ownerID: String?; var name: String?; var multiple: Bool; var disabled: Bool
@@ -47,21 +55,29 @@ struct PageCollectorState {
     private var baseHref: String?
     private var baseTarget: String?
     private var refreshes: [RefreshContent] = []
-    /// Links as found: `url` is the raw href until `result` resolves it in place; `text` is final once the
+    /// Links as found: `url` is empty until `result` resolves the raw href in place; `text` is final once the
     /// link's element closes.
     private var links: [PageScanResult.Link] = []
-    /// The open `<a>` elements, innermost last: the link's index (-1 without href) and its text so far.
-    private var openLinks: [(index: Int, text: [UInt8])] = []
+    /// The links' raw hrefs, end to end (one buffer, not a String per link); link i's ends at `hrefEnds[i]`.
+    private var hrefs: [UInt8] = []
+    private var hrefEnds: [Int] = []
+    /// The open `<a>` elements, innermost last: the link's index (-1 without href) and where its text starts in
+    /// `linkText`. Text goes to the innermost link only, so each open link's text is the tail of `linkText`
+    /// from its start (an inner link's text is taken off when it closes).
+    private var openLinks: [(index: Int, textStart: Int)] = []
+    private var linkText: [UInt8] = []
     private var forms: [PendingForm] = []
     private var openForm: Int?
     private var ignoredNestedForms = 0
     private var fields: [PendingField] = []
     private var frames: [(src: String, name: String?)] = []
     private var scripts: ScriptAnalysis
-    private let scanner: ScriptScanner
-    private var buttons: [PendingButton] = []
-    /// The open `<button>` (its index in `buttons`), collecting its text.
+    /// Buttons as found (`label` and `onclickURL` are filled in by `result`), and the rest of what they need.
+    private var buttons: [PageScanResult.Button] = []
+    private var buttonParts: [ButtonParts] = []
+    /// The open `<button>` (its index in `buttons`), collecting its text in `openButtonText` (one buffer, reused).
     private var openButton: Int?
+    private var openButtonText: [UInt8] = []
     /// Button text kept (a label, not a document).
     private static let maxButtonText = 512
 
@@ -81,8 +97,7 @@ struct PageCollectorState {
     private var inOption = false
 
     init(androidInterfaces: Set<String>) {
-        scanner = ScriptScanner(androidInterfaces: androidInterfaces)
-        scripts = ScriptAnalysis(scanner)
+        scripts = ScriptAnalysis(ScriptScanner(androidInterfaces: androidInterfaces))
     }
 
     /// Link text kept per link (enough for any label; a 100 MB `<a>` must not be copied whole).
@@ -98,25 +113,33 @@ struct PageCollectorState {
         }
         if tag.isInert { skipDepth = 1; return }
 
-        // Event handlers on any element: `onload`/`onpageshow`/`onerror` fire without the user.
+        // Event handlers on any element: `onload`/`onpageshow`/`onerror` fire without the user. A button's
+        // `onclick` is found here too: its unit's first navigation is the button's `onclickURL`.
+        var onclickUnit: Int?
         attributes.forEach { n, v in
             guard n[0] == UInt8(ascii: "o"), n[1] == UInt8(ascii: "n"), n[2] != 0, let v else { return }
             let onLoad = cEqual(n, "onload") || cEqual(n, "onpageshow") || cEqual(n, "onerror")
-            scripts.add(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count, runsAfterParsing: onLoad))
+            let unit = scripts.add(ScriptUnit(source: bytes(v), onLoad: onLoad, formsBefore: forms.count, runsAfterParsing: onLoad))
+            if cEqual(n, "onclick") { onclickUnit = unit }
         }
 
         switch tag {
         case .a, .area:
-            var href: String?, target: String?, alt: String?
+            // The href is copied as bytes; a bare `href` is the empty reference.
+            var href: UnsafePointer<UInt8>?, hasHref = false, target: String?, alt: UnsafePointer<UInt8>?
             attributes.forEach { n, v in
-                if cEqual(n, "href") { href = string(v) }
+                if cEqual(n, "href") { href = v; hasHref = true }
                 else if cEqual(n, "target") { target = string(v) }
-                else if tag == .area && cEqual(n, "alt") { alt = string(v) }
+                else if tag == .area && cEqual(n, "alt") { alt = v }
             }
-            if tag == .a { openLinks.append((href == nil ? -1 : links.count, [])) }
-            guard let href else { return }
-            links.append(.init(url: href, text: alt.map { collapseWhitespace(Array($0.utf8)) } ?? "", target: target))
-            addJavaScriptURL(href)
+            if tag == .a { openLinks.append((hasHref ? links.count : -1, linkText.count)) }
+            guard hasHref else { return }
+            let start = hrefs.count
+            if let href { hrefs.append(contentsOf: cBytes(href)) }
+            hrefEnds.append(hrefs.count)
+            let text = alt.map { collapseWhitespace(cBytes($0)) } ?? ""
+            links.append(.init(url: "", text: text, target: target))
+            addJavaScriptURL(start)
         case .base:
             // The first <base> with href sets the base URL; the first with target sets the default target.
             attributes.forEach { n, v in
@@ -153,24 +176,25 @@ struct PageCollectorState {
             openForm = forms.count
             forms.append(f)
         case .button:
-            var b = PendingButton(owner: openForm, ownerID: nil, kind: .submit, label: [], ariaLabel: nil, name: nil, value: nil, onclick: nil)
+            var kind = PageScanResult.Button.Kind.submit, name: String?, value: String?, formID: String?, ariaLabel: String?
             var disabled = false
             attributes.forEach { n, v in
-                if cEqual(n, "type") { b.kind = Self.buttonKind(string(v)) ?? .submit }
-                else if cEqual(n, "name") { b.name = string(v) }
-                else if cEqual(n, "value") { b.value = string(v) }
-                else if cEqual(n, "form") { b.ownerID = string(v) }
-                else if cEqual(n, "aria-label") { b.ariaLabel = string(v) }
-                else if cEqual(n, "onclick"), let v { b.onclick = bytes(v) }
+                if cEqual(n, "type") { kind = Self.buttonKind(string(v)) ?? .submit }
+                else if cEqual(n, "name") { name = string(v) }
+                else if cEqual(n, "value") { value = string(v) }
+                else if cEqual(n, "form") { formID = string(v) }
+                else if cEqual(n, "aria-label") { ariaLabel = string(v) }
                 else if cEqual(n, "disabled") { disabled = true }
             }
-            if b.kind == .image { b.kind = .submit }
+            if kind == .image { kind = .submit }
             guard !disabled, disabledFieldsets == 0 else { return }
+            closeButton()
             openButton = buttons.count
-            buttons.append(b)
+            buttons.append(PageScanResult.Button(kind: kind, label: "", ariaLabel: ariaLabel, name: name, value: value))
+            buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
         case .input:
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
-            var alt: String?, ariaLabel: String?, onclick: [UInt8]?
+            var alt: String?, ariaLabel: String?
             attributes.forEach { n, v in
                 if cEqual(n, "name") { name = string(v) }
                 else if cEqual(n, "value") { value = string(v) }
@@ -180,13 +204,13 @@ struct PageCollectorState {
                 else if cEqual(n, "form") { formID = string(v) }
                 else if cEqual(n, "alt") { alt = string(v) }
                 else if cEqual(n, "aria-label") { ariaLabel = string(v) }
-                else if cEqual(n, "onclick"), let v { onclick = bytes(v) }
             }
             if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0 {
                 // What the button shows: its value, an image's alt, else the browser's default caption.
                 let shown = kind == .image ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
-                buttons.append(PendingButton(owner: openForm, ownerID: formID, kind: kind, label: Array(shown.utf8), ariaLabel: ariaLabel,
-                                             name: name, value: kind == .image ? nil : value, onclick: onclick))
+                buttons.append(PageScanResult.Button(kind: kind, label: collapseWhitespace(Array(shown.utf8)), ariaLabel: ariaLabel,
+                                                     name: name, value: kind == .image ? nil : value))
+                buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
             }
             guard let name, !name.isEmpty, !disabled, disabledFieldsets == 0 else { return }
             switch type {
@@ -274,7 +298,7 @@ struct PageCollectorState {
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
         case .button:
-            openButton = nil
+            closeButton()
         case .textarea:
             guard var t = textarea else { return }
             // The parser drops one newline right after <textarea>; browsers normalise CRLF to LF.
@@ -323,12 +347,12 @@ struct PageCollectorState {
         }
         if skipDepth > 0 { return }
         // Text goes to the innermost open link only: browsers never nest links (a new <a> closes the open one).
-        if let last = openLinks.indices.last, openLinks[last].index >= 0, openLinks[last].text.count < Self.maxLinkText {
-            openLinks[last].text.append(contentsOf: text.prefix(Self.maxLinkText - openLinks[last].text.count))
+        if let last = openLinks.last, last.index >= 0, linkText.count - last.textStart < Self.maxLinkText {
+            linkText.append(contentsOf: text.prefix(Self.maxLinkText - (linkText.count - last.textStart)))
         }
         textarea?.text.append(contentsOf: text)
-        if let b = openButton, buttons[b].label.count < Self.maxButtonText {
-            buttons[b].label.append(contentsOf: text.prefix(Self.maxButtonText - buttons[b].label.count))
+        if openButton != nil, openButtonText.count < Self.maxButtonText {
+            openButtonText.append(contentsOf: text.prefix(Self.maxButtonText - openButtonText.count))
         }
         if inOption, let last = select?.options.indices.last {
             select?.options[last].text.append(contentsOf: text)
@@ -367,24 +391,41 @@ struct PageCollectorState {
 
     // MARK: result
 
-    /// A link's element closed: its text is final.
-    private mutating func closeLink(_ open: (index: Int, text: [UInt8])) {
-        if open.index >= 0 { links[open.index].text = collapseWhitespace(open.text) }
+    /// The open `<button>` closed (or another opened): its text is its label.
+    private mutating func closeButton() {
+        guard let b = openButton else { return }
+        buttons[b].label = collapseWhitespace(openButtonText)
+        openButtonText.removeAll(keepingCapacity: true)
+        openButton = nil
     }
 
-    /// Resolves each item's URL in place, dropping those that do not resolve: every raw URL is released as its
-    /// resolved form replaces it, so a page's URLs are never held twice.
-    private static func resolveInPlace<T>(_ items: inout [T], _ url: WritableKeyPath<T, String>,
-                                          _ resolve: (String) -> String?, _ finish: (inout T) -> Void = { _ in }) {
-        var kept = 0
-        for i in items.indices {
-            guard let resolved = resolve(items[i][keyPath: url]) else { continue }
-            if kept != i { items.swapAt(kept, i) }
-            items[kept][keyPath: url] = resolved
-            finish(&items[kept])
-            kept += 1
+    /// A link's element closed: its text is final.
+    private mutating func closeLink(_ open: (index: Int, textStart: Int)) {
+        if open.index >= 0 {
+            links[open.index].text = linkText.withUnsafeBufferPointer {
+                collapseWhitespace(UnsafeBufferPointer(rebasing: $0[open.textStart...]))
+            }
         }
-        items.removeLast(items.count - kept)
+        if open.textStart == 0 { linkText.removeAll(keepingCapacity: true) } else { linkText.removeLast(linkText.count - open.textStart) }
+    }
+
+    /// Resolves each link's raw href in place, dropping those that do not resolve (the links' order kept).
+    private static func resolveLinks(_ links: inout [PageScanResult.Link], hrefs: [UInt8], ends: [Int],
+                                     _ resolver: WebURL.Resolver, defaultTarget: String?) {
+        var kept = 0
+        hrefs.withUnsafeBufferPointer { all in
+            var start = 0
+            for i in links.indices {
+                let end = ends[i]
+                defer { start = end }
+                guard let url = resolver.href(utf8: UnsafeBufferPointer(rebasing: all[start..<end])) else { continue }
+                if kept != i { links.swapAt(kept, i) }
+                links[kept].url = url
+                if links[kept].target == nil { links[kept].target = defaultTarget }
+                kept += 1
+            }
+        }
+        links.removeLast(links.count - kept)
     }
 
     /// The page's findings, every URL resolved. Call once, after the parse: it hands over what it collected.
@@ -410,20 +451,30 @@ struct PageCollectorState {
         }
         while let open = openLinks.popLast() { closeLink(open) }
         let resolve = { (raw: String) in resolver.href(raw) }
-        let defaultTarget = baseTarget
         out.links = links
         links = []
-        Self.resolveInPlace(&out.links, \.url, resolve) { if $0.target == nil { $0.target = defaultTarget } }
+        Self.resolveLinks(&out.links, hrefs: hrefs, ends: hrefEnds, resolver, defaultTarget: baseTarget)
+        hrefs = []
+        hrefEnds = []
         for f in frames {
             guard let url = resolver.href(f.src) else { continue }
             out.frames.append(.init(url: url, name: f.name))
         }
 
         var findings = scripts.finish()
+        // A button's `onclickURL` is the first navigation of its handler's unit, resolved (nil when that one
+        // does not resolve): the handler was analysed with the others, so it is looked up, not analysed again.
+        // Units sorted, each with its first navigation's URL once seen (binary search: no hashing per navigation).
+        let onclickUnits = buttonParts.compactMap(\.onclickUnit).sorted()
+        var onclickURLs = [(seen: Bool, url: String?)](repeating: (false, nil), count: onclickUnits.count)
         // Resolved in place; a navigation whose URL does not resolve goes, with its run key.
         var resolved = 0
         for i in findings.navigations.indices {
-            guard let url = resolve(findings.navigations[i].url) else { continue }
+            let url = resolve(findings.navigations[i].url)
+            if !onclickUnits.isEmpty, let k = Self.index(of: findings.navigationKeys[i].unit, in: onclickUnits), !onclickURLs[k].seen {
+                onclickURLs[k] = (true, url)
+            }
+            guard let url else { continue }
             findings.navigations[i].url = url
             if resolved != i {
                 findings.navigations.swapAt(resolved, i)
@@ -437,7 +488,9 @@ struct PageCollectorState {
 
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
-        for (i, n) in findings.navigations.enumerated() where n.onLoad { automatic.append((findings.navigationKeys[i], i, nil)) }
+        for i in findings.navigations.indices where findings.navigations[i].onLoad {   // by index: no copy of each
+            automatic.append((findings.navigationKeys[i], i, nil))
+        }
         findings.navigationKeys = []
         var autoSubmitted = Set<Int>()
         for s in findings.submits where s.onLoad {
@@ -461,18 +514,27 @@ struct PageCollectorState {
         }
         // Buttons: to their form (its own, or the one `form=` names), else the page; onclick navigations resolved.
         var formButtons = [[PageScanResult.Button]](repeating: [], count: forms.count)
-        for b in buttons {
-            var onclickURL: String?
-            if let code = b.onclick {
-                var analysis = ScriptAnalysis(scanner)
-                analysis.add(ScriptUnit(source: code, onLoad: false, formsBefore: 0))
-                onclickURL = analysis.finish().navigations.first.flatMap { resolve($0.url) }
+        // Completed in place; a form's button is taken out (swapped with an empty one) and the page's buttons closed
+        // up, so no button is copied.
+        closeButton()
+        var pageButtons = 0
+        for i in buttons.indices {
+            buttons[i].onclickURL = buttonParts[i].onclickUnit.flatMap { Self.index(of: $0, in: onclickUnits) }
+                .flatMap { onclickURLs[$0].url }
+            let owner = buttonParts[i].ownerID.map { formsByID[$0] } ?? buttonParts[i].owner
+            if let owner, owner < formButtons.count {
+                var button = PageScanResult.Button(kind: .submit, label: "")
+                swap(&button, &buttons[i])
+                formButtons[owner].append(button)
+            } else {
+                if pageButtons != i { buttons.swapAt(pageButtons, i) }
+                pageButtons += 1
             }
-            let button = PageScanResult.Button(kind: b.kind, label: collapseWhitespace(b.label), ariaLabel: b.ariaLabel,
-                                               name: b.name, value: b.value, onclickURL: onclickURL)
-            let owner = b.ownerID.map { formsByID[$0] } ?? b.owner
-            if let owner, owner < formButtons.count { formButtons[owner].append(button) } else { out.buttons.append(button) }
         }
+        buttons.removeLast(buttons.count - pageButtons)
+        buttonParts = []
+        out.buttons = buttons
+        buttons = []
         for (i, f) in forms.enumerated() {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
             let action: String
@@ -487,6 +549,16 @@ struct PageCollectorState {
                                    autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
         return out
+    }
+
+    /// The index of `value` in the sorted `sorted`, if it is there.
+    private static func index(of value: Int, in sorted: [Int]) -> Int? {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == value ? low : nil
     }
 
     /// First form per name and per id (built once: pages may hold thousands of forms and submit calls).
@@ -513,11 +585,12 @@ struct PageCollectorState {
 
     // MARK: helpers
 
-    /// `javascript:` links run their code when tapped: scan it like a click handler.
-    private mutating func addJavaScriptURL(_ href: String) {
+    /// `javascript:` links run their code when tapped: scan it like a click handler. The href is the last one in
+    /// `hrefs`, from `start`.
+    private mutating func addJavaScriptURL(_ start: Int) {
         // Most links are not `javascript:`: tell by the first bytes, before any String work.
-        guard let first = href.utf8.first(where: { $0 > 0x20 }), first | 0x20 == UInt8(ascii: "j") else { return }
-        let trimmed = WebURL.stripped(href)
+        guard let first = hrefs[start...].first(where: { $0 > 0x20 }), first | 0x20 == UInt8(ascii: "j") else { return }
+        let trimmed = WebURL.stripped(String(decoding: hrefs[start...], as: UTF8.self))
         guard trimmed.utf8.count > 11,
               trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8) else { return }
         let code = PercentEncoding.decode(trimmed.dropFirst(11))
@@ -597,26 +670,35 @@ private func string(_ v: UnsafePointer<UInt8>?) -> String {
     return String(cString: v)
 }
 
-private func bytes(_ v: UnsafePointer<UInt8>) -> [UInt8] {
-    var n = 0
-    while v[n] != 0 { n += 1 }
-    return Array(UnsafeBufferPointer(start: v, count: n))
+private func bytes(_ v: UnsafePointer<UInt8>) -> [UInt8] { Array(cBytes(v)) }
+
+/// The bytes of a NUL-terminated string, in place.
+private func cBytes(_ v: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: v, count: strlen(UnsafeRawPointer(v).assumingMemoryBound(to: CChar.self)))
 }
 
 /// Text as a user reads it: runs of ASCII whitespace become one space, ends trimmed.
 func collapseWhitespace(_ text: [UInt8]) -> String {
-    var out: [UInt8] = []
-    out.reserveCapacity(text.count)
-    var pendingSpace = false
-    for b in text {
-        if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D {
-            pendingSpace = !out.isEmpty
-        } else {
-            if pendingSpace { out.append(0x20); pendingSpace = false }
-            out.append(b)
+    text.withUnsafeBufferPointer { collapseWhitespace($0) }
+}
+
+/// The same over bytes in place, written straight into the String's storage.
+func collapseWhitespace(_ text: UnsafeBufferPointer<UInt8>) -> String {
+    guard !text.isEmpty else { return "" }
+    return String(unsafeUninitializedCapacity: text.count) { out in
+        var n = 0
+        var pendingSpace = false
+        for b in text {
+            if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0C || b == 0x0D {
+                pendingSpace = n > 0
+            } else {
+                if pendingSpace { out[n] = 0x20; n += 1; pendingSpace = false }
+                out[n] = b
+                n += 1
+            }
         }
+        return n
     }
-    return String(decoding: out, as: UTF8.self)
 }
 
 extension String {

@@ -156,7 +156,8 @@ struct ScriptScanner {
     fileprivate func analyse(_ unit: ScriptUnit) -> Analysed {
         let tokens = Tokenizer(unit.source).tokens()
         let (deferred, declNames) = findDeferred(tokens, unit.source)
-        let listeners = loadListenerMask(tokens, unit.source)
+        // Load listeners only change when code of a unit that runs on load runs (`runTime`): a tap handler has none.
+        let listeners = unit.onLoad ? loadListenerMask(tokens, unit.source) : []
         // owner[i]: the innermost deferred body holding token i (-1: top level; empty when there are no deferred
         // bodies). One sweep with a stack of open bodies (bodies nest or are disjoint), so deeply nested
         // functions stay linear.
@@ -367,7 +368,7 @@ struct ScriptScanner {
     fileprivate func match(_ a: Analysed, _ functions: LoadFunctions, into f: inout ScriptFindings) {
         let t = a.tokens, s = a.unit.source
         func word(_ k: Int) -> String? { k >= 0 && k < t.count && t[k].kind == .ident ? text(t[k], s) : nil }
-        func punct(_ k: Int, _ p: String) -> Bool { k >= 0 && k < t.count && isPunct(t[k], s, p) }
+        func punct(_ k: Int, _ p: StaticString) -> Bool { k >= 0 && k < t.count && isPunct(t[k], s, p) }
         /// `X.` before index k where X is window-like, or nothing (a bare global).
         func globalReceiver(_ k: Int) -> Bool {
             guard punct(k - 1, ".") else { return true }
@@ -529,7 +530,7 @@ struct ScriptScanner {
     /// Reads a receiver chain `c` (which starts at token `here` of `all`).
     private func interpret(_ c: [Token], _ all: [Token], _ s: [UInt8], formsBefore: Int, depth: Int, at here: Int) -> FormReference {
         func w(_ k: Int) -> String? { k < c.count && c[k].kind == .ident ? text(c[k], s) : nil }
-        func p(_ k: Int, _ x: String) -> Bool { k < c.count && isPunct(c[k], s, x) }
+        func p(_ k: Int, _ x: StaticString) -> Bool { k < c.count && isPunct(c[k], s, x) }
         func str(_ k: Int) -> String? { k < c.count && c[k].kind == .string ? decodeString(c[k], s) : nil }
         func num(_ k: Int) -> Int? { k < c.count && c[k].kind == .number ? Int(text(c[k], s)) : nil }
         for k in 0..<c.count {
@@ -609,15 +610,15 @@ struct ScriptScanner {
         return true
     }
 
-    private func isPunct(_ t: Token, _ s: [UInt8], _ p: String) -> Bool {
-        guard t.kind == .punct, t.end - t.start == p.utf8.count else { return false }
-        return s[t.start..<t.end].elementsEqual(p.utf8)
+    private func isPunct(_ t: Token, _ s: [UInt8], _ p: StaticString) -> Bool {
+        t.kind == .punct && isWord(t, s, p)
     }
 }
 
 /// Decodes a JavaScript string literal's inner bytes: `\xHH`, `\uHHHH`, `\u{…}`, `\n` etc., line continuations.
 func decodeString(_ t: Token, _ s: [UInt8]) -> String {
-    BrowserEscapes.decodeJavaScriptEscapes(String(decoding: s[t.start..<t.end], as: UTF8.self))
+    let text = String(decoding: s[t.start..<t.end], as: UTF8.self)
+    return s[t.start..<t.end].contains(UInt8(ascii: "\\")) ? BrowserEscapes.decodeJavaScriptEscapes(text) : text
 }
 
 /// JavaScript tokenizer: enough to know where strings, comments and regexes are.
@@ -782,19 +783,22 @@ struct ScriptAnalysis {
 
     init(_ scanner: ScriptScanner) { self.scanner = scanner }
 
-    mutating func add(_ unit: ScriptUnit) {
-let matters = scanner.mightMatter(unit.source)
+    /// Adds the next unit in document order; returns its index (the `unit` of its findings' run keys).
+    @discardableResult
+    mutating func add(_ unit: ScriptUnit) -> Int {
+        let matters = scanner.mightMatter(unit.source)
         var unit = unit
         unit.index = units
         units += 1
         if !anyMatters {
-            guard matters else { waiting.append(unit); return }
+            guard matters else { waiting.append(unit); return unit.index }
             anyMatters = true
             let earlier = waiting
             waiting = []
             for u in earlier { analyse(u, matters: false) }
         }
         analyse(unit, matters: matters)
+        return unit.index
     }
 
     private mutating func analyse(_ unit: ScriptUnit, matters: Bool) {

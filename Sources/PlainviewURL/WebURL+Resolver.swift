@@ -30,15 +30,28 @@ extension WebURL {
 
         /// The resolved href, nil when a browser would fail to resolve `input`.
         public func href(_ input: String) -> String? {
-            if let origin, let fast = Self.plainReference(input, origin: origin, directory: directory) { return fast }
+            if origin != nil {
+                var input = input
+                if let fast = input.withUTF8({ plainReference($0) }) { return fast }
+            }
             return WebURL(input, relativeTo: base)?.href
+        }
+
+        /// The same for a reference given as UTF-8 bytes (invalid sequences read as U+FFFD, as in `String(decoding:)`).
+        public func href(utf8 input: UnsafeBufferPointer<UInt8>) -> String? {
+            if origin != nil, let fast = plainReference(input) { return fast }
+            return WebURL(String(decoding: input, as: UTF8.self), relativeTo: base)?.href
         }
 
         /// For a reference the parser would keep byte for byte (no scheme, no authority, no dot segments, no
         /// byte it would percent-encode or treat specially), the base's origin (and directory) followed by it.
-        private static func plainReference(_ input: String, origin: [UInt8], directory: [UInt8]) -> String? {
-            var input = input
-            return input.withUTF8 { b -> String? in
+        private func plainReference(_ b: UnsafeBufferPointer<UInt8>) -> String? {
+            guard let origin else { return nil }
+            return Self.classes.withUnsafeBufferPointer { classes -> String? in
+                // One table lookup per byte (the table fetched once per reference, not once per byte).
+                @inline(__always) func pathSafe(_ c: UInt8) -> Bool { classes[Int(c)] & 1 != 0 }
+                @inline(__always) func querySafe(_ c: UInt8) -> Bool { classes[Int(c)] & 2 != 0 }
+                @inline(__always) func fragmentSafe(_ c: UInt8) -> Bool { classes[Int(c)] & 4 != 0 }
                 guard let first = b.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#") else { return nil }
                 let absolute = first == UInt8(ascii: "/")
                 if absolute, b.count > 1, b[1] == UInt8(ascii: "/") || b[1] == UInt8(ascii: "\\") { return nil }
@@ -49,7 +62,7 @@ extension WebURL {
                 while i < b.count {
                     let c = b[i]
                     if c == UInt8(ascii: "/") || c == UInt8(ascii: "?") || c == UInt8(ascii: "#") {
-                        if isDotSegment(b, segmentStart, i) { return nil }
+                        if Self.isDotSegment(b, segmentStart, i) { return nil }
                         if c != UInt8(ascii: "/") { break }
                         sawSlash = true
                         segmentStart = i + 1
@@ -60,7 +73,7 @@ extension WebURL {
                     }
                     i += 1
                 }
-                if i == b.count, isDotSegment(b, segmentStart, i) { return nil }
+                if i == b.count, Self.isDotSegment(b, segmentStart, i) { return nil }
                 // The query, then the fragment.
                 if i < b.count, b[i] == UInt8(ascii: "?") {
                     i += 1
@@ -80,7 +93,7 @@ extension WebURL {
                 return String(unsafeUninitializedCapacity: prefixCount + b.count) { out in
                     var n = origin.withUnsafeBufferPointer { UnsafeMutableBufferPointer(rebasing: out[0...]).initialize(fromContentsOf: $0) }
                     if !absolute {
-                        n += directory.withUnsafeBufferPointer { UnsafeMutableBufferPointer(rebasing: out[n...]).initialize(fromContentsOf: $0) }
+                        n += self.directory.withUnsafeBufferPointer { UnsafeMutableBufferPointer(rebasing: out[n...]).initialize(fromContentsOf: $0) }
                     }
                     n += UnsafeMutableBufferPointer(rebasing: out[n...]).initialize(fromContentsOf: b)
                     return n
@@ -96,7 +109,7 @@ extension WebURL {
                 || (n == 2 && b[start] == UInt8(ascii: ".") && b[start + 1] == UInt8(ascii: "."))
         }
 
-        /// Byte classes, one table lookup per byte: bit 0 path, bit 1 query, bit 2 fragment (kept as they are).
+        /// Byte classes: bit 0 path, bit 1 query, bit 2 fragment (kept as they are).
         /// Path: letters, digits and `-._~!$&'()*+,;=@` (not `%`, backslash, `:`, which the caller handles or refuses).
         /// Query (special URLs): printable ASCII but `"`, `'`, `<`, `>`. Fragment: printable ASCII but `"`, `<`, `>`, backtick.
         private static let classes: [UInt8] = (0..<256).map { i in
@@ -108,9 +121,5 @@ extension WebURL {
             let fragment = printable && !Array("\"<>`".utf8).contains(c)
             return (path ? 1 : 0) | (query ? 2 : 0) | (fragment ? 4 : 0)
         }
-
-        @inline(__always) private static func pathSafe(_ c: UInt8) -> Bool { classes[Int(c)] & 1 != 0 }
-        @inline(__always) private static func querySafe(_ c: UInt8) -> Bool { classes[Int(c)] & 2 != 0 }
-        @inline(__always) private static func fragmentSafe(_ c: UInt8) -> Bool { classes[Int(c)] & 4 != 0 }
     }
 }

@@ -83,17 +83,17 @@ struct Extract: AsyncParsableCommand {
         }
         out.raw(",\n  ")
         out.key("links")
-        out.array(result.links, indent: 2) { l in
-            .object([("target", l.target.map(JSONValue.string)), ("text", .string(l.text)), ("url", .string(l.url))])
+        out.array(result.links, indent: 2) { l, w in
+            w.field("target", l.target); w.field("text", l.text); w.field("url", l.url)
         }
         out.raw(",\n  ")
         out.key("refresh")
         out.value(result.refresh.map { .object([("delay", .int($0.delay)), ("url", .string($0.url))]) } ?? .null, indent: 2)
         out.raw(",\n  ")
         out.key("scriptNavigations")
-        out.array(result.scriptNavigations, indent: 2) { n in
-            .object([("delay", n.delay.map(JSONValue.int)), ("kind", .string(n.kind.rawValue)), ("onLoad", .bool(n.onLoad)),
-                     ("runOrder", n.runOrder.map(JSONValue.int)), ("url", .string(n.url))])
+        out.array(result.scriptNavigations, indent: 2) { n, w in
+            w.field("delay", n.delay); w.field("kind", n.kind.rawValue); w.field("onLoad", n.onLoad)
+            w.field("runOrder", n.runOrder); w.field("url", n.url)
         }
         out.raw(",\n  ")
         out.key("truncations")

@@ -40,4 +40,39 @@ import Testing
         #expect(String(decoding: c.chunks.joined(), as: UTF8.self) == "[" + (0..<30_000).map(String.init).joined(separator: ",") + "]")
         #expect(w.bytes.isEmpty)
     }
+
+    @Test(arguments: [0, 7, -7, 10, 1_000_000, Int.max, Int.min])
+    func numbersAreWrittenAsSwiftPrintsThem(_ n: Int) {
+        #expect(JSONWriter.line(.int(n)) == String(n))
+    }
+
+    @Test func deeplyIndentedAndOutOfOrderObjectsWithRepeatedKeys() {
+        // 20 levels (indent past 32 spaces), keys out of order, one key twice: sorted, the repeat kept in place.
+        var v = JSONValue.object([("b", .int(2)), ("a", .int(1)), ("b", .int(3))])
+        for _ in 0..<20 { v = .array([v]) }
+        var w = JSONWriter(.pretty)
+        w.value(v)
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text.contains("\n" + String(repeating: " ", count: 42) + "\"a\" : 1,\n" + String(repeating: " ", count: 42) + "\"b\" : 2,\n"
+                              + String(repeating: " ", count: 42) + "\"b\" : 3\n"))
+    }
+
+    /// Objects written field by field are the objects the same fields give as `JSONValue`s, in both layouts.
+    @Test(arguments: [JSONWriter.Layout.pretty, .compact])
+    func objectsWrittenFieldByFieldMatchTheirValues(_ layout: JSONWriter.Layout) {
+        let rows: [(String?, String, Int?, Bool)] = [(nil, "a\"b", 3, true), ("t", "", nil, false), ("x<y", "é\n", -1, true)]
+        var direct = JSONWriter(layout)
+        direct.array(rows, indent: 2) { r, w in
+            w.field("a", r.0); w.field("b", r.1); w.field("c", r.2); w.field("d", r.3); w.field("e", JSONValue?.some(.null))
+        }
+        var built = JSONWriter(layout)
+        built.array(rows, indent: 2) { r in
+            .object([("a", r.0.map(JSONValue.string)), ("b", .string(r.1)), ("c", r.2.map(JSONValue.int)), ("d", .bool(r.3)),
+                     ("e", .null)])
+        }
+        #expect(String(decoding: direct.bytes, as: UTF8.self) == String(decoding: built.bytes, as: UTF8.self))
+        var empty = JSONWriter(layout)
+        empty.array([Int](), indent: 2) { _, _ in }
+        #expect(String(decoding: empty.bytes, as: UTF8.self) == "[]")
+    }
 }

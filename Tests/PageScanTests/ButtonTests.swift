@@ -38,4 +38,23 @@ import Testing
         #expect(result.buttons.map(\.label) == ["Avbryt", "Lost"])
         #expect(result.buttons.first?.onclickURL == "https://shop.example.com/cancel")
     }
+
+    /// Each button's `onclickURL` is its own handler's first navigation, resolved; never a neighbour's.
+    @Test(arguments: [
+        // A handler without a navigation, next to one with: each keeps its own.
+        ("<button onclick=\"track()\">A</button><button onclick=\"location.href='/b'\">B</button>", [nil, "https://shop.example.com/b"]),
+        // Handlers of other elements (and a disabled button's) come between: they are not the buttons'.
+        ("<div onclick=\"location='/div'\"><button disabled onclick=\"location='/off'\">Off</button>"
+            + "<input type=button value=I onclick=\"window.open('/i')\"></div>", ["https://shop.example.com/i"]),
+        // The first navigation counts even when it does not resolve (then there is none).
+        ("<button onclick=\"location.href='http://[::1'; location.href='/later'\">X</button>", [nil]),
+        // A handler that declares a function it calls (its findings come when the page is finished).
+        ("<button onclick=\"function go(){ location.assign('/fn') } go()\">F</button><button onclick=\"location='/n'\">N</button>",
+         ["https://shop.example.com/fn", "https://shop.example.com/n"]),
+        // No script on the page mentions a navigation word: nothing is analysed, nothing found.
+        ("<button onclick=\"a()\">A</button><button>B</button>", [nil, nil]),
+    ] as [(String, [String?])])
+    func aButtonsOnclickURLIsItsOwnHandlersFirstNavigation(_ html: String, _ expected: [String?]) throws {
+        #expect(try Self.scan(html).buttons.map(\.onclickURL) == expected)
+    }
 }

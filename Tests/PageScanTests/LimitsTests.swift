@@ -12,7 +12,13 @@ import TestSupport
 
     /// The limiter's output for `input` fed in pieces of `piece` bytes (as libxml2 pulls them).
     func filtered(_ input: [UInt8], piece: Int) -> [UInt8] {
+        filtered(input, piece: piece, fastPath: true).bytes
+    }
+
+    /// The same, with or without the fast path for ordinary tags; with what the limiter reports.
+    func filtered(_ input: [UInt8], piece: Int, fastPath: Bool) -> (bytes: [UInt8], truncations: [PageScanResult.Truncation]) {
         var limiter = MarkupLimiter()
+        limiter.fastPath = fastPath
         var out: [UInt8] = []
         var i = 0
         while i < input.count {
@@ -21,7 +27,7 @@ import TestSupport
             out += chunk[..<n]
             i += piece
         }
-        return out
+        return (out, limiter.truncations)
     }
 
     @Test func twoHundredThousandAttributesFinishAndAreReported() throws {
@@ -98,6 +104,33 @@ import TestSupport
         for _ in 0..<2_000 {
             let input = (0..<rng.below(300)).map { _ in rng.pick(alphabet) }
             #expect(filtered(input, piece: 1 + rng.below(17)) == input, "\(String(decoding: input, as: UTF8.self))")
+        }
+    }
+
+    /// The fast path for ordinary tags reads each tag as the state machine does. Tag soup is followed by a tag
+    /// past the attribute limit and one with a value past the value limit, so a tag read differently (ended
+    /// elsewhere, or raw text taken for markup) would cut different bytes; both must give the same.
+    @Test func theFastPathReadsTagsAsTheStateMachineDoes() {
+        var rng = FuzzRNG(seed: 1919)
+        let pieces = ["<", ">", "/", "/>", "=", "\"", "'", " ", "\n", "a", "b", "x1", "-", "!", "?", "<a", "<b c=d>",
+                      "<a href=\"/x\">", "<i title='t>u' data-x = y/>", "</a>", "</", "<script>", "</script>", "<style>",
+                      "</STYLE>", "<script/>", "<!--", "-->", "<!DOCTYPE html>", "<p", " e", "=\"v\"", "=w", "\"v\"", "<br/>",
+                      "<a b='x>", "<a b=\"x>", "<a b=x'y>", "<b c= '>'>", "<u v=\"'\" w='\"'>", "<a b\"c>", "<a b=c\"d>"]
+        let overAttributes = Array(("<i " + (0..<(MarkupLimiter.maxAttributes + 5)).map { "a\($0)" }.joined(separator: " ")
+                                    + " z=\"q\">").utf8)
+        let overValue = Array("<a title=\"".utf8) + [UInt8](repeating: UInt8(ascii: "v"), count: MarkupLimiter.maxValueBytes + 3)
+            + Array("\">".utf8)
+        for round in 0..<400 {
+            var input: [UInt8] = []
+            for _ in 0..<rng.below(40) { input += Array(rng.pick(pieces).utf8) }
+            input += round % 40 == 0 ? overValue : overAttributes
+            for _ in 0..<rng.below(10) { input += Array(rng.pick(pieces).utf8) }
+            input += overAttributes
+            let piece = round % 40 == 0 || round % 3 == 0 ? 4096 : 1 + rng.below(64)
+            let fast = filtered(input, piece: piece, fastPath: true)
+            let slow = filtered(input, piece: piece, fastPath: false)
+            #expect(fast.bytes == slow.bytes && fast.truncations == slow.truncations,
+                    "\(String(decoding: input.prefix(400), as: UTF8.self)) in pieces of \(piece)")
         }
     }
 }

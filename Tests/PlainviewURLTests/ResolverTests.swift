@@ -2,7 +2,8 @@ import Testing
 import PlainviewURL
 import TestSupport
 
-/// `WebURL.Resolver` gives exactly what `WebURL(_:relativeTo:)` gives, whether or not its shortcut applies.
+/// `WebURL.Resolver` gives exactly what `WebURL(_:relativeTo:)` gives, whether or not its shortcut applies, for
+/// references given as strings or as UTF-8 bytes.
 @Suite struct ResolverTests {
     static let bases = [
         "https://acs.3dsecure.no/3ds/challenge?x=1#f", "http://user:pw@shop.example:8080/a/b/", "https://xn--bcher-kva.example/",
@@ -21,7 +22,9 @@ import TestSupport
         let b = try #require(WebURL(base))
         let resolver = WebURL.Resolver(base: b)
         for r in Self.references {
-            #expect(resolver.href(r) == WebURL(r, relativeTo: b)?.href, "\(r) against \(base)")
+            let expected = WebURL(r, relativeTo: b)?.href
+            #expect(resolver.href(r) == expected, "\(r) against \(base)")
+            #expect(Self.viaBytes(resolver, r) == expected, "\(r) as bytes against \(base)")
         }
     }
 
@@ -34,8 +37,14 @@ import TestSupport
             for _ in 0..<3_000 {
                 var s = ""
                 for _ in 0..<rng.below(12) { s.unicodeScalars.append(rng.pick(alphabet)) }
-                #expect(resolver.href(s) == WebURL(s, relativeTo: b)?.href, "\(s.debugDescription) against \(base)")
+                let expected = WebURL(s, relativeTo: b)?.href
+                #expect(resolver.href(s) == expected, "\(s.debugDescription) against \(base)")
+                #expect(Self.viaBytes(resolver, s) == expected, "\(s.debugDescription) as bytes against \(base)")
             }
         }
+    }
+
+    static func viaBytes(_ resolver: WebURL.Resolver, _ s: String) -> String? {
+        Array(s.utf8).withUnsafeBufferPointer { resolver.href(utf8: $0) }
     }
 }
