@@ -40,8 +40,30 @@ struct PageCollectorState {
         var ariaLabel: String?; var name: String?; var value: String?; var onclick: [UInt8]?
     }
     private struct PendingSelect {
+        typealias Option = (value: String?, text: [UInt8], selected: Bool, disabled: Bool)
         var owner: Int?; var ownerID: String?; var name: String?; var multiple: Bool; var disabled: Bool
-        var options: [(value: String?, text: [UInt8], selected: Bool, disabled: Bool)] = []
+        /// The open option (its text still growing). Options are kept only as far as they can be chosen, so a
+        /// select of a million options costs no more than the page.
+        var option: Option?
+        /// A multiple select: its usable selected options, up to the cap (`overflow` counts the rest).
+        var chosen: [Option] = []
+        var overflow = 0
+        /// A single select: its last usable selected option, and its first usable option.
+        var lastSelected: Option?
+        var firstUsable: Option?
+
+        /// The open option is complete: keep it if it can be chosen.
+        mutating func closeOption() {
+            guard let o = option, !o.disabled else { option = nil; return }
+            option = nil
+            if multiple {
+                guard o.selected else { return }
+                if chosen.count < PageScanner.maxFindingsPerKind { chosen.append(o) } else { overflow += 1 }
+            } else {
+                if o.selected { lastSelected = o }
+                if firstUsable == nil { firstUsable = o }
+            }
+        }
     }
 
     private var baseHref: String?
@@ -50,8 +72,11 @@ struct PageCollectorState {
     /// Links as found: `url` is the raw href until `result` resolves it in place; `text` is final once the
     /// link's element closes.
     private var links: [PageScanResult.Link] = []
-    /// The open `<a>` elements, innermost last: the link's index (-1 without href) and its text so far.
-    private var openLinks: [(index: Int, text: [UInt8])] = []
+    /// The open `<a>` elements, innermost last: the link's index (-1 without href, or past the cap).
+    /// (4 bytes an entry: libxml2 nests `<a>` a million deep where a browser would close each.) The text of each
+    /// open link kept is in `openLinkTexts`, innermost last.
+    private var openLinks: [Int32] = []
+    private var openLinkTexts: [[UInt8]] = []
     private var forms: [PendingForm] = []
     private var openForm: Int?
     private var ignoredNestedForms = 0
@@ -64,6 +89,11 @@ struct PageCollectorState {
     private var openButton: Int?
     /// Button text kept (a label, not a document).
     private static let maxButtonText = 512
+
+    /// Findings per kind: past `PageScanner.maxFindingsPerKind` they are counted, not kept.
+    private var counts = FindingCounts()
+    /// The open `<form>` was past the cap: what it holds is not kept either.
+    private static let droppedForm = Int.max
 
     private var skipDepth = 0
     private var fieldsets: [Bool] = []
@@ -113,8 +143,12 @@ struct PageCollectorState {
                 else if cEqual(n, "target") { target = string(v) }
                 else if tag == .area && cEqual(n, "alt") { alt = string(v) }
             }
-            if tag == .a { openLinks.append((href == nil ? -1 : links.count, [])) }
-            guard let href else { return }
+            let kept = href != nil && counts.admit(.link)
+            if tag == .a {
+                openLinks.append(kept ? Int32(links.count) : -1)
+                if kept { openLinkTexts.append([]) }
+            }
+            guard let href, kept else { return }
             links.append(.init(url: href, text: alt.map { collapseWhitespace(Array($0.utf8)) } ?? "", target: target))
             addJavaScriptURL(href)
         case .base:
@@ -134,7 +168,7 @@ struct PageCollectorState {
                 else if cEqual(n, "content") { content = string(v) }
                 else if cEqual(n, "charset") { charset = string(v) }
             }
-            if isRefresh, let content, let parsed = RefreshContent(content) { refreshes.append(parsed) }
+            if isRefresh, let content, let parsed = RefreshContent(content), counts.admit(.refresh) { refreshes.append(parsed) }
             // The page's own encoding declaration: the first `<meta charset>` or content-type `<meta>`.
             if declaredCharset == nil {
                 if let charset { declaredCharset = charset }
@@ -150,6 +184,7 @@ struct PageCollectorState {
                 else if cEqual(n, "name") { f.name = string(v) }
                 else if cEqual(n, "id") { f.id = string(v) }
             }
+            guard counts.admit(.form) else { openForm = Self.droppedForm; return }
             openForm = forms.count
             forms.append(f)
         case .button:
@@ -165,7 +200,7 @@ struct PageCollectorState {
                 else if cEqual(n, "disabled") { disabled = true }
             }
             if b.kind == .image { b.kind = .submit }
-            guard !disabled, disabledFieldsets == 0 else { return }
+            guard !disabled, disabledFieldsets == 0, keeps(owner: b.owner, ownerID: b.ownerID), counts.admit(.button) else { return }
             openButton = buttons.count
             buttons.append(b)
         case .input:
@@ -182,7 +217,8 @@ struct PageCollectorState {
                 else if cEqual(n, "aria-label") { ariaLabel = string(v) }
                 else if cEqual(n, "onclick"), let v { onclick = bytes(v) }
             }
-            if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0 {
+            if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0,
+               keeps(owner: openForm, ownerID: formID), counts.admit(.button) {
                 // What the button shows: its value, an image's alt, else the browser's default caption.
                 let shown = kind == .image ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
                 buttons.append(PendingButton(owner: openForm, ownerID: formID, kind: kind, label: Array(shown.utf8), ariaLabel: ariaLabel,
@@ -198,7 +234,7 @@ struct PageCollectorState {
             default:
                 break
             }
-            fields.append(PendingField(owner: openForm, ownerID: formID, name: name, value: value ?? ""))
+            addField(PendingField(owner: openForm, ownerID: formID, name: name, value: value ?? ""))
         case .textarea:
             var name: String?, disabled = false, formID: String?
             attributes.forEach { n, v in
@@ -226,7 +262,8 @@ struct PageCollectorState {
                 else if cEqual(n, "selected") { selected = true }
                 else if cEqual(n, "disabled") { disabled = true }
             }
-            select?.options.append((value, [], selected, disabled))
+            select?.closeOption()
+            select?.option = (value, [], selected, disabled)
             inOption = true
         case .fieldset:
             var disabled = false
@@ -240,7 +277,7 @@ struct PageCollectorState {
                 else if cEqual(n, "name") { frameName = string(v) }
             }
             // No or empty src: about:blank, which goes nowhere.
-            if let src, !src.trimmingASCIIWhitespace().isEmpty { frames.append((src, frameName)) }
+            if let src, !src.trimmingASCIIWhitespace().isEmpty, counts.admit(.frame) { frames.append((src, frameName)) }
         case .script:
             var external = false, runs = true, module = false
             attributes.forEach { n, v in
@@ -280,25 +317,22 @@ struct PageCollectorState {
             // The parser drops one newline right after <textarea>; browsers normalise CRLF to LF.
             if t.text.first == 0x0A { t.text.removeFirst() }
             let value = String(decoding: t.text, as: UTF8.self).replacingCRLF()
-            fields.append(PendingField(owner: t.owner, ownerID: t.ownerID, name: t.name, value: value))
+            addField(PendingField(owner: t.owner, ownerID: t.ownerID, name: t.name, value: value))
             textarea = nil
         case .option:
             inOption = false
         case .select:
-            guard let s = select else { return }
+            guard var s = select else { return }
             select = nil
+            s.closeOption()
             guard let name = s.name, !name.isEmpty, !s.disabled else { return }
-            var chosen = s.options.indices.filter { s.options[$0].selected && !s.options[$0].disabled }
-            if !s.multiple {
-                // A single select always has one selection: the last `selected`, else the first usable option.
-                if let last = chosen.last { chosen = [last] }
-                else if let first = s.options.indices.first(where: { !s.options[$0].disabled }) { chosen = [first] }
-            }
-            for i in chosen {
-                let o = s.options[i]
+            // A single select always has one selection: the last `selected`, else the first usable option.
+            let chosen = s.multiple ? s.chosen : (s.lastSelected ?? s.firstUsable).map { [$0] } ?? []
+            for o in chosen {
                 let value = o.value ?? collapseWhitespace(o.text)
-                fields.append(PendingField(owner: s.owner, ownerID: s.ownerID, name: name, value: value))
+                addField(PendingField(owner: s.owner, ownerID: s.ownerID, name: name, value: value))
             }
+            if keeps(owner: s.owner, ownerID: s.ownerID) { counts.add(.field, s.overflow) }
         case .fieldset:
             if let d = fieldsets.popLast(), d { disabledFieldsets -= 1 }
         case .script:
@@ -323,15 +357,15 @@ struct PageCollectorState {
         }
         if skipDepth > 0 { return }
         // Text goes to the innermost open link only: browsers never nest links (a new <a> closes the open one).
-        if let last = openLinks.indices.last, openLinks[last].index >= 0, openLinks[last].text.count < Self.maxLinkText {
-            openLinks[last].text.append(contentsOf: text.prefix(Self.maxLinkText - openLinks[last].text.count))
+        if let last = openLinks.last, last >= 0, let t = openLinkTexts.indices.last, openLinkTexts[t].count < Self.maxLinkText {
+            openLinkTexts[t].append(contentsOf: text.prefix(Self.maxLinkText - openLinkTexts[t].count))
         }
         textarea?.text.append(contentsOf: text)
         if let b = openButton, buttons[b].label.count < Self.maxButtonText {
             buttons[b].label.append(contentsOf: text.prefix(Self.maxButtonText - buttons[b].label.count))
         }
-        if inOption, let last = select?.options.indices.last {
-            select?.options[last].text.append(contentsOf: text)
+        if inOption, select?.option != nil {
+            select?.option?.text.append(contentsOf: text)
         }
     }
 
@@ -368,8 +402,9 @@ struct PageCollectorState {
     // MARK: result
 
     /// A link's element closed: its text is final.
-    private mutating func closeLink(_ open: (index: Int, text: [UInt8])) {
-        if open.index >= 0 { links[open.index].text = collapseWhitespace(open.text) }
+    private mutating func closeLink(_ open: Int32) {
+        guard open >= 0, let text = openLinkTexts.popLast() else { return }
+        links[Int(open)].text = collapseWhitespace(text)
     }
 
     /// Resolves each item's URL in place, dropping those that do not resolve: every raw URL is released as its
@@ -434,6 +469,9 @@ struct PageCollectorState {
         findings.navigations.removeLast(findings.navigations.count - resolved)
         findings.navigationKeys.removeLast(findings.navigationKeys.count - resolved)
         out.hooks = findings.hooks
+        counts.add(.scriptNavigation, findings.navigationsFound)
+        counts.add(.hook, findings.hooksFound)
+        counts.add(.formSubmission, findings.submitsFound)
 
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
@@ -486,6 +524,7 @@ struct PageCollectorState {
                                    autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
                                    autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
+        out.truncations = counts.truncations
         return out
     }
 
@@ -512,6 +551,14 @@ struct PageCollectorState {
     }
 
     // MARK: helpers
+
+    /// False for a field or button of a form past the cap (its own, not one it names with `form=`).
+    private func keeps(owner: Int?, ownerID: String?) -> Bool { ownerID != nil || owner != Self.droppedForm }
+
+    private mutating func addField(_ field: PendingField) {
+        guard keeps(owner: field.owner, ownerID: field.ownerID), counts.admit(.field) else { return }
+        fields.append(field)
+    }
 
     /// `javascript:` links run their code when tapped: scan it like a click handler.
     private mutating func addJavaScriptURL(_ href: String) {
