@@ -101,6 +101,8 @@ struct PageCollectorState {
     private var script: [UInt8]?
     /// The length of `script` at which to look for statements to analyse on their own.
     private var scriptCheckAt = ScriptUnit.segmentBytes
+    /// Statements cut because they were longer than `ScriptUnit.maxBytes`.
+    private var splitStatements = 0
     /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
     private(set) var declaredCharset: String?
     /// The open script is a module script (it runs after parsing, not where it stands).
@@ -371,28 +373,34 @@ struct PageCollectorState {
 
     /// A long inline script is analysed a top-level statement run at a time, so neither its bytes nor its
     /// tokens are ever held whole (a 60 MB script would otherwise cost about 5 times its size). The run ends
-    /// after the last `;` or `}` outside any bracket; a script without one for `ScriptUnit.maxBytes` is cut
-    /// where it stands.
+    /// after the last `;` or `}` outside any bracket. A single statement longer than `ScriptUnit.maxBytes` (a
+    /// bundled library wrapped in one call) is cut after its shallowest `;`, `,` or `}` in the second half of
+    /// the run, else before its last token, and the cut is reported (`splitStatements`).
     private mutating func analyseLeadingStatements() {
         guard let source = script else { return }
         var cut = 0
-        if source.count < ScriptUnit.maxBytes {
-            var depth = 0
-            for t in Tokenizer(source).tokens() where t.kind == .punct && t.end - t.start == 1 {
-                switch source[t.start] {
-                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-                case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1)
-                case UInt8(ascii: "}"):
-                    depth = max(0, depth - 1)
-                    if depth == 0 { cut = t.end }
-                case UInt8(ascii: ";"): if depth == 0 { cut = t.end }
-                default: break
-                }
+        var depth = 0
+        // The latest separator at the least depth, past the first half segment: where a long statement is cut.
+        var shallow = (depth: Int.max, end: 0)
+        var lastStart = 0
+        for t in Tokenizer(source).tokens() {
+            lastStart = t.start
+            guard t.kind == .punct, t.end - t.start == 1 else { continue }
+            switch source[t.start] {
+            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; continue
+            case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1); continue
+            case UInt8(ascii: "}"): depth = max(0, depth - 1)
+            case UInt8(ascii: ";"), UInt8(ascii: ","): break
+            default: continue
             }
+            if depth == 0 && source[t.start] != UInt8(ascii: ",") { cut = t.end }
+            if t.end >= ScriptUnit.segmentBytes / 2, depth <= shallow.depth { shallow = (depth, t.end) }
+        }
+        if cut < ScriptUnit.segmentBytes / 2 {
             // Too little to cut off yet: look again when the script has grown by another segment.
-            guard cut >= ScriptUnit.segmentBytes / 2 else { scriptCheckAt = source.count + ScriptUnit.segmentBytes; return }
-        } else {
-            cut = source.count
+            guard source.count >= ScriptUnit.maxBytes else { scriptCheckAt = source.count + ScriptUnit.segmentBytes; return }
+            cut = shallow.end > 0 ? shallow.end : lastStart > 0 ? lastStart : source.count
+            splitStatements += 1
         }
         scripts.add(ScriptUnit(source: Array(source[..<cut]), onLoad: true, formsBefore: forms.count))
         script = Array(source[cut...])
@@ -525,6 +533,9 @@ struct PageCollectorState {
                                    autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
         out.truncations = counts.truncations
+        if splitStatements > 0 {
+            out.truncations.append(.init(kind: .scriptStatement, count: splitStatements, limit: ScriptUnit.maxBytes, dropped: 0))
+        }
         return out
     }
 

@@ -50,6 +50,9 @@ public struct PageScanResult: Sendable, Hashable, Codable {
             case scriptNavigations = "script-navigations"
             /// `.submit()` calls in scripts: past the first `limit`, they submit nothing (no form is marked `autoSubmit`).
             case formSubmissions = "form-submissions"
+            /// Inline-script statements longer than `limit` bytes, analysed in parts (nothing is dropped; code in a
+            /// function split across two parts is taken as code that runs where it stands).
+            case scriptStatement = "script-statement"
         }
         public var kind: Kind
         /// How many elements (`attributes`), values (`attribute-value`) or URLs (`url`) were cut; for a kind of

@@ -18,9 +18,9 @@ struct ScriptUnit {
     var formsBefore: Int
 
     /// An inline script longer than this is analysed in runs of whole top-level statements (see
-    /// `PageCollector`), and no unit is ever longer than `maxBytes` (token offsets are 32-bit).
+    /// `PageCollector`), and no run is longer than `maxBytes`: a unit's tokens cost several times its size.
     static let segmentBytes = 1 << 18
-    static let maxBytes = 16 << 20
+    static let maxBytes = 1 << 19
     /// True for code that runs once the page has parsed: a load-time handler attribute (`<body onload>`,
     /// `onpageshow`, `onerror`) or a module script. A classic inline script runs where the parser meets it.
     var runsAfterParsing = false
@@ -817,16 +817,18 @@ struct Tokenizer {
 /// decided in `finish` from the call graph (names and calls, interned as numbers). Findings keep document order.
 struct ScriptAnalysis {
     private let scanner: ScriptScanner
-    private var waiting: [ScriptUnit] = []
+    /// Units waiting unread: their bytes end to end, and each one's end and particulars (24 bytes, not a unit
+    /// with its own array: a page of 300,000 small scripts would hold 4 times its size).
+    private var waitingBytes: [UInt8] = []
+    private var waiting: [(end: Int, index: Int32, formsBefore: Int32, onLoad: Bool, runsAfterParsing: Bool)] = []
     private var anyMatters = false
     private var findings = ScriptFindings()
-    /// Every name seen as a function name or a global reference, as a number; `isFunction` by number.
+    /// Every name seen as a function name or a global reference, as a number; `flags` by number: a function's
+    /// name, referenced by top-level code that runs while the page parses, or once it has loaded.
     private var names: [String: Int32] = [:]
-    private var isFunction: [Bool] = []
-    /// Names referenced by top-level code that runs while the page parses / once it has loaded, and the calls
-    /// from each named function's body (repeats within one body recorded once).
-    private var parseRoots: Set<Int32> = []
-    private var loadRoots: Set<Int32> = []
+    private var flags: [UInt8] = []
+    private static let function: UInt8 = 1, parseRoot: UInt8 = 2, loadRoot: UInt8 = 4
+    /// The calls from each named function's body (repeats within one body recorded once).
     private var calls: [(caller: Int32, callee: Int32)] = []
     private var lastCaller: Int32 = -1
     private var lastCallees: Set<Int32> = []
@@ -840,32 +842,55 @@ struct ScriptAnalysis {
         unit.index = units
         units += 1
         if !anyMatters {
-            guard matters else { waiting.append(unit); return }
+            guard matters else { wait(unit); return }
             anyMatters = true
-            let earlier = waiting
-            waiting = []
-            for u in earlier { analyse(u, matters: false) }
+            let bytes = waitingBytes, earlier = waiting
+            (waitingBytes, waiting) = ([], [])
+            var start = 0
+            for w in earlier {
+                var u = ScriptUnit(source: Array(bytes[start..<w.end]), onLoad: w.onLoad, formsBefore: Int(w.formsBefore),
+                                   runsAfterParsing: w.runsAfterParsing)
+                u.index = Int(w.index)
+                start = w.end
+                analyse(u, matters: false)
+            }
         }
         analyse(unit, matters: matters)
+    }
+
+    /// Keeps a unit that matters to nothing yet, in case a later one does: it may declare a function or call one.
+    /// A handler attribute that declares no function can do neither (its calls run on a tap, which no finding
+    /// depends on), so it is dropped at once.
+    private mutating func wait(_ unit: ScriptUnit) {
+        guard unit.onLoad || unit.runsAfterParsing || Self.contains(unit.source, "function") else { return }
+        waitingBytes += unit.source
+        waiting.append((waitingBytes.count, Int32(truncatingIfNeeded: unit.index), Int32(truncatingIfNeeded: unit.formsBefore),
+                        unit.onLoad, unit.runsAfterParsing))
+    }
+
+    private static func contains(_ s: [UInt8], _ word: StaticString) -> Bool {
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard s.count >= w.count else { return false }
+        for i in 0...(s.count - w.count) where s[i] == w[0] && s[i..<(i + w.count)].elementsEqual(w) { return true }
+        return false
     }
 
     private mutating func id(_ name: String) -> Int32 {
         if let known = names[name] { return known }
         let new = Int32(names.count)
         names[name] = new
-        isFunction.append(false)
+        flags.append(0)
         return new
     }
 
     private mutating func analyse(_ unit: ScriptUnit, matters: Bool) {
         let a = scanner.analyse(unit)
-        for d in a.deferred { if let n = d.name { isFunction[Int(id(n))] = true } }
+        for d in a.deferred { if let n = d.name { flags[Int(id(n))] |= Self.function } }
         if unit.onLoad || !a.deferred.isEmpty {
             scanner.forEachGlobalReference(a) { name, owner, index in
                 if owner < 0 {
                     guard unit.onLoad else { return }
-                    let callee = id(name)
-                    if scanner.runTime(index, a) == .parse { parseRoots.insert(callee) } else { loadRoots.insert(callee) }
+                    flags[Int(id(name))] |= scanner.runTime(index, a) == .parse ? Self.parseRoot : Self.loadRoot
                 } else if let caller = a.deferred[Int(owner)].name {
                     let (from, to) = (id(caller), id(name))
                     if from != lastCaller { lastCaller = from; lastCallees.removeAll(keepingCapacity: true) }
@@ -877,14 +902,15 @@ struct ScriptAnalysis {
         scanner.match(a, into: &findings)
     }
 
-    /// The named functions reachable from `roots` through calls; `callees` lists each name's calls (by `from`).
-    private func reachable(from roots: Set<Int32>, _ callees: [Int32], _ from: [Int]) -> [Bool] {
-        var seen = [Bool](repeating: false, count: isFunction.count)
-        var stack = roots.filter { isFunction[Int($0)] }.sorted()
+    /// The named functions reachable through calls from the names flagged `root`; `callees` lists each name's
+    /// calls (by `from`).
+    private func reachable(from root: UInt8, _ callees: [Int32], _ from: [Int]) -> [Bool] {
+        var seen = [Bool](repeating: false, count: flags.count)
+        var stack = flags.indices.filter { flags[$0] & root != 0 && flags[$0] & Self.function != 0 }.map { Int32($0) }
         while let f = stack.popLast() {
             guard !seen[Int(f)] else { continue }
             seen[Int(f)] = true
-            for c in callees[from[Int(f)]..<from[Int(f) + 1]] where isFunction[Int(c)] && !seen[Int(c)] { stack.append(c) }
+            for c in callees[from[Int(f)]..<from[Int(f) + 1]] where flags[Int(c)] & Self.function != 0 && !seen[Int(c)] { stack.append(c) }
         }
         return seen
     }
@@ -898,15 +924,15 @@ struct ScriptAnalysis {
         guard !out.inFunctions.isEmpty else { return out }
         // Which named functions run without a tap: reachable from references in code that runs by itself. The
         // calls, grouped by caller (counting sort): `callees[from[f]..<from[f + 1]]` are f's.
-        var from = [Int](repeating: 0, count: isFunction.count + 1)
+        var from = [Int](repeating: 0, count: flags.count + 1)
         for c in calls { from[Int(c.caller) + 1] += 1 }
-        for k in 0..<isFunction.count { from[k + 1] += from[k] }
+        for k in 0..<flags.count { from[k + 1] += from[k] }
         var callees = [Int32](repeating: 0, count: calls.count)
         var next = from
         for c in calls { callees[next[Int(c.caller)]] = c.callee; next[Int(c.caller)] += 1 }
         calls = []
-        let atParse = reachable(from: parseRoots, callees, from)
-        let atLoad = reachable(from: loadRoots, callees, from)
+        let atParse = reachable(from: Self.parseRoot, callees, from)
+        let atLoad = reachable(from: Self.loadRoot, callees, from)
         for p in out.inFunctions {
             let f = names[p.function].map(Int.init)
             let time: RunTime = f.map { atParse[$0] ? .parse : atLoad[$0] ? .load : .tap } ?? .tap

@@ -52,47 +52,12 @@ import TestSupport
             + [UInt8](repeating: UInt8(ascii: "a"), count: urlBytes) + Array("\"></head><body>x</body></html>".utf8)
     }
 
-    /// Pages dense with one kind of content, generated about `bytes` long.
-    enum Dense: String, CaseIterable, Sendable {
-        case navigationsInOneScript, navigationsInManyScripts, links, forms, fields, frames, buttons, options, hooks
-        case formSubmissions, nestedElements, nestedLinks, inlineText, textarea, metaRefreshes
-
-        func page(bytes: Int) -> [UInt8] {
-            var out = Array("<html><body>".utf8)
-            func fill(_ item: (Int) -> String) {
-                var i = 0
-                while out.count < bytes { out += Array(item(i).utf8); i += 1 }
-            }
-            func wrap(_ open: String, _ close: String, _ item: (Int) -> String) {
-                out += Array(open.utf8); fill(item); out += Array(close.utf8)
-            }
-            switch self {
-            case .navigationsInOneScript: wrap("<script>", "</script>") { "location.href = \"/p?o=\($0)\";\n" }
-            case .navigationsInManyScripts: fill { "<script>location.href = \"/p?o=\($0)\";</script>\n" }
-            case .links: fill { "<a href=\"/p?o=\($0)\">x</a>\n" }
-            case .forms: fill { "<form action=\"/f\($0)\"><input name=a value=\($0)></form>\n" }
-            case .fields: wrap("<form action=/f>", "</form>") { "<input name=a\($0) value=\($0)>\n" }
-            case .frames: fill { "<iframe src=\"/f\($0)\"></iframe>\n" }
-            case .buttons: fill { "<button onclick=\"location.href='/b\($0)'\">b</button>\n" }
-            case .options: wrap("<form><select name=s multiple>", "</select></form>") { "<option selected>\($0)</option>\n" }
-            case .hooks: wrap("<script>", "</script>") { "webkit.messageHandlers.h.postMessage(\($0));\n" }
-            case .formSubmissions: wrap("<form id=f></form><script>", "</script>") { _ in "f.submit();\n" }
-            case .nestedElements: fill { _ in "<div>" }
-            case .nestedLinks: fill { _ in "<b><a href=/x>" }
-            case .inlineText: wrap("<p>", "</p>") { _ in "lorem ipsum " }
-            case .textarea: wrap("<form><textarea name=t>", "</textarea></form>") { _ in "lorem ipsum " }
-            case .metaRefreshes: fill { "<meta http-equiv=refresh content=\"5;url=/r\($0)\">\n" }
-            }
-            return out + Array("</body></html>".utf8)
-        }
-    }
-
     /// What a page dense with one kind of content adds to the process's peak over an empty page (the Swift
     /// runtime): at most 3 times the page. Findings past the per-page cap are counted, not kept; long scripts are
     /// analysed a run of statements at a time; a million nested elements cost libxml2 its element stack and the
     /// collector 4 bytes each. Before the cap, these pages added 4 to 15 times their size.
-    @Test(arguments: Dense.allCases)
-    func densePagesAddAtMostThreeTimesTheirSize(kind: Dense) async throws {
+    @Test(arguments: DensePage.allCases)
+    func densePagesAddAtMostThreeTimesTheirSize(kind: DensePage) async throws {
         let page = kind.page(bytes: 6_000_000)
         let empty = try await offPool { try Self.withFile(Array("<html></html>".utf8)) { try Self.peak(["extract", $0.path, "--base", Self.base]) } }
         let (status, bytes) = try await offPool { try Self.withFile(page) { try Self.peak(["extract", $0.path, "--base", Self.base]) } }
@@ -102,7 +67,7 @@ import TestSupport
     }
 
     @Test func denseNavigationsAreCutAndSaidSo() async throws {
-        let page = Dense.navigationsInManyScripts.page(bytes: 1_000_000)
+        let page = DensePage.navigationsInManyScripts.page(bytes: 1_000_000)
         let r = try await offPool { try Self.withFile(page) { try CLI.run(["extract", $0.path, "--base", Self.base]) } }
         #expect(r.status == 0, "\(r.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
