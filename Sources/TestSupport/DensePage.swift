@@ -11,6 +11,8 @@ public enum DensePage: String, CaseIterable, Sendable {
     case namedFunctions
     /// Many small inline scripts with no navigation, then one with.
     case smallScripts
+    /// One statement of nothing but tokens (`1+1+…`), as many as bytes allow, after a navigation.
+    case longExpression
 
     /// The page, about `bytes` long.
     public func page(bytes: Int) -> [UInt8] {
@@ -48,6 +50,7 @@ public enum DensePage: String, CaseIterable, Sendable {
         case .smallScripts:
             fill { "<script>var a\($0) = \($0);</script>\n" }
             out += Array("<script>location.href = '/x'</script>".utf8)
+        case .longExpression: wrap("<script>location.href = '/x'; var x = ", "1</script>") { _ in "1+" }
         }
         return out + Array("</body></html>".utf8)
     }
