@@ -72,9 +72,9 @@ struct PageCollectorState {
     /// Links as found: `url` is the raw href until `result` resolves it in place; `text` is final once the
     /// link's element closes.
     private var links: [PageScanResult.Link] = []
-    /// The open `<a>` elements, innermost last: the link's index (-1 without href, or past the cap).
-    /// (4 bytes an entry: libxml2 nests `<a>` a million deep where a browser would close each.) The text of each
-    /// open link kept is in `openLinkTexts`, innermost last.
+    /// The open `<a>` elements, innermost last: a kept link's index, or -n for n open in a row that are not kept
+    /// (no href, or past the cap): libxml2 nests `<a>` millions deep where a browser would close each. The text
+    /// of each open link kept is in `openLinkTexts`, innermost last.
     private var openLinks: [Int32] = []
     private var openLinkTexts: [[UInt8]] = []
     private var forms: [PendingForm] = []
@@ -147,7 +147,11 @@ struct PageCollectorState {
             }
             let kept = href != nil && counts.admit(.link)
             if tag == .a {
-                openLinks.append(kept ? Int32(links.count) : -1)
+                if kept { openLinks.append(Int32(links.count)) } else if let last = openLinks.last, last < 0 {
+                    openLinks[openLinks.count - 1] = last - 1
+                } else {
+                    openLinks.append(-1)
+                }
                 if kept { openLinkTexts.append([]) }
             }
             guard let href, kept else { return }
@@ -309,7 +313,8 @@ struct PageCollectorState {
         }
         switch tag {
         case .a:
-            if let open = openLinks.popLast() { closeLink(open) }
+            if let last = openLinks.last, last < -1 { openLinks[openLinks.count - 1] = last + 1 }
+            else if let open = openLinks.popLast() { closeLink(open) }
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
         case .button:
