@@ -380,36 +380,46 @@ struct PageCollectorState {
     /// tokens are ever held whole (a 60 MB script would otherwise cost about 5 times its size). The run ends
     /// after the last `;` or `}` outside any bracket. A single statement longer than `ScriptUnit.maxBytes` (a
     /// bundled library wrapped in one call) is cut after its shallowest `;`, `,` or `}` in the second half of
-    /// the run, else before its last token, and the cut is reported (`splitStatements`).
+    /// the run, else before its last token, and the cut is reported (`splitStatements`). Text may arrive in
+    /// pieces of any size: runs are cut off the front until what is left is short enough to wait.
     private mutating func analyseLeadingStatements() {
         guard let source = script else { return }
-        var cut = 0
-        var depth = 0
-        // The latest separator at the least depth, past the first half segment: where a long statement is cut.
-        var shallow = (depth: Int.max, end: 0)
-        var lastStart = 0
-        for t in Tokenizer(source).tokens() {
-            lastStart = t.start
-            guard t.kind == .punct, t.end - t.start == 1 else { continue }
-            switch source[t.start] {
-            case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; continue
-            case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1); continue
-            case UInt8(ascii: "}"): depth = max(0, depth - 1)
-            case UInt8(ascii: ";"), UInt8(ascii: ","): break
-            default: continue
+        var start = 0
+        while source.count - start >= scriptCheckAt {
+            // Only the first `maxBytes` are looked at: no run is longer.
+            let window = Array(source[start..<min(source.count, start + ScriptUnit.maxBytes)])
+            var cut = 0
+            var depth = 0
+            // The latest separator at the least depth, past the first half segment: where a long statement is cut.
+            var shallow = (depth: Int.max, end: 0)
+            var lastStart = 0
+            for t in Tokenizer(window).tokens() {
+                lastStart = t.start
+                guard t.kind == .punct, t.end - t.start == 1 else { continue }
+                switch window[t.start] {
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; continue
+                case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1); continue
+                case UInt8(ascii: "}"): depth = max(0, depth - 1)
+                case UInt8(ascii: ";"), UInt8(ascii: ","): break
+                default: continue
+                }
+                if depth == 0 && window[t.start] != UInt8(ascii: ",") { cut = t.end }
+                if t.end >= ScriptUnit.segmentBytes / 2, depth <= shallow.depth { shallow = (depth, t.end) }
             }
-            if depth == 0 && source[t.start] != UInt8(ascii: ",") { cut = t.end }
-            if t.end >= ScriptUnit.segmentBytes / 2, depth <= shallow.depth { shallow = (depth, t.end) }
+            if cut < ScriptUnit.segmentBytes / 2 {
+                // Too little to cut off yet: look again when the script has grown by another segment.
+                guard source.count - start >= ScriptUnit.maxBytes else {
+                    scriptCheckAt = source.count - start + ScriptUnit.segmentBytes
+                    break
+                }
+                cut = shallow.end > 0 ? shallow.end : lastStart > 0 ? lastStart : window.count
+                splitStatements += 1
+            }
+            scripts.add(ScriptUnit(source: Array(window[..<cut]), onLoad: true, formsBefore: forms.count))
+            start += cut
+            scriptCheckAt = ScriptUnit.segmentBytes
         }
-        if cut < ScriptUnit.segmentBytes / 2 {
-            // Too little to cut off yet: look again when the script has grown by another segment.
-            guard source.count >= ScriptUnit.maxBytes else { scriptCheckAt = source.count + ScriptUnit.segmentBytes; return }
-            cut = shallow.end > 0 ? shallow.end : lastStart > 0 ? lastStart : source.count
-            splitStatements += 1
-        }
-        scripts.add(ScriptUnit(source: Array(source[..<cut]), onLoad: true, formsBefore: forms.count))
-        script = Array(source[cut...])
-        scriptCheckAt = ScriptUnit.segmentBytes
+        if start > 0 { script = Array(source[start...]) }
     }
 
     // MARK: result

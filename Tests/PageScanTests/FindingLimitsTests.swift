@@ -101,6 +101,33 @@ import Testing
         #expect(m.truncations == [.init(kind: .fields, count: Self.limit + 3, limit: Self.limit, dropped: 3)])
     }
 
+    @Test func aStatementLongerThanTheLimitIsAnalysedInPartsAndSaidSo() throws {
+        // One call wrapping 600 kB of module functions (a bundled library): cut once, after a comma between two
+        // modules (what follows then reads as top-level code, cut as usual); the navigations at both ends are
+        // found, and the cut is reported.
+        let modules = Self.repeated(6_000) { "function(e){e.exports={n:\($0),s:\"\(String(repeating: "x", count: 60))\"}}," }
+        let html = "<script>(function(m){location.href='/first'})([\(modules) function(){location.replace('/last')}])</script>"
+        let r = try PageScanner.scan(Array(html.utf8), documentURL: Self.doc)
+        #expect(r.scriptNavigations.map(\.url) == ["https://shop.example/first", "https://shop.example/last"])
+        let cut = try #require(r.truncations.first)
+        #expect(r.truncations.count == 1)
+        #expect(cut.kind == .scriptStatement)
+        #expect(cut.count == 1)
+        #expect(cut.limit == ScriptUnit.maxBytes)
+        #expect(cut.dropped == 0)
+    }
+
+    @Test func aFunctionCalledAmongThousandsIsTheOneThatRunsOnLoad() throws {
+        // 5,000 named functions, each navigating; only f4321 is called by code that runs. The names are
+        // numbered in a table that grows many times on the way.
+        let functions = Self.repeated(5_000) { "function f\($0)() { location.href = '/k\($0)' }" }
+        let html = "<script>\(functions)</script><script>f4321();</script>"
+        let r = try PageScanner.scan(Array(html.utf8), documentURL: Self.doc)
+        #expect(r.scriptNavigations.count == 5_000)
+        #expect(r.scriptNavigations.filter(\.onLoad).map(\.url) == ["https://shop.example/k4321"])
+        #expect(r.scriptNavigations.first { $0.onLoad }?.runOrder == 0)
+    }
+
     @Test func aTimerFarFromItsNavigationStillDelaysIt() throws {
         // 20,000 tokens of the callback lie between `setTimeout(` and the navigation: the delay is still read (a
         // walk back from each navigation would have to be bounded, and would lose it).
