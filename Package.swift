@@ -5,7 +5,8 @@
 //
 //   plainview (thin CLI) ──► PlainviewServer (Hummingbird) ──┐
 //        │                                                   ▼
-//        ├──► PlainviewEngines (engine mode: Chromium over the DevTools pipe; a child process, nothing linked)
+//        ├──► PlainviewEngines (engine mode: Chromium over the DevTools pipe, plainview-webkit over the same framing;
+//        │          │          child processes, nothing linked)
 //        │          │
 //        └──────────┴───────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
 //                                                        │   │   │
@@ -16,6 +17,9 @@
 //                                                 ▼
 //                                           PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding,
 //                                                         resolution, scheme classes; pure)
+//
+//   plainview-webkit (the WebKitGTK driver: dlopen, Xvfb) ──► PlainviewRecordingProxy (SwiftNIO, NIOSSL; loopback proxy
+//                                                             answering from the flow's recordings)
 import PackageDescription
 
 let package = Package(
@@ -38,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
     ],
     targets: [
         // The URL core: the only place a URL is parsed, resolved, serialised, percent-coded or classified.
@@ -64,9 +70,23 @@ let package = Package(
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
             ]
         ),
-        // Engine mode's drivers: Chromium over the DevTools pipe (a child process; no library linked, so `swift build`
-        // needs no engine installed).
-        .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PlainviewURL"]),
+        // Engine mode's drivers: Chromium over the DevTools pipe, plainview-webkit over the same framing (child
+        // processes; no browser library linked, so `swift build` needs no engine installed).
+        .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PageScan", "PlainviewURL"]),
+        // A loopback HTTP/HTTPS proxy whose every answer comes from its owner (a flow's recording): CONNECT tunnels
+        // end in TLS with one embedded self-signed certificate. Only the WebKit driver uses it.
+        .target(
+            name: "PlainviewRecordingProxy",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The WebKitGTK driver of `simulate --engine webkit` (loads WebKitGTK at run time; nothing depends on it but the
+        // tests, which need it built).
+        .executableTarget(name: "plainview-webkit", dependencies: ["NavigationPolicy", "PlainviewRecordingProxy"]),
         // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
         .target(
             name: "PlainviewServer",
@@ -113,7 +133,20 @@ let package = Package(
         ),
         .testTarget(
             name: "PlainviewCLITests",
-            dependencies: ["plainview", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch", "TestSupport"]
+            dependencies: [
+                "plainview", "plainview-webkit", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch",
+                "PlainviewEngines", "TestSupport",
+            ]
+        ),
+        .testTarget(
+            name: "RecordingProxyTests",
+            dependencies: [
+                "PlainviewRecordingProxy", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(
             name: "PlainviewServerTests",

@@ -14,6 +14,8 @@ public protocol WebEngine: AnyObject {
     var name: String { get }
     /// A fresh, empty web view for one run of `flow` (no cookies, no history). A failure is the run's `error`.
     func open(_ flow: Flow) throws(EngineFailure) -> any EngineSession
+    /// Ends the engine's processes (idempotent; a later `open` starts them again).
+    func shutdown()
 }
 
 /// One web view of a real engine, for one run. Calls block (the world is synchronous); every wait is bounded by

@@ -153,7 +153,7 @@ final class ChromiumSession: EngineSession {
             let world = try connection.call("Page.createIsolatedWorld", [("frameId", .string(frame)), ("worldName", .string("plainview")),
                                                                         ("grantUniveralAccess", .bool(true))], session: session, deadline: deadline)
             guard let contextID = world["executionContextId"] as? Int else { return false }
-            let expression = "(\(Self.tapScript))(\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)), "
+            let expression = "(\(EngineScripts.tap))(\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)), "
                 + "\(JSONEscaping.quote(target.url, htmlSafe: false)), \(JSONEscaping.quote(target.text ?? "", htmlSafe: false)))"
             let r = try connection.call("Runtime.evaluate", [("expression", .string(expression)), ("contextId", .int(contextID)),
                                                             ("userGesture", .bool(true)), ("returnByValue", .bool(true))],
@@ -169,42 +169,6 @@ final class ChromiumSession: EngineSession {
         }
     }
 
-    /// Finds what the user taps in the frame's DOM and clicks it (a real click, carrying the gesture): a link by its
-    /// href, else by its text; a button by its label; a form by its action or its submit button's text; a script
-    /// handler (an `onclick`).
-    static let tapScript = """
-    function(kind, url, text) {
-      var loose = function(s) { return (s || '').toLowerCase().replace(/\\s+/g, ' ').trim(); };
-      var want = loose(text), el = null, list = function(q) { return Array.prototype.slice.call(document.querySelectorAll(q)); };
-      if (kind === 'link') {
-        var links = list('a[href], area[href]');
-        el = links.find(function(a) { return a.href === url; })
-          || (want ? links.find(function(a) { return loose(a.textContent).indexOf(want) >= 0; }) : null);
-      } else if (kind === 'button') {
-        var all = list('button, input[type=submit], input[type=button], input[type=image]');
-        var label = function(b) { return loose(b.value || b.textContent || b.alt); };
-        el = all.find(function(b) { return label(b) === want; }) || all.find(function(b) { return want && label(b).indexOf(want) >= 0; }) || null;
-      } else if (kind === 'form') {
-        var buttons = 'button:not([type=button]):not([type=reset]), input[type=submit], input[type=image]';
-        var form = Array.prototype.slice.call(document.forms).find(function(f) { return f.action === url; });
-        if (want) {
-          el = list(buttons).find(function(b) { return loose(b.value || b.textContent) === want; }) || null;
-        }
-        if (!el && form) {
-          el = form.querySelector(buttons);
-          if (!el) { if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); } return true; }
-        }
-      } else {
-        var handlers = list('[onclick]');
-        el = (want ? handlers.find(function(e) { return loose(e.textContent).indexOf(want) >= 0; }) : null)
-          || handlers.find(function(e) { return (e.getAttribute('onclick') || '').indexOf(url) >= 0; })
-          || handlers[0] || document.body;
-      }
-      if (!el) { return false; }
-      el.click();
-      return true;
-    }
-    """
 
     func next() -> EngineEvent {
         do {

@@ -44,7 +44,7 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the trace of every run, not only of failing ones.")
     var verbose = false
 
-    @Option(help: "The web view: model (static reading of the pages), chromium (a real engine), or compare (both, with their differences).")
+    @Option(help: "The web view: model (static reading of the pages), chromium or webkit (a real engine), or compare (the model and both engines, with their differences).")
     var engine: EngineMode = .model
 
     @Option(name: .customLong("engine-timeout"), help: "Real seconds one run may take in a real engine before it ends in error.")
@@ -60,19 +60,25 @@ struct Simulate: AsyncParsableCommand {
         let run = try EngineRun.run(loaded.flows, mode: engine, explore: explore, timeout: engineTimeout)
         let results = loaded.annotate(run.results)
         if run.comparison != nil {
-            let model = loaded.annotate(run.modelResults)
-            print(json ? Reporting.json(model) : "model:\n" + Reporting.text(model, verbose: verbose) + "chromium:", terminator: json ? "" : "\n")
+            // Compare: the model's summary, then each engine's under its name; the report files hold every engine's runs.
+            for (name, section) in [("model", run.modelResults)] + run.engineResults.map({ ($0.name, $0.results) }) {
+                let annotated = loaded.annotate(section)
+                print(json ? Reporting.json(annotated) : "\(name):\n" + Reporting.text(annotated, problems: loaded.problems, verbose: verbose),
+                      terminator: "")
+            }
         }
-        try write(results, problems: loaded.problems)
+        try write(results, problems: loaded.problems, summary: run.comparison == nil)
         if let comparison = run.comparison { print(json ? run.comparisonJSON ?? "" : comparison, terminator: "") }
         if !loaded.problems.isEmpty { throw Exit.inputError }
         if (results + run.modelResults).contains(where: { !$0.passed }) { throw Exit.expectationFailed }
     }
 
     /// The summary on standard output and the report files asked for.
-    private func write(_ results: [FlowResult], problems: [FlowInputProblem]) throws {
-        print(json ? Reporting.json(results, problems: problems) : Reporting.text(results, problems: problems, verbose: verbose),
-              terminator: "")
+    private func write(_ results: [FlowResult], problems: [FlowInputProblem], summary: Bool = true) throws {
+        if summary {
+            print(json ? Reporting.json(results, problems: problems) : Reporting.text(results, problems: problems, verbose: verbose),
+                  terminator: "")
+        }
         do {
             if let trace { try Reporting.writeAtomically(Reporting.traceJSONLines(results), to: trace) }
             if let junit { try Reporting.writeAtomically(Reporting.junit(results, problems: problems), to: junit) }

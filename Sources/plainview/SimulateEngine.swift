@@ -5,12 +5,14 @@ import FlowSimulator
 import PlainviewEngines
 
 enum EngineMode: String, CaseIterable, ExpressibleByArgument {
-    case model, chromium, compare
+    case model, chromium, webkit, compare
 }
 
 struct EngineRunOutput {
+    /// The engine's results (compare: every engine's, one after the other).
     var results: [FlowResult]
-    /// Compare only: the model's results and the difference report.
+    /// Compare only: each engine's results by name, the model's results and the difference report.
+    var engineResults: [(name: String, results: [FlowResult])] = []
     var modelResults: [FlowResult] = []
     var comparison: String?
     var comparisonJSON: String?
@@ -21,20 +23,27 @@ enum EngineRun {
     static func run(_ flows: [Flow], mode: EngineMode, explore: Bool, timeout: Double) throws -> EngineRunOutput {
         let model = { (flow: Flow) in explore ? Simulator.explore(flow) : Simulator.run(flow) }
         guard mode != .model else { return EngineRunOutput(results: flows.map(model)) }
-        let engine: ChromiumEngine
+        // Compare runs every engine; an engine that cannot run is an input error in every mode.
+        let engines: [any WebEngine]
         do {
-            engine = try ChromiumEngine(timeout: timeout)
+            switch mode {
+            case .chromium: engines = [try ChromiumEngine(timeout: timeout)]
+            case .webkit: engines = [try WebKitEngine(timeout: timeout)]
+            default: engines = [try ChromiumEngine(timeout: timeout), try WebKitEngine(timeout: timeout)]
+            }
         } catch {
             throw inputError(error.message)
         }
-        defer { engine.shutdown() }
-        let results = flows.map { explore ? Simulator.explore($0, engine: engine) : Simulator.run($0, engine: engine) }
-        guard mode == .compare else { return EngineRunOutput(results: results) }
-        let modelResults = flows.map(model)
-        let differences = zip(modelResults, results).flatMap {
-            EngineComparison.differences(model: $0, engine: $1, engineName: engine.name)
+        defer { engines.forEach { $0.shutdown() } }
+        let runs = engines.map { engine in
+            (name: engine.name, results: flows.map { explore ? Simulator.explore($0, engine: engine) : Simulator.run($0, engine: engine) })
         }
-        return EngineRunOutput(results: results, modelResults: modelResults,
+        guard mode == .compare else { return EngineRunOutput(results: runs[0].results) }
+        let modelResults = flows.map(model)
+        let differences = runs.flatMap { run in
+            zip(modelResults, run.results).flatMap { EngineComparison.differences(model: $0, engine: $1, engineName: run.name) }
+        }
+        return EngineRunOutput(results: runs.flatMap(\.results), engineResults: runs, modelResults: modelResults,
                                comparison: EngineComparison.text(differences, flows: flows.count),
                                comparisonJSON: EngineComparison.jsonLines(differences))
     }

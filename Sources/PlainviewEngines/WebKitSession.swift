@@ -1,0 +1,471 @@
+// One WebKitGTK web view: every navigation WebKit asks about and every request it makes comes back here, and the
+// world answers it from the flow. This is the reference for how an iOS app connects Plainview's policy to
+// WKNavigationDelegate: `decide-policy` is `webView(_:decidePolicyFor:decisionHandler:)` with the same facts
+// (URL, method, navigation type, user gesture, redirect, new window).
+//
+// What WebKitGTK 2.50's UI-process API does and does not say (checked on this engine):
+// - `decide-policy` does not say which frame a navigation is for. So an http(s) navigation is let through
+//   `decide-policy` and decided when its request reaches the recording proxy, whose `Sec-Fetch-Dest` says
+//   `document` (main frame) or `iframe`/`frame` (sub-frame). A refusal is then answered `204 No Content`: WebKit
+//   keeps the current page, as `decisionHandler(.cancel)` does. Any other scheme (an app's custom scheme,
+//   `intent:`) never reaches the network: it is decided at `decide-policy` (as the main frame's) and refused there.
+// - Which sub-frame a request is for is not said either: a frame's own navigation is told by its `Referer` (the
+//   frame's current URL, or its origin across origins); anything else is a new frame, numbered in request order
+//   (document order for the frames a page declares, as `window.frames` numbers them).
+// - WebKitGTK has no virtual time. A user script injected at document start in every frame runs `setTimeout` and
+//   `setInterval` 100 times faster and carries out a `<meta http-equiv=refresh>` (read from the engine's DOM) or a
+//   `Refresh` header (read here, told to the page's script once the document commits) of a second or more after a
+//   hundredth of its delay (`location.replace`, as the refresh would); both are reported so the run knows when
+//   the page has settled.
+import FlowSimulator
+import Foundation
+import NavigationPolicy
+import PageScan
+import PlainviewURL
+
+final class WebKitSession: EngineSession {
+    /// WKWebView's own User-Agent on an iPhone (no `Version/… Safari/…`: that is Safari's, not a web view's).
+    static let iPhoneUserAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+    /// How much faster page timers run (and long refreshes fire).
+    static let timeScale = 100
+    /// The driver's message channel for the injected script.
+    static let channel = "__plainview"
+    /// Real quiet time after which the page is idle: with no timer pending and nothing loading, and otherwise
+    /// (an interval, a timer nobody clears: the model's 120 s horizon at `timeScale`).
+    static let settleQuiet: TimeInterval = 0.4, horizonQuiet = 1.2, stuckQuiet = 6.0
+
+    private let connection: CDPConnection
+    private let deadline: Date
+    private let timeout: TimeInterval
+    private let onBroken: () -> Void
+    private var closed = false
+
+    /// Host-app loads waiting for their request (answered without asking again).
+    private var hostLoads: [(url: String, response: RecordedResponse)] = []
+    /// Facts `decide-policy` gave about http(s) navigations let through to the proxy, by URL.
+    private var facts: [String: [Fact]] = [:]
+    private struct Fact {
+        var navigationType: String
+        var gesture: Bool
+        var redirect: Bool
+        var hostLoad: Bool
+        var refresh: Bool
+    }
+    /// Open proxy requests: navigations (answered 204 when refused) and resources (a network error).
+    private var documents: [Int: (url: String, frame: Int?)] = [:]
+    /// The main document's URL and the sub-frames' current URLs, by index.
+    private var mainURL = ""
+    private var frameURLs: [Int: String] = [:]
+    /// A redirected frame request's target keeps the frame's index.
+    private var redirectedFrames: [String: Int] = [:]
+    /// A main document served with a `Refresh` header of a second or more: carried out early once it commits.
+    private var headerRefresh: (url: String, refresh: PageScanResult.Refresh)?
+    /// Refresh targets the injected script announced (the next navigation there is a refresh).
+    private var refreshes: Set<String> = []
+    /// Frames (by the script's token) with a timer or refresh pending.
+    private var busyFrames: Set<String> = []
+    private var loading = false
+    /// Sub-frame documents served whose frame has not reported its `load` event yet.
+    private var frameLoads = 0
+    /// The user just tapped and the page has not asked for a navigation since: give it time (a loaded machine).
+    private var tapped = false
+    private var lastActivity = Date()
+    /// Events read while waiting for something else (a tap's result).
+    private var backlog: [CDPMessage] = []
+    private var tapCount = 0
+
+    init(connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
+         onBroken: @escaping () -> Void) throws(EngineFailure) {
+        self.connection = connection
+        self.deadline = deadline
+        self.timeout = timeout
+        self.onBroken = onBroken
+        let iosHooks = flow.hooks.keys.filter { !$0.contains(".") }.sorted()
+        let agent = flow.userAgent ?? (flow.policy.platform == .android ? ChromiumSession.userAgent : Self.iPhoneUserAgent)
+        _ = try connection.call("View.open", [
+            ("userAgent", .string(agent)),
+            ("script", .string(Self.pageScript(androidHooks: flow.hooks.keys.filter { $0.contains(".") }.sorted()))),
+            ("canOpenWindows", .bool(flow.webView.javaScriptCanOpenWindowsAutomatically)),
+            ("handlers", .array(([Self.channel] + iosHooks).map { .string($0) })),
+        ], deadline: deadline)
+    }
+
+    /// The script every frame runs first: fast timers and refreshes, the Android-style app hooks, and taps into frames.
+    static func pageScript(androidHooks: [String]) -> String {
+        var hooks = ""
+        for name in androidHooks {
+            let parts = name.split(separator: ".", maxSplits: 1).map { JSONEscaping.quote(String($0), htmlSafe: false) }
+            hooks += "window[\(parts[0])]=window[\(parts[0])]||{};window[\(parts[0])][\(parts[1])]=function(){post({t:'hook',name:\(JSONEscaping.quote(name, htmlSafe: false))});};"
+        }
+        return """
+        (function() {
+          if (window.__plainview) { return; }
+          var channel = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.\(channel);
+          var post = function(m) { try { channel.postMessage(JSON.stringify(m)); } catch (e) {} };
+          var scale = \(timeScale), frame = Math.random().toString(36).slice(2), pending = 0;
+          var count = function(d) {
+            pending += d;
+            if ((d > 0 && pending === 1) || pending === 0) { post({t: 'timers', frame: frame, busy: pending > 0}); }
+          };
+          var st = window.setTimeout, ct = window.clearTimeout, si = window.setInterval, live = {};
+          var call = function(f, args) { if (typeof f === 'function') { f.apply(window, args); } else { (0, eval)(String(f)); } };
+          var later = function(delay) { return Math.max(0, Number(delay) || 0) / scale; };
+          window.setTimeout = function(f, delay) {
+            var args = Array.prototype.slice.call(arguments, 2), id;
+            id = st.call(window, function() { if (live[id]) { delete live[id]; count(-1); } call(f, args); }, later(delay));
+            live[id] = true;
+            count(1);
+            return id;
+          };
+          window.clearTimeout = function(id) { if (live[id]) { delete live[id]; count(-1); } return ct.call(window, id); };
+          window.setInterval = function(f, delay) {
+            var args = Array.prototype.slice.call(arguments, 2);
+            return si.call(window, function() { call(f, args); }, later(delay));
+          };
+          window.addEventListener('load', function() { post({t: 'loaded', top: window === window.top}); });
+          window.addEventListener('pagehide', function() { if (pending > 0) { pending = 0; post({t: 'timers', frame: frame, busy: false}); } });
+          // A refresh of a second or more happens after a hundredth of its delay (a shorter one is the engine's own).
+          var soon = function(seconds, url) {
+            if (seconds < 1) { return; }
+            count(1);
+            st.call(window, function() { count(-1); post({t: 'refresh', url: url}); location.replace(url); }, seconds * 1000 / scale);
+          };
+          var refresh = function() {
+            var metas = document.querySelectorAll('meta[http-equiv]');
+            for (var i = 0; i < metas.length; i++) {
+              if ((metas[i].httpEquiv || '').toLowerCase() !== 'refresh') { continue; }
+              var m = /^\\s*(\\d+)[\\d.]*\\s*(?:[;,]\\s*(?:url\\s*=\\s*)?)?([\\s\\S]*)$/i.exec(metas[i].content || '');
+              if (!m) { return; }
+              var seconds = Number(m[1]), target = m[2].trim();
+              if (/^['"]/.test(target)) { var end = target.indexOf(target[0], 1); target = target.slice(1, end < 0 ? undefined : end); }
+              var url;
+              try { url = target ? new URL(target, document.baseURI).href : location.href; } catch (e) { return; }
+              soon(seconds, url);
+              return;
+            }
+          };
+          if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', refresh); } else { refresh(); }
+          \(hooks)
+          var find = (\(EngineScripts.tap));
+          var tap = function(t) { var ok = false; try { ok = find(t.kind, t.url, t.text); } catch (e) {} post({t: 'tap', token: t.token, ok: ok}); };
+          window.addEventListener('message', function(e) { if (e.data && typeof e.data === 'object' && e.data.__plainviewTap) { tap(e.data.__plainviewTap); } });
+          window.__plainview = { refresh: soon, tap: function(t, frameIndex) {
+            if (frameIndex === null) { tap(t); return; }
+            var w = window.frames[frameIndex];
+            if (!w) { post({t: 'tap', token: t.token, ok: false}); return; }
+            w.postMessage({__plainviewTap: t}, '*');
+          } };
+        })();
+        """
+    }
+
+    // MARK: EngineSession
+
+    func load(_ url: String, response: RecordedResponse) {
+        lastActivity = Date()
+        hostLoads.append((url, response))
+        send("View.load", [("url", .string(url))])
+    }
+
+    func fulfil(_ request: EngineRequestID, with response: RecordedResponse) {
+        lastActivity = Date()
+        guard let id = Int(request.raw) else { return }
+        if let document = documents.removeValue(forKey: id) {
+            let isRedirect = (300..<400).contains(response.status)
+            if let frame = document.frame {
+                frameURLs[frame] = document.url
+                if !isRedirect { frameLoads += 1 }
+                if isRedirect, let location = response.header("Location"), let base = WebURL(document.url),
+                   let target = WebURL(location, relativeTo: base) {
+                    redirectedFrames[Self.key(target.href)] = frame
+                }
+            } else if !isRedirect {
+                // A new main document: its frames are numbered afresh.
+                mainURL = document.url
+                frameURLs = [:]
+                redirectedFrames = [:]
+                headerRefresh = response.header("Refresh").flatMap { PageScanner.parseRefresh($0, documentURL: document.url) }
+                    .map { (Self.key(document.url), $0) }
+            }
+        }
+        var headers = response.headers
+        if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            headers.append(.init("Content-Type", "text/html; charset=utf-8"))
+        }
+        send("Proxy.respond", [
+            ("request", .int(id)), ("status", .int(response.status)),
+            ("headers", .array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+            ("body", .string(Data(response.body).base64EncodedString())),
+        ])
+    }
+
+    func refuse(_ request: EngineRequestID) {
+        guard let id = Int(request.raw) else { return }
+        if documents.removeValue(forKey: id) != nil {
+            // A refused navigation: 204 keeps the current page (no error page), as a cancelled decision does.
+            send("Proxy.respond", [("request", .int(id)), ("status", .int(204)), ("headers", .array([])), ("body", .string(""))])
+        } else {
+            send("Proxy.fail", [("request", .int(id))])
+        }
+    }
+
+    func tap(_ target: EngineTap) -> Bool {
+        tapCount += 1
+        let token = "tap\(tapCount)"
+        let t = "{kind:\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)),url:\(JSONEscaping.quote(target.url, htmlSafe: false)),"
+            + "text:\(JSONEscaping.quote(target.text ?? "", htmlSafe: false)),token:\(JSONEscaping.quote(token, htmlSafe: false))}"
+        let frame = target.frameIndex.map(String.init) ?? "null"
+        send("View.evaluate", [("script", .string("window.__plainview && window.__plainview.tap(\(t), \(frame));"))])
+        // The result comes back as a message from the frame that tapped (a frame that never answers: not found).
+        let until = min(deadline, Date().addingTimeInterval(3))
+        var seen: [CDPMessage] = []
+        defer { backlog.append(contentsOf: seen) }
+        while let m = try? connection.nextEvent(until: until) {
+            if m.method == "View.message", m.string("handler") == Self.channel,
+               let body = message(m), body["t"] as? String == "tap", body["token"] as? String == token {
+                lastActivity = Date()
+                tapped = body["ok"] as? Bool ?? false
+                return tapped
+            }
+            seen.append(m)
+        }
+        return false
+    }
+
+    func next() -> EngineEvent {
+        do {
+            while true {
+                if closed { return .failed("the web view is closed") }
+                let m: CDPMessage?
+                if !backlog.isEmpty {
+                    m = backlog.removeFirst()
+                } else {
+                    // A load asked for and not yet requested, or a navigation let through and not yet at the proxy,
+                    // is on its way (a new web process can take a second to start): not idle.
+                    let underway = loading || !hostLoads.isEmpty || facts.values.contains { !$0.isEmpty }
+                    let settled = !busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped
+                        ? Self.horizonQuiet : Self.settleQuiet
+                    let quietEnd = lastActivity.addingTimeInterval(underway ? Self.stuckQuiet : settled)
+                    m = try connection.nextEvent(until: min(deadline, quietEnd))
+                    if m == nil {
+                        if Date() >= deadline {
+                            onBroken()
+                            return .failed("no outcome within \(Int(timeout)) s (the engine hung or the page never settled)")
+                        }
+                        lastActivity = Date()
+                        busyFrames = []
+                        frameLoads = 0
+                        tapped = false
+                        return .idle
+                    }
+                }
+                guard let m else { continue }
+                if Self.debug { FileHandle.standardError.write(Data("webkit \(m.method ?? "") \(m.params)\n".utf8)) }
+                lastActivity = Date()
+                if let event = try handle(m) { return event }
+            }
+        } catch {
+            onBroken()
+            return .failed(error.message)
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if connection.broken == nil {
+            _ = try? connection.call("View.close", deadline: Date().addingTimeInterval(5))
+        }
+    }
+
+    // MARK: events
+
+    private static let debug = ProcessInfo.processInfo.environment["PLAINVIEW_ENGINE_DEBUG"] != nil
+
+    private func send(_ method: String, _ params: [(String, JSONValue?)]) {
+        _ = try? connection.send(method, params)
+    }
+
+    private func message(_ m: CDPMessage) -> [String: Any]? {
+        guard let body = m.string("body"), let data = body.data(using: .utf8) else { return nil }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+    }
+
+    private func handle(_ m: CDPMessage) throws(EngineFailure) -> EngineEvent? {
+        switch m.method {
+        case "View.decide":
+            tapped = false
+            return decide(m.params)
+        case "Proxy.request":
+            return request(m.params)
+        case "View.load":
+            switch m.string("event") {
+            case "started":
+                loading = true
+                frameLoads = 0
+            case "committed":
+                // WebKit honours a `Refresh` header on real time; the injected script carries it out early instead.
+                if let pending = headerRefresh, pending.url == Self.key(m.string("url") ?? "") {
+                    headerRefresh = nil
+                    send("View.evaluate", [("script", .string("window.__plainview && window.__plainview.refresh("
+                        + "\(pending.refresh.delay), \(JSONEscaping.quote(pending.refresh.url, htmlSafe: false)));"))])
+                }
+            case "finished": loading = false
+            default: break
+            }
+            return nil
+        case "View.loadFailed":
+            loading = false
+            return nil
+        case "View.message":
+            let handler = m.string("handler") ?? ""
+            guard handler == Self.channel else { return .hook(handler) }
+            guard let body = message(m) else { return nil }
+            switch body["t"] as? String {
+            case "hook": return .hook(body["name"] as? String ?? "")
+            case "timers":
+                let frame = body["frame"] as? String ?? ""
+                if body["busy"] as? Bool == true { busyFrames.insert(frame) } else { busyFrames.remove(frame) }
+            case "refresh":
+                if let url = body["url"] as? String { refreshes.insert(Self.key(url)) }
+            case "loaded":
+                if body["top"] as? Bool == false { frameLoads = max(0, frameLoads - 1) }
+            default: break
+            }
+            return nil
+        case "View.crashed":
+            throw EngineFailure(.crashed, m.string("reason") ?? "the WebKit web process ended")
+        default:
+            return nil
+        }
+    }
+
+    /// `decide-policy`: http(s) goes on to the proxy (decided there, where the frame is known); a new window and
+    /// any other scheme are the world's now.
+    private func decide(_ p: [String: Any]) -> EngineEvent? {
+        guard let decision = p["decision"] as? Int, let url = p["url"] as? String else { return nil }
+        let type = p["navigationType"] as? String ?? "other"
+        let gesture = p["gesture"] as? Bool ?? false
+        let redirect = p["redirect"] as? Bool ?? false
+        let kind = SchemeKind(url: url)
+        // WebKitGTK asks about a `target=_top` (or `_parent`) link or form of a cross-origin frame as a new window. It
+        // is the main frame's navigation (WKWebView asks it with the main frame as target): the world decides it
+        // and, when allowed, loads it in the main frame.
+        let target = (p["target"] as? String ?? "").lowercased()
+        let newWindow = p["newWindow"] as? Bool ?? false && target != "_top" && target != "_parent"
+        let retargeted = p["newWindow"] as? Bool ?? false && !newWindow
+        if !newWindow, !retargeted, kind == .web {
+            let hostLoad = !redirect && hostLoads.first.map { Self.key($0.url) } == Self.key(url)
+            let refresh = refreshes.remove(Self.key(url)) != nil
+            facts[Self.key(url), default: []].append(Fact(navigationType: type, gesture: gesture, redirect: redirect, hostLoad: hostLoad, refresh: refresh))
+            send("View.decide", [("decision", .int(decision)), ("use", .bool(true))])
+            return nil
+        }
+        if !newWindow, kind == .neverExternal || kind == nil || Self.frameDocument(url) {
+            // about:blank, about:srcdoc, data: and blob: documents of frames load as the engine loads them.
+            send("View.decide", [("decision", .int(decision)), ("use", .bool(Self.frameDocument(url)))])
+            return nil
+        }
+        // The world carries out a new window or an app URL itself: the engine does not. An app URL that a frame of
+        // the page names as its `src` is that sub-frame's (a BankID `<iframe src="bankid:///…">`); any other is taken
+        // as the main frame's (WebKitGTK does not say).
+        send("View.decide", [("decision", .int(decision)), ("use", .bool(false))])
+        let frameIndex = newWindow || retargeted || gesture ? nil : frameNaming(url)
+        // WebKit gives no method for a URL it cannot request; the page asked for it as a GET.
+        let method = (p["method"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "GET"
+        return .navigation(EngineNavigation(url: url, frame: newWindow ? .newWindow : frameIndex != nil ? .sub : .main,
+                                            frameIndex: frameIndex,
+                                            trigger: frameIndex != nil ? .initialLoad : Self.trigger(type, refresh: false),
+                                            gesture: gesture, method: method, request: nil))
+    }
+
+    /// The index (in `window.frames` order) of the main document's frame whose `src` is `url`, if any.
+    private func frameNaming(_ url: String) -> Int? {
+        let script = "(function(u){var f=document.querySelectorAll('iframe,frame');for(var i=0;i<f.length;i++){"
+            + "try{if(new URL(f[i].getAttribute('src')||'about:blank',document.baseURI).href===u){return i;}}catch(e){}}return -1;})("
+            + JSONEscaping.quote(url, htmlSafe: false) + ")"
+        guard let reply = try? connection.call("View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(5))),
+              let index = Int(reply["value"] as? String ?? ""), index >= 0 else { return nil }
+        return index
+    }
+
+    static func frameDocument(_ url: String) -> Bool {
+        let lower = url.lowercased()
+        return lower == "about:blank" || lower == "about:srcdoc" || lower.hasPrefix("data:") || lower.hasPrefix("blob:")
+    }
+
+    /// A request at the proxy: a document is a navigation to decide (main frame or sub-frame), anything else a resource.
+    private func request(_ p: [String: Any]) -> EngineEvent? {
+        guard let id = p["request"] as? Int, let url = p["url"] as? String else { return nil }
+        let method = (p["method"] as? String ?? "GET").uppercased()
+        let requestID = EngineRequestID(String(id))
+        let destination = p["destination"] as? String ?? ""
+        let key = Self.key(url)
+        // Plain-http requests carry no `Sec-Fetch-Dest` (fetch metadata is for secure origins only): one that a
+        // navigation let through `decide-policy` is that navigation (taken as the main frame's).
+        let undeclared = destination.isEmpty && facts[key]?.isEmpty == false
+        guard ["document", "iframe", "frame"].contains(destination) || undeclared else {
+            return .resource(requestID, method: method, url: url)
+        }
+        let fact = facts[key]?.isEmpty == false ? facts[key]!.removeFirst() : nil
+        let isMain = destination == "document" || undeclared
+        if isMain, fact?.hostLoad == true, let load = hostLoads.first, Self.key(load.url) == key {
+            hostLoads.removeFirst()
+            documents[id] = (url, nil)
+            fulfil(requestID, with: load.response)
+            return nil
+        }
+        var frameIndex: Int?
+        var newFrame = false
+        if !isMain {
+            let known = frameURLs.count
+            frameIndex = subFrame(url, referer: p["referer"] as? String ?? "", redirect: fact?.redirect == true)
+            newFrame = frameURLs.count > known
+        }
+        documents[id] = (url, frameIndex)
+        let redirect = fact?.redirect == true
+        // A frame's first document, which no one clicked or submitted, is the frame's initial load (WebKit says "other").
+        let initial = newFrame && (fact == nil || fact?.navigationType == "other" && fact?.gesture == false && fact?.refresh == false)
+        let trigger: NavigationTrigger = redirect ? .serverRedirect : initial ? .initialLoad
+            : fact.map { Self.trigger($0.navigationType, refresh: $0.refresh) } ?? (isMain ? .link : .initialLoad)
+        return .navigation(EngineNavigation(url: url, frame: isMain ? .main : .sub, frameIndex: frameIndex, trigger: trigger,
+                                            gesture: redirect ? false : fact?.gesture ?? false, method: method, request: requestID))
+    }
+
+    /// Which sub-frame a document request is for (see the top of this file).
+    private func subFrame(_ url: String, referer: String, redirect: Bool) -> Int {
+        if redirect, let frame = redirectedFrames.removeValue(forKey: Self.key(url)) { return frame }
+        if !referer.isEmpty {
+            if let own = frameURLs.sorted(by: { $0.key < $1.key }).first(where: { $0.value == referer }) { return own.key }
+            let origin = Self.origin(referer)
+            if origin != Self.origin(mainURL),
+               let own = frameURLs.sorted(by: { $0.key < $1.key }).first(where: { Self.origin($0.value) == origin }) {
+                return own.key
+            }
+        }
+        let next = (frameURLs.keys.max() ?? -1) + 1
+        frameURLs[next] = url
+        return next
+    }
+
+    private static func origin(_ url: String) -> String { WebURL(url)?.origin ?? url }
+
+    /// A URL as both WebKit and the proxy spell it: parsed, serialised, without its fragment (never sent).
+    static func key(_ url: String) -> String {
+        guard let u = WebURL(url) else { return url }
+        let href = u.href
+        return href.firstIndex(of: "#").map { String(href[..<$0]) } ?? href
+    }
+
+    /// WebKit's navigation type as the policy's trigger.
+    static func trigger(_ type: String, refresh: Bool) -> NavigationTrigger {
+        if refresh { return .metaRefresh }
+        switch type {
+        case "link": return .link
+        case "form", "formResubmit": return .form
+        case "backForward": return .backForward
+        case "reload": return .reload
+        default: return .script
+        }
+    }
+}
