@@ -110,10 +110,12 @@ let package = Package(
         // Benchmarks: `swift build -c release && .build/release/plainview-bench` (see README "Performance").
         .executableTarget(
             name: "plainview-bench",
-            dependencies: ["PlainviewURL", "NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig", "PlainviewEngines"],
+            dependencies: [
+                "PlainviewURL", "NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig", "PlainviewEngines", "TestSupport",
+            ],
             exclude: []
         ),
-        // Shared by the test targets only: project paths, conformance vectors, running the built CLI.
+        // Shared by the test targets (project paths, conformance vectors, running the built CLI) and the bench (dense pages).
         .target(name: "TestSupport", path: "Sources/TestSupport"),
         .testTarget(
             name: "NavigationPolicyTests",

@@ -48,8 +48,30 @@ struct PageCollectorState {
         var onclickUnit: Int?
     }
     private struct PendingSelect {
+        typealias Option = (value: String?, text: [UInt8], selected: Bool, disabled: Bool)
         var owner: Int?; var ownerID: String?; var name: String?; var multiple: Bool; var disabled: Bool
-        var options: [(value: String?, text: [UInt8], selected: Bool, disabled: Bool)] = []
+        /// The open option (its text still growing). Options are kept only as far as they can be chosen, so a
+        /// select of a million options costs no more than the page.
+        var option: Option?
+        /// A multiple select: its usable selected options, up to the cap (`overflow` counts the rest).
+        var chosen: [Option] = []
+        var overflow = 0
+        /// A single select: its last usable selected option, and its first usable option.
+        var lastSelected: Option?
+        var firstUsable: Option?
+
+        /// The open option is complete: keep it if it can be chosen.
+        mutating func closeOption() {
+            guard let o = option, !o.disabled else { option = nil; return }
+            option = nil
+            if multiple {
+                guard o.selected else { return }
+                if chosen.count < PageScanner.maxFindingsPerKind { chosen.append(o) } else { overflow += 1 }
+            } else {
+                if o.selected { lastSelected = o }
+                if firstUsable == nil { firstUsable = o }
+            }
+        }
     }
 
     private var baseHref: String?
@@ -61,9 +83,10 @@ struct PageCollectorState {
     /// The links' raw hrefs, end to end (one buffer, not a String per link); link i's ends at `hrefEnds[i]`.
     private var hrefs: [UInt8] = []
     private var hrefEnds: [Int] = []
-    /// The open `<a>` elements, innermost last: the link's index (-1 without href) and where its text starts in
-    /// `linkText`. Text goes to the innermost link only, so each open link's text is the tail of `linkText`
-    /// from its start (an inner link's text is taken off when it closes).
+    /// The open `<a>` elements, innermost last: a kept link's index and where its text starts in `linkText`, or
+    /// index -n for n open in a row that are not kept (no href, or past the cap): libxml2 nests `<a>` millions deep
+    /// where a browser would close each. Text goes to the innermost link only, so each open link's text is the tail
+    /// of `linkText` from its start (an inner link's text is taken off when it closes).
     private var openLinks: [(index: Int, textStart: Int)] = []
     private var linkText: [UInt8] = []
     private var forms: [PendingForm] = []
@@ -81,12 +104,19 @@ struct PageCollectorState {
     /// Button text kept (a label, not a document).
     private static let maxButtonText = 512
 
+    /// Findings per kind: past `PageScanner.maxFindingsPerKind` they are counted, not kept.
+    private var counts = FindingCounts()
+    /// The open `<form>` was past the cap: what it holds is not kept either.
+    private static let droppedForm = Int.max
+
     private var skipDepth = 0
     private var fieldsets: [Bool] = []
     private var disabledFieldsets = 0
     private var script: [UInt8]?
     /// The length of `script` at which to look for statements to analyse on their own.
     private var scriptCheckAt = ScriptUnit.segmentBytes
+    /// Statements cut because they were longer than `ScriptUnit.maxBytes`.
+    private var splitStatements = 0
     /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
     private(set) var declaredCharset: String?
     /// The open script is a module script (it runs after parsing, not where it stands).
@@ -132,8 +162,17 @@ struct PageCollectorState {
                 else if cEqual(n, "target") { target = string(v) }
                 else if tag == .area && cEqual(n, "alt") { alt = v }
             }
-            if tag == .a { openLinks.append((hasHref ? links.count : -1, linkText.count)) }
-            guard hasHref else { return }
+            let kept = hasHref && counts.admit(.link)
+            if tag == .a {
+                if kept {
+                    openLinks.append((links.count, linkText.count))
+                } else if let last = openLinks.last, last.index < 0 {
+                    openLinks[openLinks.count - 1].index = last.index - 1
+                } else {
+                    openLinks.append((-1, linkText.count))
+                }
+            }
+            guard kept else { return }
             let start = hrefs.count
             if let href { hrefs.append(contentsOf: cBytes(href)) }
             hrefEnds.append(hrefs.count)
@@ -157,7 +196,7 @@ struct PageCollectorState {
                 else if cEqual(n, "content") { content = string(v) }
                 else if cEqual(n, "charset") { charset = string(v) }
             }
-            if isRefresh, let content, let parsed = RefreshContent(content) { refreshes.append(parsed) }
+            if isRefresh, let content, let parsed = RefreshContent(content), counts.admit(.refresh) { refreshes.append(parsed) }
             // The page's own encoding declaration: the first `<meta charset>` or content-type `<meta>`.
             if declaredCharset == nil {
                 if let charset { declaredCharset = charset }
@@ -173,6 +212,7 @@ struct PageCollectorState {
                 else if cEqual(n, "name") { f.name = string(v) }
                 else if cEqual(n, "id") { f.id = string(v) }
             }
+            guard counts.admit(.form) else { openForm = Self.droppedForm; return }
             openForm = forms.count
             forms.append(f)
         case .button:
@@ -187,7 +227,7 @@ struct PageCollectorState {
                 else if cEqual(n, "disabled") { disabled = true }
             }
             if kind == .image { kind = .submit }
-            guard !disabled, disabledFieldsets == 0 else { return }
+            guard !disabled, disabledFieldsets == 0, keeps(owner: openForm, ownerID: formID), counts.admit(.button) else { return }
             closeButton()
             openButton = buttons.count
             buttons.append(PageScanResult.Button(kind: kind, label: "", ariaLabel: ariaLabel, name: name, value: value))
@@ -205,7 +245,8 @@ struct PageCollectorState {
                 else if cEqual(n, "alt") { alt = string(v) }
                 else if cEqual(n, "aria-label") { ariaLabel = string(v) }
             }
-            if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0 {
+            if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0,
+               keeps(owner: openForm, ownerID: formID), counts.admit(.button) {
                 // What the button shows: its value, an image's alt, else the browser's default caption.
                 let shown = kind == .image ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
                 buttons.append(PageScanResult.Button(kind: kind, label: collapseWhitespace(Array(shown.utf8)), ariaLabel: ariaLabel,
@@ -222,7 +263,7 @@ struct PageCollectorState {
             default:
                 break
             }
-            fields.append(PendingField(owner: openForm, ownerID: formID, name: name, value: value ?? ""))
+            addField(PendingField(owner: openForm, ownerID: formID, name: name, value: value ?? ""))
         case .textarea:
             var name: String?, disabled = false, formID: String?
             attributes.forEach { n, v in
@@ -250,7 +291,8 @@ struct PageCollectorState {
                 else if cEqual(n, "selected") { selected = true }
                 else if cEqual(n, "disabled") { disabled = true }
             }
-            select?.options.append((value, [], selected, disabled))
+            select?.closeOption()
+            select?.option = (value, [], selected, disabled)
             inOption = true
         case .fieldset:
             var disabled = false
@@ -264,7 +306,7 @@ struct PageCollectorState {
                 else if cEqual(n, "name") { frameName = string(v) }
             }
             // No or empty src: about:blank, which goes nowhere.
-            if let src, !src.trimmingASCIIWhitespace().isEmpty { frames.append((src, frameName)) }
+            if let src, !src.trimmingASCIIWhitespace().isEmpty, counts.admit(.frame) { frames.append((src, frameName)) }
         case .script:
             var external = false, runs = true, module = false
             attributes.forEach { n, v in
@@ -294,7 +336,8 @@ struct PageCollectorState {
         }
         switch tag {
         case .a:
-            if let open = openLinks.popLast() { closeLink(open) }
+            if let last = openLinks.last, last.index < -1 { openLinks[openLinks.count - 1].index = last.index + 1 }
+            else if let open = openLinks.popLast() { closeLink(open) }
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
         case .button:
@@ -304,25 +347,22 @@ struct PageCollectorState {
             // The parser drops one newline right after <textarea>; browsers normalise CRLF to LF.
             if t.text.first == 0x0A { t.text.removeFirst() }
             let value = String(decoding: t.text, as: UTF8.self).replacingCRLF()
-            fields.append(PendingField(owner: t.owner, ownerID: t.ownerID, name: t.name, value: value))
+            addField(PendingField(owner: t.owner, ownerID: t.ownerID, name: t.name, value: value))
             textarea = nil
         case .option:
             inOption = false
         case .select:
-            guard let s = select else { return }
+            guard var s = select else { return }
             select = nil
+            s.closeOption()
             guard let name = s.name, !name.isEmpty, !s.disabled else { return }
-            var chosen = s.options.indices.filter { s.options[$0].selected && !s.options[$0].disabled }
-            if !s.multiple {
-                // A single select always has one selection: the last `selected`, else the first usable option.
-                if let last = chosen.last { chosen = [last] }
-                else if let first = s.options.indices.first(where: { !s.options[$0].disabled }) { chosen = [first] }
-            }
-            for i in chosen {
-                let o = s.options[i]
+            // A single select always has one selection: the last `selected`, else the first usable option.
+            let chosen = s.multiple ? s.chosen : (s.lastSelected ?? s.firstUsable).map { [$0] } ?? []
+            for o in chosen {
                 let value = o.value ?? collapseWhitespace(o.text)
-                fields.append(PendingField(owner: s.owner, ownerID: s.ownerID, name: name, value: value))
+                addField(PendingField(owner: s.owner, ownerID: s.ownerID, name: name, value: value))
             }
+            if keeps(owner: s.owner, ownerID: s.ownerID) { counts.add(.field, s.overflow) }
         case .fieldset:
             if let d = fieldsets.popLast(), d { disabledFieldsets -= 1 }
         case .script:
@@ -354,39 +394,55 @@ struct PageCollectorState {
         if openButton != nil, openButtonText.count < Self.maxButtonText {
             openButtonText.append(contentsOf: text.prefix(Self.maxButtonText - openButtonText.count))
         }
-        if inOption, let last = select?.options.indices.last {
-            select?.options[last].text.append(contentsOf: text)
+        if inOption, select?.option != nil {
+            select?.option?.text.append(contentsOf: text)
         }
     }
 
     /// A long inline script is analysed a top-level statement run at a time, so neither its bytes nor its
     /// tokens are ever held whole (a 60 MB script would otherwise cost about 5 times its size). The run ends
-    /// after the last `;` or `}` outside any bracket; a script without one for `ScriptUnit.maxBytes` is cut
-    /// where it stands.
+    /// after the last `;` or `}` outside any bracket. A single statement longer than `ScriptUnit.maxBytes` (a
+    /// bundled library wrapped in one call) is cut after its shallowest `;`, `,` or `}` in the second half of
+    /// the run, else before its last token, and the cut is reported (`splitStatements`). Text may arrive in
+    /// pieces of any size: runs are cut off the front until what is left is short enough to wait.
     private mutating func analyseLeadingStatements() {
         guard let source = script else { return }
-        var cut = 0
-        if source.count < ScriptUnit.maxBytes {
+        var start = 0
+        while source.count - start >= scriptCheckAt {
+            // Only the first `maxBytes` are looked at: no run is longer.
+            let window = Array(source[start..<min(source.count, start + ScriptUnit.maxBytes)])
+            var cut = 0
             var depth = 0
-            for t in Tokenizer(source).tokens() where t.kind == .punct && t.end - t.start == 1 {
-                switch source[t.start] {
-                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-                case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1)
-                case UInt8(ascii: "}"):
-                    depth = max(0, depth - 1)
-                    if depth == 0 { cut = t.end }
-                case UInt8(ascii: ";"): if depth == 0 { cut = t.end }
-                default: break
+            // The latest separator at the least depth, past the first half segment: where a long statement is cut.
+            var shallow = (depth: Int.max, end: 0)
+            var lastStart = 0
+            for t in Tokenizer(window).tokens() {
+                lastStart = t.start
+                guard t.kind == .punct, t.end - t.start == 1 else { continue }
+                switch window[t.start] {
+                case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; continue
+                case UInt8(ascii: ")"), UInt8(ascii: "]"): depth = max(0, depth - 1); continue
+                case UInt8(ascii: "}"): depth = max(0, depth - 1)
+                case UInt8(ascii: ";"), UInt8(ascii: ","): break
+                default: continue
                 }
+                if depth == 0 && window[t.start] != UInt8(ascii: ",") { cut = t.end }
+                if t.end >= ScriptUnit.segmentBytes / 2, depth <= shallow.depth { shallow = (depth, t.end) }
             }
-            // Too little to cut off yet: look again when the script has grown by another segment.
-            guard cut >= ScriptUnit.segmentBytes / 2 else { scriptCheckAt = source.count + ScriptUnit.segmentBytes; return }
-        } else {
-            cut = source.count
+            if cut < ScriptUnit.segmentBytes / 2 {
+                // Too little to cut off yet: look again when the script has grown by another segment.
+                guard source.count - start >= ScriptUnit.maxBytes else {
+                    scriptCheckAt = source.count - start + ScriptUnit.segmentBytes
+                    break
+                }
+                cut = shallow.end > 0 ? shallow.end : lastStart > 0 ? lastStart : window.count
+                splitStatements += 1
+            }
+            scripts.add(ScriptUnit(source: Array(window[..<cut]), onLoad: true, formsBefore: forms.count))
+            start += cut
+            scriptCheckAt = ScriptUnit.segmentBytes
         }
-        scripts.add(ScriptUnit(source: Array(source[..<cut]), onLoad: true, formsBefore: forms.count))
-        script = Array(source[cut...])
-        scriptCheckAt = ScriptUnit.segmentBytes
+        if start > 0 { script = Array(source[start...]) }
     }
 
     // MARK: result
@@ -485,6 +541,9 @@ struct PageCollectorState {
         findings.navigations.removeLast(findings.navigations.count - resolved)
         findings.navigationKeys.removeLast(findings.navigationKeys.count - resolved)
         out.hooks = findings.hooks
+        counts.add(.scriptNavigation, findings.navigationsFound)
+        counts.add(.hook, findings.hooksFound)
+        counts.add(.formSubmission, findings.submitsFound)
 
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
@@ -548,6 +607,10 @@ struct PageCollectorState {
                                    autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
                                    autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
+        out.truncations = counts.truncations
+        if splitStatements > 0 {
+            out.truncations.append(.init(kind: .scriptStatement, count: splitStatements, limit: ScriptUnit.maxBytes, dropped: 0))
+        }
         return out
     }
 
@@ -584,6 +647,14 @@ struct PageCollectorState {
     }
 
     // MARK: helpers
+
+    /// False for a field or button of a form past the cap (its own, not one it names with `form=`).
+    private func keeps(owner: Int?, ownerID: String?) -> Bool { ownerID != nil || owner != Self.droppedForm }
+
+    private mutating func addField(_ field: PendingField) {
+        guard keeps(owner: field.owner, ownerID: field.ownerID), counts.admit(.field) else { return }
+        fields.append(field)
+    }
 
     /// `javascript:` links run their code when tapped: scan it like a click handler. The href is the last one in
     /// `hrefs`, from `start`.

@@ -44,12 +44,22 @@ public struct PageScanResult: Sendable, Hashable, Codable {
             case attributeValue = "attribute-value"
             /// URLs longer than `limit` bytes (from scripts or attributes): not reported.
             case url
+            /// Findings of one kind past the page's first `limit` (see `PageScanner.maxFindingsPerKind`): the later
+            /// ones, in document order, are not reported.
+            case links, forms, fields, frames, buttons, hooks, refreshes
+            case scriptNavigations = "script-navigations"
+            /// `.submit()` calls in scripts: past the first `limit`, they submit nothing (no form is marked `autoSubmit`).
+            case formSubmissions = "form-submissions"
+            /// Inline-script statements longer than `limit` bytes, analysed in parts (nothing is dropped; code in a
+            /// function split across two parts is taken as code that runs where it stands).
+            case scriptStatement = "script-statement"
         }
         public var kind: Kind
-        /// How many elements (`attributes`), values (`attribute-value`) or URLs (`url`) were cut.
+        /// How many elements (`attributes`), values (`attribute-value`) or URLs (`url`) were cut; for a kind of
+        /// finding, how many the page holds.
         public var count: Int
         public var limit: Int
-        /// How many attributes (`attributes`), bytes (`attribute-value`) or URLs (`url`) were left out.
+        /// How many attributes (`attributes`), bytes (`attribute-value`), URLs (`url`) or findings were left out.
         public var dropped: Int
         public init(kind: Kind, count: Int, limit: Int, dropped: Int) {
             self.kind = kind; self.count = count; self.limit = limit; self.dropped = dropped

@@ -18,9 +18,9 @@ struct ScriptUnit {
     var formsBefore: Int
 
     /// An inline script longer than this is analysed in runs of whole top-level statements (see
-    /// `PageCollector`), and no unit is ever longer than `maxBytes` (token offsets are 32-bit).
-    static let segmentBytes = 1 << 20
-    static let maxBytes = 16 << 20
+    /// `PageCollector`), and no run is longer than `maxBytes`: a unit's tokens cost several times its size.
+    static let segmentBytes = 1 << 17
+    static let maxBytes = 1 << 18
     /// True for code that runs once the page has parsed: a load-time handler attribute (`<body onload>`,
     /// `onpageshow`, `onerror`) or a module script. A classic inline script runs where the parser meets it.
     var runsAfterParsing = false
@@ -60,6 +60,27 @@ struct ScriptFindings {
     var navigationKeys: [RunKey] = []
     var hooks: [PageScanResult.Hook] = []
     var submits: [Submit] = []
+    /// Findings in the body of a named function: when they run is known only once every script has been read
+    /// (whether code that runs calls the function), so `onLoad` and the run key's phase wait for `finish`.
+    /// `item` indexes `navigations`, `hooks` or `submits`.
+    enum List: UInt8 { case navigation, hook, submit }
+    var inFunctions: [(list: List, item: Int32, function: String)] = []
+    /// How many of each were found; past `PageScanner.maxFindingsPerKind` they are counted, not kept.
+    var navigationsFound = 0, hooksFound = 0, submitsFound = 0
+
+    /// Counts a navigation; true when it is kept.
+    mutating func admitNavigation() -> Bool {
+        navigationsFound += 1
+        return navigations.count < PageScanner.maxFindingsPerKind
+    }
+    mutating func admitHook() -> Bool {
+        hooksFound += 1
+        return hooks.count < PageScanner.maxFindingsPerKind
+    }
+    mutating func admitSubmit() -> Bool {
+        submitsFound += 1
+        return submits.count < PageScanner.maxFindingsPerKind
+    }
 }
 
 enum TokenKind: UInt8 { case ident, string, number, punct, template, regex }
@@ -81,6 +102,23 @@ struct Token {
 
     var start: Int { Int(start32) }
     var end: Int { Int(end32) }
+}
+
+/// The matched brackets open at a token, innermost last, found by one forward sweep over the tokens.
+struct EnclosingGroups {
+    private(set) var openers: [Int] = []
+    private var next = 0
+    /// Timer delays already read, by the index of the call's `(`.
+    var delays: [Int: Int?] = [:]
+
+    /// Moves the sweep to token `index` (never backwards): `openers` are then the brackets around it.
+    mutating func advance(to index: Int, _ t: [Token]) {
+        while next < index {
+            let partner = Int(t[next].partner)
+            if partner > next { openers.append(next) } else if partner >= 0 { openers.removeLast() }
+            next += 1
+        }
+    }
 }
 
 /// Tokenizes and analyses all script units of a page together (functions are global across them).
@@ -195,17 +233,23 @@ struct ScriptScanner {
         }
     }
 
-    /// When the code at token `index` runs. Top-level code of an inline script runs while the page parses,
-    /// except inside a load listener; a handler attribute's code runs on load (`onload`) or on a tap; a named
-    /// function runs when code that runs calls it (during parsing if any parse-time code does).
-    fileprivate func runTime(_ index: Int, _ a: Analysed, _ functions: LoadFunctions) -> RunTime {
+    /// When the code at token `index` runs, outside named functions. Top-level code of an inline script runs
+    /// while the page parses, except inside a load listener; a handler attribute's code runs on load (`onload`) or
+    /// on a tap; an anonymous function body on a tap. (A named function runs when code that runs calls it, during
+    /// parsing if any parse-time code does: `ScriptAnalysis.finish` decides, once every script has been read.)
+    fileprivate func runTime(_ index: Int, _ a: Analysed) -> RunTime {
         let o = index < a.owner.count ? a.owner[index] : -1
         guard o >= 0 else {
             guard a.unit.onLoad else { return .tap }
             return a.unit.runsAfterParsing || (index < a.inLoadListener.count && a.inLoadListener[index]) ? .load : .parse
         }
-        guard let name = a.deferred[Int(o)].name else { return .tap }
-        return functions.atParse.contains(name) ? .parse : functions.onLoad.contains(name) ? .load : .tap
+        return .tap
+    }
+
+    /// The named function whose body holds token `index`, when the code there runs depends on it.
+    fileprivate func function(at index: Int, _ a: Analysed) -> String? {
+        let o = index < a.owner.count ? a.owner[index] : -1
+        return o >= 0 ? a.deferred[Int(o)].name : nil
     }
 
     /// The ordering key of a finding at token `index` that runs at `time` (`delayed`: inside a `setTimeout`).
@@ -365,7 +409,7 @@ struct ScriptScanner {
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
 
-    fileprivate func match(_ a: Analysed, _ functions: LoadFunctions, into f: inout ScriptFindings) {
+    fileprivate func match(_ a: Analysed, into f: inout ScriptFindings) {
         let t = a.tokens, s = a.unit.source
         func word(_ k: Int) -> String? { k >= 0 && k < t.count && t[k].kind == .ident ? text(t[k], s) : nil }
         func punct(_ k: Int, _ p: StaticString) -> Bool { k >= 0 && k < t.count && isPunct(t[k], s, p) }
@@ -375,11 +419,19 @@ struct ScriptScanner {
             guard let w = word(k - 2) else { return false }
             return Self.windowNames.contains(w)
         }
+        var groups = EnclosingGroups()
+        /// When the code at token i runs: as far as known now (a finding in a named function's body is noted in
+        /// `f.inFunctions`, as kind `list`, and decided in `finish`).
+        func time(_ i: Int, _ list: ScriptFindings.List, _ item: Int) -> RunTime {
+            guard let name = function(at: i, a) else { return runTime(i, a) }
+            f.inFunctions.append((list, Int32(item), name))
+            return .tap
+        }
         /// Records a navigation found at token i.
         func navigation(_ url: String?, _ kind: PageScanResult.ScriptNavigation.Kind, at i: Int) {
-            guard let url else { return }
-            let time = runTime(i, a, functions)
-            let delay = timerDelay(t, s, at: i)
+            guard let url, f.admitNavigation() else { return }
+            let time = time(i, .navigation, f.navigations.count)
+            let delay = timerDelay(t, s, at: i, &groups)
             f.navigations.append(.init(url: url, kind: kind, onLoad: time != .tap, delay: delay))
             f.navigationKeys.append(runKey(time, delayed: delay != nil, a, i))
         }
@@ -405,11 +457,11 @@ struct ScriptScanner {
                       punct(i + 1, "(") else { continue }
                 navigation(literalValue(t, s, from: i + 2), .windowOpen, at: i)
             case "submit", "requestSubmit":
-                guard punct(i - 1, "."), punct(i + 1, "("), punct(i + 2, ")") || w == "requestSubmit" else { continue }
+                guard punct(i - 1, "."), punct(i + 1, "("), punct(i + 2, ")") || w == "requestSubmit", f.admitSubmit() else { continue }
                 let ref = formReference(t, s, receiverEnd: i - 2, formsBefore: a.unit.formsBefore, depth: 0)
-                let time = runTime(i, a, functions)
+                let time = time(i, .submit, f.submits.count)
                 f.submits.append(.init(form: ref, onLoad: time != .tap,
-                                       key: runKey(time, delayed: timerDelay(t, s, at: i) != nil, a, i)))
+                                       key: runKey(time, delayed: timerDelay(t, s, at: i, &groups) != nil, a, i)))
             case "messageHandlers":
                 // (window.)webkit.messageHandlers.NAME.postMessage(ARGS) or messageHandlers["NAME"]
                 guard punct(i - 1, "."), word(i - 2) == "webkit" else { continue }
@@ -419,50 +471,54 @@ struct ScriptScanner {
                 else if punct(k, "["), k + 1 < t.count, t[k + 1].kind == .string, punct(k + 2, "]") {
                     name = decodeString(t[k + 1], s); k += 3
                 }
-                guard let name, punct(k, "."), word(k + 1) == "postMessage", punct(k + 2, "(") else { continue }
+                guard let name, punct(k, "."), word(k + 1) == "postMessage", punct(k + 2, "("), f.admitHook() else { continue }
+                let onLoad = time(i, .hook, f.hooks.count) != .tap
                 f.hooks.append(.init(kind: .webkitMessageHandler, name: name, argument: argumentText(t, s, open: k + 2),
-                                     onLoad: runTime(i, a, functions) != .tap))
+                                     onLoad: onLoad))
             default:
                 guard androidInterfaces.contains(w) else { continue }
                 // NAME.method(ARGS) or window.NAME.method(ARGS); not `x.NAME` and not an assignment target.
                 if punct(i - 1, ".") && word(i - 2) != "window" { continue }
-                guard punct(i + 1, "."), let method = word(i + 2), punct(i + 3, "(") else { continue }
+                guard punct(i + 1, "."), let method = word(i + 2), punct(i + 3, "("), f.admitHook() else { continue }
+                let onLoad = time(i, .hook, f.hooks.count) != .tap
                 f.hooks.append(.init(kind: .androidInterface, name: "\(w).\(method)", argument: argumentText(t, s, open: i + 3),
-                                     onLoad: runTime(i, a, functions) != .tap))
+                                     onLoad: onLoad))
             }
         }
     }
 
     /// The delay in milliseconds of the `setTimeout(callback, N)` whose callback holds token `index`, when
     /// N is a number literal; nil when the token is not inside such a callback (it runs when reached). Looks
-    /// outward through at most 16 enclosing brackets and 4,096 tokens, so a huge script stays linear.
-    private func timerDelay(_ t: [Token], _ s: [UInt8], at index: Int) -> Int? {
-        var k = index - 1
-        var levels = 0, steps = 0
-        while k >= 0, levels < 16, steps < 4096 {
-            steps += 1
-            let partner = Int(t[k].partner)
-            guard partner >= 0 else { k -= 1; continue }
-            if partner < k { k = partner - 1; continue }          // a closed group before the token: skip it
-            levels += 1                                          // an opener around the token
-            if isPunct(t[k], s, "("), k > 0, t[k - 1].kind == .ident, text(t[k - 1], s) == "setTimeout" {
-                // The last argument: the tokens after the last comma at this level.
-                var j = partner - 1
-                while j > k {
-                    let p = Int(t[j].partner)
-                    if p >= 0, p < j { j = p - 1; continue }
-                    if isPunct(t[j], s, ",") { break }
-                    j -= 1
-                }
-                guard j > k, j + 2 == partner, t[j + 1].kind == .number else { return nil }
-                let literal = String(decoding: s[t[j + 1].start..<t[j + 1].end], as: UTF8.self)
-                guard let ms = Double(String(literal.filter { $0 != "_" })), ms.isFinite else { return nil }
-                // Browsers clamp to 0…2^31-1 ms (a larger delay fires at once).
-                return ms < 0 || ms > 2_147_483_647 ? 0 : Int(ms)
-            }
-            k -= 1
+    /// outward through at most 16 enclosing brackets. `groups` follows the brackets open at `index` (calls come
+    /// in increasing `index`), so a script's findings cost one sweep of its tokens, however many there are.
+    private func timerDelay(_ t: [Token], _ s: [UInt8], at index: Int, _ groups: inout EnclosingGroups) -> Int? {
+        groups.advance(to: index, t)
+        for k in groups.openers.reversed().prefix(16) {
+            guard isPunct(t[k], s, "("), k > 0, t[k - 1].kind == .ident, isWord(t[k - 1], s, "setTimeout") else { continue }
+            if let known = groups.delays[k] { return known }
+            let delay = callDelay(t, s, open: k)
+            groups.delays[k] = delay
+            return delay
         }
         return nil
+    }
+
+    /// The delay of the `setTimeout(` call whose `(` is token `k`: its last argument when that is a number literal.
+    private func callDelay(_ t: [Token], _ s: [UInt8], open k: Int) -> Int? {
+        let partner = Int(t[k].partner)
+        // The last argument: the tokens after the last comma at this level.
+        var j = partner - 1
+        while j > k {
+            let p = Int(t[j].partner)
+            if p >= 0, p < j { j = p - 1; continue }
+            if isPunct(t[j], s, ",") { break }
+            j -= 1
+        }
+        guard j > k, j + 2 == partner, t[j + 1].kind == .number else { return nil }
+        let literal = String(decoding: s[t[j + 1].start..<t[j + 1].end], as: UTF8.self)
+        guard let ms = Double(String(literal.filter { $0 != "_" })), ms.isFinite else { return nil }
+        // Browsers clamp to 0…2^31-1 ms (a larger delay fires at once).
+        return ms < 0 || ms > 2_147_483_647 ? 0 : Int(ms)
     }
 
     /// The source text between `(` at `open` and its `)`, trimmed; nil when empty.
@@ -567,10 +623,10 @@ struct ScriptScanner {
         }
         // A variable: find its last assignment `v = …` before and resolve that once.
         if c.count == 1, c[0].kind == .ident, depth < 3 {
-            let name = text(c[0], s)
+            let name = s[c[0].start..<c[0].end]
             // Look back a bounded window (a page with thousands of `x.submit()` calls must stay linear).
             let window = max(0, here - 512)..<here
-            if let assign = all[window].lastIndex(where: { $0.kind == .ident && text($0, s) == name }),
+            if let assign = all[window].lastIndex(where: { $0.kind == .ident && s[$0.start..<$0.end].elementsEqual(name) }),
                assign + 1 < all.count, isPunct(all[assign + 1], s, "=") {
                 // The right-hand side runs to `;`, `,` or a newline-ending token.
                 var e = assign + 2
@@ -757,28 +813,26 @@ struct Tokenizer {
 
 /// Script units analysed as they arrive, so a page's scripts are never all held at once (a page with 200,000
 /// `onclick` handlers). Until some unit might matter (holds a word we report on) units wait unread, and are
-/// dropped unread if none ever does. After that, a unit without function bodies is matched at once and dropped:
-/// whether its code runs on load depends on nothing else. A unit with function bodies waits for the end,
-/// when every unit has been seen and it is known which functions run on load. Findings keep document order.
-/// The named functions that run without a tap: `onLoad` all of them, `atParse` those that parse-time code calls.
-struct LoadFunctions {
-    var onLoad: Set<String> = []
-    var atParse: Set<String> = []
-}
-
+/// dropped unread if none ever does. After that, each unit is matched at once and dropped. Whether code in a
+/// named function's body runs on load depends on the calls in every other unit: such findings are noted, and
+/// decided in `finish` from the call graph (names and calls, interned as numbers). Findings keep document order.
 struct ScriptAnalysis {
     private let scanner: ScriptScanner
-    private var waiting: [ScriptUnit] = []
+    /// Units waiting unread: their bytes end to end, and each one's end and particulars (24 bytes, not a unit
+    /// with its own array: a page of 300,000 small scripts would hold 4 times its size).
+    private var waitingBytes: [UInt8] = []
+    private var waiting: [(end: Int, index: Int32, formsBefore: Int32, onLoad: Bool, runsAfterParsing: Bool)] = []
     private var anyMatters = false
     private var findings = ScriptFindings()
-    /// Units matched at the end, with the finding counts at the point they were added (where their findings go).
-    private var kept: [(analysed: ScriptScanner.Analysed, navigations: Int, hooks: Int, submits: Int)] = []
-    private var functionNames: Set<String> = []
-    /// Names referenced by top-level code that runs while the page parses / once it has loaded, and from each
-    /// named function's body.
-    private var parseRoots: Set<String> = []
-    private var loadRoots: Set<String> = []
-    private var calls: [String: Set<String>] = [:]
+    /// Every name seen as a function name or a global reference, as a number; `flags` by number: a function's
+    /// name, referenced by top-level code that runs while the page parses, or once it has loaded.
+    private var names = NameTable()
+    private var flags: [UInt8] = []
+    private static let function: UInt8 = 1, parseRoot: UInt8 = 2, loadRoot: UInt8 = 4
+    /// The calls from each named function's body (repeats within one body recorded once).
+    private var calls: [(caller: Int32, callee: Int32)] = []
+    private var lastCaller: Int32 = -1
+    private var lastCallees: Set<Int32> = []
     private var units = 0
 
     init(_ scanner: ScriptScanner) { self.scanner = scanner }
@@ -791,77 +845,164 @@ struct ScriptAnalysis {
         unit.index = units
         units += 1
         if !anyMatters {
-            guard matters else { waiting.append(unit); return unit.index }
+            guard matters else { wait(unit); return unit.index }
             anyMatters = true
-            let earlier = waiting
-            waiting = []
-            for u in earlier { analyse(u, matters: false) }
+            let bytes = waitingBytes, earlier = waiting
+            (waitingBytes, waiting) = ([], [])
+            var start = 0
+            for w in earlier {
+                var u = ScriptUnit(source: Array(bytes[start..<w.end]), onLoad: w.onLoad, formsBefore: Int(w.formsBefore),
+                                   runsAfterParsing: w.runsAfterParsing)
+                u.index = Int(w.index)
+                start = w.end
+                analyse(u, matters: false)
+            }
         }
         analyse(unit, matters: matters)
         return unit.index
     }
 
+    /// Keeps a unit that matters to nothing yet, in case a later one does: it may declare a function or call one.
+    /// A handler attribute that declares no function can do neither (its calls run on a tap, which no finding
+    /// depends on), so it is dropped at once.
+    private mutating func wait(_ unit: ScriptUnit) {
+        guard unit.onLoad || unit.runsAfterParsing || Self.contains(unit.source, "function") else { return }
+        waitingBytes += unit.source
+        waiting.append((waitingBytes.count, Int32(truncatingIfNeeded: unit.index), Int32(truncatingIfNeeded: unit.formsBefore),
+                        unit.onLoad, unit.runsAfterParsing))
+    }
+
+    private static func contains(_ s: [UInt8], _ word: StaticString) -> Bool {
+        let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+        guard s.count >= w.count else { return false }
+        for i in 0...(s.count - w.count) where s[i] == w[0] && s[i..<(i + w.count)].elementsEqual(w) { return true }
+        return false
+    }
+
+    private mutating func id(_ name: String) -> Int32 {
+        let (id, new) = names.insert(name.utf8)
+        if new { flags.append(0) }
+        return id
+    }
+
     private mutating func analyse(_ unit: ScriptUnit, matters: Bool) {
         let a = scanner.analyse(unit)
-        for d in a.deferred { if let n = d.name { functionNames.insert(n) } }
+        for d in a.deferred { if let n = d.name { flags[Int(id(n))] |= Self.function } }
         if unit.onLoad || !a.deferred.isEmpty {
             scanner.forEachGlobalReference(a) { name, owner, index in
                 if owner < 0 {
                     guard unit.onLoad else { return }
-                    if scanner.runTime(index, a, LoadFunctions()) == .parse { parseRoots.insert(name) } else { loadRoots.insert(name) }
+                    flags[Int(id(name))] |= scanner.runTime(index, a) == .parse ? Self.parseRoot : Self.loadRoot
                 } else if let caller = a.deferred[Int(owner)].name {
-                    calls[caller, default: []].insert(name)
+                    let (from, to) = (id(caller), id(name))
+                    if from != lastCaller { lastCaller = from; lastCallees.removeAll(keepingCapacity: true) }
+                    if lastCallees.insert(to).inserted { calls.append((from, to)) }
                 }
             }
         }
         guard matters else { return }
-        if a.deferred.isEmpty {
-            scanner.match(a, LoadFunctions(), into: &findings)
-        } else {
-            kept.append((a, findings.navigations.count, findings.hooks.count, findings.submits.count))
-        }
+        scanner.match(a, into: &findings)
     }
 
-    /// The named functions reachable from `roots` through calls.
-    private func reachable(from roots: Set<String>) -> Set<String> {
-        var seen: Set<String> = []
-        var stack = Array(roots.filter { functionNames.contains($0) })
+    /// The named functions reachable through calls from the names flagged `root`; `callees` lists each name's
+    /// calls (by `from`).
+    private func reachable(from root: UInt8, _ callees: [Int32], _ from: [Int]) -> [Bool] {
+        var seen = [Bool](repeating: false, count: flags.count)
+        var stack = flags.indices.filter { flags[$0] & root != 0 && flags[$0] & Self.function != 0 }.map { Int32($0) }
         while let f = stack.popLast() {
-            guard seen.insert(f).inserted else { continue }
-            stack.append(contentsOf: (calls[f] ?? []).filter { functionNames.contains($0) })
+            guard !seen[Int(f)] else { continue }
+            seen[Int(f)] = true
+            for c in callees[from[Int(f)]..<from[Int(f) + 1]] where flags[Int(c)] & Self.function != 0 && !seen[Int(c)] { stack.append(c) }
         }
         return seen
     }
 
     /// The findings of every unit added, in document order.
     mutating func finish() -> ScriptFindings {
-        guard !kept.isEmpty else {
-            // Hand the findings over rather than share them: the caller resolves them in place, and a second
-            // reference here would make that copy every array.
-            let out = findings
-            findings = ScriptFindings()
-            return out
-        }
-        // Which named functions run without a tap: reachable from references in code that runs by itself.
-        let atParse = reachable(from: parseRoots)
-        let functions = LoadFunctions(onLoad: atParse.union(reachable(from: loadRoots)), atParse: atParse)
-        var out = ScriptFindings()
-        var n = 0, h = 0, s = 0
-        for k in kept {
-            out.navigations += findings.navigations[n..<k.navigations]
-            out.navigationKeys += findings.navigationKeys[n..<k.navigations]
-            out.hooks += findings.hooks[h..<k.hooks]
-            out.submits += findings.submits[s..<k.submits]
-            (n, h, s) = (k.navigations, k.hooks, k.submits)
-            scanner.match(k.analysed, functions, into: &out)
-        }
-        out.navigations += findings.navigations[n...]
-        out.navigationKeys += findings.navigationKeys[n...]
-        out.hooks += findings.hooks[h...]
-        out.submits += findings.submits[s...]
-        kept = []
+        // Hand the findings over rather than share them: the caller resolves them in place, and a second
+        // reference here would make that copy every array.
+        var out = findings
         findings = ScriptFindings()
+        guard !out.inFunctions.isEmpty else { return out }
+        // Which named functions run without a tap: reachable from references in code that runs by itself. The
+        // calls, grouped by caller (counting sort): `callees[from[f]..<from[f + 1]]` are f's.
+        var from = [Int](repeating: 0, count: flags.count + 1)
+        for c in calls { from[Int(c.caller) + 1] += 1 }
+        for k in 0..<flags.count { from[k + 1] += from[k] }
+        var callees = [Int32](repeating: 0, count: calls.count)
+        var next = from
+        for c in calls { callees[next[Int(c.caller)]] = c.callee; next[Int(c.caller)] += 1 }
+        calls = []
+        let atParse = reachable(from: Self.parseRoot, callees, from)
+        let atLoad = reachable(from: Self.loadRoot, callees, from)
+        for p in out.inFunctions {
+            let f = names.find(p.function.utf8).map(Int.init)
+            let time: RunTime = f.map { atParse[$0] ? .parse : atLoad[$0] ? .load : .tap } ?? .tap
+            let item = Int(p.item)
+            switch p.list {
+            case .navigation:
+                out.navigations[item].onLoad = time != .tap
+                if out.navigationKeys[item].phase != 2 { out.navigationKeys[item].phase = time == .parse ? 0 : 1 }
+            case .hook:
+                out.hooks[item].onLoad = time != .tap
+            case .submit:
+                out.submits[item].onLoad = time != .tap
+                if out.submits[item].key.phase != 2 { out.submits[item].key.phase = time == .parse ? 0 : 1 }
+            }
+        }
+        out.inFunctions = []
         return out
+    }
+}
+
+/// Names numbered in the order first seen: their bytes end to end and an open-addressing table of numbers
+/// (about 20 bytes a name; a `[String: Int32]` takes about 50, and a page can declare 200,000 functions).
+struct NameTable {
+    private var bytes: [UInt8] = []
+    private var ends: [Int32] = []
+    /// Name numbers by hash, -1 for empty; at most half full.
+    private var slots = [Int32](repeating: -1, count: 64)
+
+    /// The number of `name`, and whether it was new.
+    mutating func insert<C: Collection<UInt8>>(_ name: C) -> (id: Int32, new: Bool) {
+        var k = Self.hash(name) & (slots.count - 1)
+        while slots[k] >= 0 {
+            if self.name(Int(slots[k])).elementsEqual(name) { return (slots[k], false) }
+            k = (k + 1) & (slots.count - 1)
+        }
+        let id = Int32(ends.count)
+        bytes += name
+        ends.append(Int32(truncatingIfNeeded: bytes.count))
+        slots[k] = id
+        if ends.count * 2 > slots.count { grow() }
+        return (id, true)
+    }
+
+    func find<C: Collection<UInt8>>(_ name: C) -> Int32? {
+        var k = Self.hash(name) & (slots.count - 1)
+        while slots[k] >= 0 {
+            if self.name(Int(slots[k])).elementsEqual(name) { return slots[k] }
+            k = (k + 1) & (slots.count - 1)
+        }
+        return nil
+    }
+
+    private func name(_ id: Int) -> ArraySlice<UInt8> { bytes[(id == 0 ? 0 : Int(ends[id - 1]))..<Int(ends[id])] }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: -1, count: slots.count * 2)
+        for id in ends.indices {
+            var k = Self.hash(name(id)) & (slots.count - 1)
+            while slots[k] >= 0 { k = (k + 1) & (slots.count - 1) }
+            slots[k] = Int32(id)
+        }
+    }
+
+    /// FNV-1a.
+    private static func hash<C: Collection<UInt8>>(_ name: C) -> Int {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in name { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: h ^ (h >> 32))
     }
 }
 

@@ -1,4 +1,4 @@
-// Helpers for the test targets only: where the project and ../shared are, loading conformance vectors,
+// Helpers for the test targets (and the bench's generated pages): where the project and ../shared are, loading conformance vectors,
 // and running the built `plainview` binary as a black box.
 import Foundation
 

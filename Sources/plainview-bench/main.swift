@@ -1,7 +1,7 @@
 // plainview-bench: measures Plainview against the targets of the benchmark issue and against its peers,
 // side by side in one run. Release mode only: `swift run -c release plainview-bench [options]`.
 //   --quick              shorter rounds (for a smoke run; figures are noisier)
-//   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, simulate, process, import, engine
+//   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, dense, simulate, process, import, engine
 //   --write-corpus DIR   write the generated pages and flows to DIR and exit
 //   --profile-scan FILE [floor] [N]  scan FILE N times in process (with `floor`: the empty-callback parse), for callgrind
 //   --peak-rss OUT EXE ARG…  (internal) run EXE, write "status maxRSSBytes seconds" to OUT (see Child.peak)
@@ -23,7 +23,7 @@ struct Options {
             case "--only": o.only = Set((it.next() ?? "").split(separator: ",").map(String.init))
             case "--write-corpus": o.writeCorpus = it.next()
             case "-h", "--help":
-                print("usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,simulate,process,import,engine] [--write-corpus DIR]")
+                print("usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,import,engine] [--write-corpus DIR]")
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("plainview-bench: unknown option \(a)\n".utf8))
@@ -74,6 +74,7 @@ if options.wants("goodlist") { GoodlistBench.run(seconds: options.seconds).forEa
 if options.wants("extract") || options.wants("lxml") {
     ExtractBench.run(seconds: options.seconds, extraction: options.wants("extract"), lxml: options.wants("lxml")).forEach(record)
 }
+if options.wants("dense") { DenseBench.run(quick: options.quick).forEach(record) }
 if options.wants("simulate") { SimulateBench.run(seconds: options.seconds).forEach(record) }
 if options.wants("process") { ProcessBench.run(quick: options.quick).forEach(record) }
 if options.wants("import") { ImportBench.run(quick: options.quick).forEach(record) }

@@ -168,8 +168,11 @@ import PageScan
     @Test func fiftyThousandUnclosedLinks() throws {
         let html = "<body>" + String(repeating: "<a href=/x><b>t ", count: 50_000)
         let r = try PageScanner.scan(Array(html.utf8), documentURL: Self.doc)
-        #expect(r.links.count == 50_000)
+        // The first 10,000 are kept (the per-page cap), each with its own text; the rest are counted.
+        #expect(r.links.count == PageScanner.maxFindingsPerKind)
         #expect(r.links.allSatisfy { $0.text == "t" })
+        #expect(r.truncations == [.init(kind: .links, count: 50_000, limit: PageScanner.maxFindingsPerKind,
+                                        dropped: 50_000 - PageScanner.maxFindingsPerKind)])
     }
 
     @Test func thousandsOfFormsAndSubmitCalls() throws {
