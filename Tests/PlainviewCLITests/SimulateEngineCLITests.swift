@@ -25,6 +25,12 @@ import TestSupport
 
     static func chromiumPresent() -> Bool { present("chromium") }
 
+    /// Runs the CLI off Swift's cooperative pool: these runs take minutes, and a blocked pool thread starves the
+    /// in-process servers of other suites running meanwhile.
+    static func cli(_ arguments: [String], environment: [String: String] = [:], timeout: Double = 120) async throws -> CLIResult {
+        try await offPool { try CLI.run(arguments, environment: environment, timeout: timeout) }
+    }
+
     /// A flow folder in a fresh temporary directory: `name`, the shop's usual policy on `platform`, then `rest`
     /// (pages, steps, expectations).
     static func flow(_ name: String, platform: String = "ios", _ rest: String) throws -> URL {
@@ -35,45 +41,45 @@ import TestSupport
         return folder
     }
 
-    @Test func aMissingEngineIsAnInputErrorNamingTheDebianPackage() throws {
-        let r = try CLI.run(["simulate", "--engine", "chromium", "Pages/01-ios-card-3ds-goodlisted"],
+    @Test func aMissingEngineIsAnInputErrorNamingTheDebianPackage() async throws {
+        let r = try await Self.cli(["simulate", "--engine", "chromium", "Pages/01-ios-card-3ds-goodlisted"],
                             environment: ["PLAINVIEW_CHROMIUM": "/nonexistent/chromium"])
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.contains("apt-get install chromium"), "\(r)")
     }
 
-    @Test func aMissingWebKitOrXvfbIsAnInputErrorNamingTheDebianPackage() throws {
+    @Test func aMissingWebKitOrXvfbIsAnInputErrorNamingTheDebianPackage() async throws {
         guard WebKitEngine.locateDriver() != nil || ProcessInfo.processInfo.environment["CI"] == "true" else {
             print("skipped: plainview-webkit is not built")
             return
         }
-        let library = try CLI.run(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
+        let library = try await Self.cli(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
                                   environment: ["PLAINVIEW_WEBKIT_LIBRARY": "/nonexistent/libwebkit2gtk-4.1.so.0"])
         #expect(library.status == 64, "\(library)")
         #expect(library.stderr.contains("apt-get install libwebkit2gtk-4.1-0 xvfb"), "\(library)")
         #expect(library.stderr.contains("libwebkit2gtk-4.1-0"), "\(library)")
-        let display = try CLI.run(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
+        let display = try await Self.cli(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
                                   environment: ["PATH": "/nonexistent", "DISPLAY": ""])
         #expect(display.status == 64, "\(display)")
         #expect(display.stderr.contains("`xvfb`"), "\(display)")
     }
 
-    @Test(arguments: engines) func theShippedPagesPassInEachEngine(engine: String) throws {
+    @Test(arguments: engines) func theShippedPagesPassInEachEngine(engine: String) async throws {
         guard Self.present(engine) else { return }
-        let r = try CLI.run(["simulate", "--engine", engine], timeout: 900)
+        let r = try await Self.cli(["simulate", "--engine", engine], timeout: 900)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdoutLines.last?.hasSuffix("passed, 0 failed") == true, "\(r)")
     }
 
-    @Test(arguments: engines) func theShippedPagesPassInEachEngineExplored(engine: String) throws {
+    @Test(arguments: engines) func theShippedPagesPassInEachEngineExplored(engine: String) async throws {
         guard Self.present(engine) else { return }
-        let r = try CLI.run(["simulate", "--engine", engine, "--explore"], timeout: 1800)
+        let r = try await Self.cli(["simulate", "--engine", engine, "--explore"], timeout: 1800)
         #expect(r.status == 0, "\(r)")
     }
 
-    @Test func compareShowsTheRuntimeNavigationFlowPartingWaysAndNoneOfTheOthers() throws {
+    @Test func compareShowsTheRuntimeNavigationFlowPartingWaysAndNoneOfTheOthers() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
-        let r = try CLI.run(["simulate", "--engine", "compare", "Pages/11-android-runtime-navigation",
+        let r = try await Self.cli(["simulate", "--engine", "compare", "Pages/11-android-runtime-navigation",
                              "Pages/01-ios-card-3ds-goodlisted", "Pages/06-ios-swish-app-switch"], timeout: 300)
         #expect(r.status == 0, "\(r)")
         // The model's summary, then each engine's, then the differences: one per engine, on the runtime flow only.
@@ -85,7 +91,7 @@ import TestSupport
             #expect(difference.contains("hop 2: model stops (stuck"), "\(r)")
             #expect(difference.contains("\(engine) webview GET https://shop.example.com/payment-completed [main, script]"), "\(r)")
         }
-        let json = try CLI.run(["simulate", "--engine", "compare", "--json", "Pages/11-android-runtime-navigation"], timeout: 300)
+        let json = try await Self.cli(["simulate", "--engine", "compare", "--json", "Pages/11-android-runtime-navigation"], timeout: 300)
         #expect(json.status == 0, "\(json)")
         let lines = json.stdoutLines
         #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(json)")
@@ -94,19 +100,19 @@ import TestSupport
         }
     }
 
-    @Test func compareExploredAgreesOnEveryOtherShippedFlow() throws {
+    @Test func compareExploredAgreesOnEveryOtherShippedFlow() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
-        let r = try CLI.run(["simulate", "--engine", "compare", "--explore"], timeout: 2400)
+        let r = try await Self.cli(["simulate", "--engine", "compare", "--explore"], timeout: 2400)
         #expect(r.status == 0, "\(r)")
         let differences = r.stdoutLines.filter { $0.hasPrefix("  OUTCOME") || $0.hasPrefix("  SEQUENCE") }
         #expect(differences.allSatisfy { $0.contains("android-runtime-navigation") }, "\(r)")
     }
 
-    @Test(arguments: engines) func tracesRecordTheEnginesNavigations(engine: String) throws {
+    @Test(arguments: engines) func tracesRecordTheEnginesNavigations(engine: String) async throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
         let trace = dir.appendingPathComponent("trace.jsonl").path
-        let r = try CLI.run(["simulate", "--engine", engine, "--trace", trace, "Pages/11-android-runtime-navigation"], timeout: 300)
+        let r = try await Self.cli(["simulate", "--engine", engine, "--trace", trace, "Pages/11-android-runtime-navigation"], timeout: 300)
         #expect(r.status == 0, "\(r)")
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         #expect(text.contains(#""url":"https://shop.example.com/payment-completed""#), "\(text)")
@@ -120,7 +126,7 @@ import TestSupport
         ("refresh", "<meta http-equiv=refresh content='60; url=https://shop.example.com/done'>", "{}"),
         ("header", "", #"{Refresh: "60; url=https://shop.example.com/done"}"#),
     ])
-    func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, headers: String)) throws {
+    func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, headers: String)) async throws {
         guard Self.present(engine) else { return }
         let dir = try Self.flow("slow-\(page.name)", """
         pages:
@@ -130,7 +136,7 @@ import TestSupport
         expect: {outcome: complete, hops: 2}
         """)
         let trace = dir.appendingPathComponent("trace.jsonl").path
-        let r = try CLI.run(["simulate", "--engine", engine, "--engine-timeout", "20", "--trace", trace, dir.path], timeout: 120)
+        let r = try await Self.cli(["simulate", "--engine", engine, "--engine-timeout", "20", "--trace", trace, dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         #expect(text.contains(#""url":"https://shop.example.com/done""#), "\(text)")
@@ -138,7 +144,7 @@ import TestSupport
 
     /// A refused navigation leaves the page where it was, and the page goes on: here a script first tries an app no
     /// one installed (the policy blocks it), and the page's later timer still reaches completeUrl.
-    @Test(arguments: engines) func aRefusedNavigationKeepsThePageAndItsScriptsRunning(engine: String) throws {
+    @Test(arguments: engines) func aRefusedNavigationKeepsThePageAndItsScriptsRunning(engine: String) async throws {
         guard Self.present(engine) else { return }
         let dir = try Self.flow("refused-then-complete", """
         pages:
@@ -146,7 +152,7 @@ import TestSupport
             body: "<html><body><script>location.href = 'nosuchapp://pay?id=1'; setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 20000);</script></body></html>"
         expect: {outcome: complete, hops: 3}
         """)
-        let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
+        let r = try await Self.cli(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("navigate GET nosuchapp://pay?id=1  [main, script]"), "\(r)")
         #expect(r.stdout.contains("decide   → block  (custom-scheme.no-app)"), "\(r)")
@@ -154,7 +160,7 @@ import TestSupport
 
     /// A plain-http navigation is asked about as http (no engine upgrades it to https, as Android's WebView and
     /// WKWebView do not): the policy sends it to the browser, in every mode alike.
-    @Test(arguments: ["model"] + engines) func aPlainHTTPNavigationIsAskedAsHTTP(engine: String) throws {
+    @Test(arguments: ["model"] + engines) func aPlainHTTPNavigationIsAskedAsHTTP(engine: String) async throws {
         guard engine == "model" || Self.present(engine) else { return }
         let dir = try Self.flow("plain-http", """
         pages:
@@ -165,7 +171,7 @@ import TestSupport
             body: "<html><body>Plain</body></html>"
         expect: {outcome: stuck, endsIn: browser}
         """)
-        let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
+        let r = try await Self.cli(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("navigate GET http://shop.example.com/insecure  [main, script]"), "\(r)")
         #expect(r.stdout.contains("(web.insecure)"), "\(r)")
@@ -173,7 +179,7 @@ import TestSupport
 
     /// Two cross-origin frames: the taps reach the second frame, its form posts inside it, and its `target=_top` link
     /// leaves it. Both engines tell the frames apart as the model does (compare: no difference).
-    @Test func tapsReachTheirFrameAmongSeveralInEveryEngine() throws {
+    @Test func tapsReachTheirFrameAmongSeveralInEveryEngine() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
         let dir = try Self.flow("two-frames", """
         pages:
@@ -191,7 +197,7 @@ import TestSupport
           - tap: Back to shop
         expect: {outcome: complete}
         """)
-        let r = try CLI.run(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
+        let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("  no difference"), "\(r)")
         #expect(r.stdout.components(separatedBy: "navigate POST https://acs.bank.example/step2  [sub, form, tap]").count == 4, "\(r)")
@@ -199,7 +205,7 @@ import TestSupport
 
     /// An app URL as a frame's `src` (BankID's `<iframe src="bankid:///…">`) is a sub-frame's navigation in every
     /// engine, so Android's rule for sub-frames (no app without a user gesture) applies alike.
-    @Test func anAppURLInAFrameIsTheSubFramesInEveryEngine() throws {
+    @Test func anAppURLInAFrameIsTheSubFramesInEveryEngine() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
         let dir = try Self.flow("bankid-frame", platform: "android", """
         pages:
@@ -207,14 +213,14 @@ import TestSupport
             body: "<html><body><p>Open BankID</p><iframe src='bankid:///?autostarttoken=abc&redirect=null'></iframe></body></html>"
         expect: {outcome: stuck}
         """)
-        let r = try CLI.run(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
+        let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("  no difference"), "\(r)")
         #expect(r.stdout.components(separatedBy: "navigate GET bankid:///?autostarttoken=abc&redirect=null  [sub, initial]").count == 4, "\(r)")
         #expect(r.stdout.components(separatedBy: "(subframe.no-gesture)").count == 4, "\(r)")
     }
 
-    @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) throws {
+    @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) async throws {
         guard Self.present(engine) else { return }
         let hung = try Self.flow("hung-page", platform: "android", """
         pages:
@@ -222,7 +228,7 @@ import TestSupport
             body: "<html><body><script>while (true) {}</script></body></html>"
         expect: {outcome: error, reasonContains: "no outcome within 4 s"}
         """)
-        let r = try CLI.run(["simulate", "--engine", engine, "--engine-timeout", "4", hung.path,
+        let r = try await Self.cli(["simulate", "--engine", engine, "--engine-timeout", "4", hung.path,
                              Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  hung-page"), "\(r)")
@@ -231,7 +237,7 @@ import TestSupport
 
     /// The engine dies in the middle of a run (here the WebKit driver is killed while its page spins): that run
     /// ends in `error` naming what happened, long before its time bound, and the next flow gets a new engine.
-    @Test func anEngineThatDiesEndsItsRunInErrorAndIsRestarted() throws {
+    @Test func anEngineThatDiesEndsItsRunInErrorAndIsRestarted() async throws {
         guard Self.present("webkit") else { return }
         let hung = try Self.flow("engine-dies", """
         pages:
@@ -256,7 +262,7 @@ import TestSupport
         }
         killer.start()
         let started = Date()
-        let r = try CLI.run(["simulate", "--engine", "webkit", "--engine-timeout", "40", hung.path,
+        let r = try await Self.cli(["simulate", "--engine", "webkit", "--engine-timeout", "40", hung.path,
                              Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  engine-dies"), "\(r)")
@@ -264,7 +270,7 @@ import TestSupport
         #expect(Date().timeIntervalSince(started) < 35, "the dead engine was noticed at once, not at the 40 s bound")
     }
 
-    @Test(arguments: engines) func theUserAgentBranchIsTheEnginesAndAFlowCanChangeIt(engine: String) throws {
+    @Test(arguments: engines) func theUserAgentBranchIsTheEnginesAndAFlowCanChangeIt(engine: String) async throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
         let folder = dir.appendingPathComponent("desktop")
@@ -280,7 +286,7 @@ import TestSupport
         expect: {outcome: canceled, hops: 2}
 
         """.utf8).write(to: folder.appendingPathComponent("flow.yaml"))
-        let r = try CLI.run(["simulate", "--engine", engine, folder.path], timeout: 120)
+        let r = try await Self.cli(["simulate", "--engine", engine, folder.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  desktop-user-agent  canceled in web view"), "\(r)")
     }
@@ -289,7 +295,7 @@ import TestSupport
         ("completed", "window.webkit.messageHandlers.completed.postMessage('ok')", "complete"),
         ("ShopApp.canceled", "window.ShopApp.canceled()", "canceled"),
     ])
-    func aPageCallingAnAppHookEndsTheRunSo(engine: String, hook: (name: String, call: String, outcome: String)) throws {
+    func aPageCallingAnAppHookEndsTheRunSo(engine: String, hook: (name: String, call: String, outcome: String)) async throws {
         guard Self.present(engine) else { return }
         let (hook, call, outcome) = hook
         let dir = try Self.flow("hook-\(outcome)", """
@@ -299,7 +305,7 @@ import TestSupport
             body: "<html><body><script>var f = function () { \(call); }; setTimeout(f, 20000);</script></body></html>"
         expect: {outcome: \(outcome), hops: 1}
         """)
-        let r = try CLI.run(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
+        let r = try await Self.cli(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("JavaScript hook '\(hook)'"), "\(r)")
     }
