@@ -33,18 +33,6 @@ class ByteSource {
     /// Byte-oriented input also passes through the per-element limits (wide input is left as it is).
     private(set) var limiter = MarkupLimiter()
 
-    /// Calls `body` with the whole page in memory when the parser may read it there as it is:
-    /// `read(into:)` would deliver exactly those bytes (no NUL to replace, nothing past a limit). Else, or when
-    /// the page is not in memory, `body` gets nil and the parser pulls the page through `read(into:)`.
-    func withPageInPlace<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R { body(nil) }
-
-    /// Whether `page`, delivered whole, would pass through `read(into:)` unchanged.
-    final func passesUnchanged(_ page: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = page.baseAddress, page.count >= 2, page.count < Int(Int32.max) else { return false }
-        if ByteSource.isWide(first: base[0], second: base[1], declaredEncoding: declaredEncoding) { return false }
-        return memchr(base, 0, page.count) == nil && !MarkupLimiter.needsCutting(page)
-    }
-
     /// Fills `buffer` with the next bytes (NULs replaced as above, start tags held to `MarkupLimiter`'s
     /// limits); 0 at the end, -1 on error.
     final func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -92,15 +80,11 @@ class ByteSource {
 
     /// UTF-16/32: declared so, or a UTF-16 BOM, or `<` next to a zero byte in the first two bytes.
     static func isWide(_ head: Slice<UnsafeMutableRawBufferPointer>, declaredEncoding: String?) -> Bool {
-        isWide(first: head.first, second: head.dropFirst().first, declaredEncoding: declaredEncoding)
-    }
-
-    /// The same test on the first two bytes (nil where the input is shorter).
-    static func isWide(first a: UInt8?, second b: UInt8?, declaredEncoding: String?) -> Bool {
         if let e = declaredEncoding?.lowercased(), e.hasPrefix("utf-16") || e.hasPrefix("utf-32") || e.hasPrefix("ucs") {
             return true
         }
-        guard let a, let b else { return false }
+        guard head.count >= 2 else { return false }
+        let a = head[head.startIndex], b = head[head.startIndex + 1]
         return (a == 0xFE && b == 0xFF) || (a == 0xFF && b == 0xFE) || (a == 0 && b == 0x3C) || (a == 0x3C && b == 0)
     }
 }
@@ -113,10 +97,6 @@ final class MemoryByteSource: ByteSource {
     init(_ bytes: [UInt8], declaredEncoding: String?) {
         self.bytes = bytes
         super.init(declaredEncoding: declaredEncoding)
-    }
-
-    override func withPageInPlace<R>(_ body: (UnsafeBufferPointer<UInt8>?) -> R) -> R {
-        bytes.withUnsafeBufferPointer { page in body(passesUnchanged(page) ? page : nil) }
     }
 
     override func readRaw(into buffer: UnsafeMutableRawBufferPointer) -> Int {

@@ -40,14 +40,6 @@ enum LibXML2 {
     /// parser (the caller decides whether it is held at all). `encoding` (a charset label such as
     /// `windows-1252`) overrides sniffing when libxml2 knows it; unknown labels are ignored (sniffing decides).
     static func parse(_ source: ByteSource, encoding: String?, into sink: PageCollector) throws(Failure) {
-        try source.withPageInPlace { page in
-            Result { () throws(Failure) in try parse(source, page: page, encoding: encoding, into: sink) }
-        }.get()
-    }
-
-    /// `page`: the whole page, read by libxml2 where it lies (as the floor reads it) instead of pulled from `source`.
-    private static func parse(_ source: ByteSource, page: UnsafeBufferPointer<UInt8>?, encoding: String?,
-                              into sink: PageCollector) throws(Failure) {
         _ = initialised
         guard let ctxt = htmlNewParserCtxt() else { throw .outOfMemory }
         defer { htmlFreeParserCtxt(ctxt) }
@@ -84,15 +76,9 @@ enum LibXML2 {
             return Int32(source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: Int(length))))
         }
         let sourcePointer = Unmanaged.passUnretained(source).toOpaque()
-        let created = if let page, let base = page.baseAddress {
-            // Handed over whole, as the floor's memory parser gets it (one copy, no reads, no buffer growth).
-            base.withMemoryRebound(to: CChar.self, capacity: page.count) {
-                xmlParserInputBufferCreateMem($0, Int32(page.count), XML_CHAR_ENCODING_NONE)
-            }
-        } else {
-            xmlParserInputBufferCreateIO(reader, nil, sourcePointer, XML_CHAR_ENCODING_NONE)
+        guard let input = xmlParserInputBufferCreateIO(reader, nil, sourcePointer, XML_CHAR_ENCODING_NONE) else {
+            throw .outOfMemory
         }
-        guard let input = created else { throw .outOfMemory }
         guard let stream = xmlNewIOInputStream(ctxt, input, XML_CHAR_ENCODING_NONE) else {
             xmlFreeParserInputBuffer(input)
             throw .outOfMemory

@@ -55,10 +55,6 @@ struct MarkupLimiter {
     private var lastKept: UInt8 = 0
     /// Ordinary tags are read by `ordinaryTag` in one pass; off only to test it against the state machine.
     var fastPath = true
-    /// Only finding out whether anything would be cut (`needsCutting`): nothing is dropped or written.
-    private var checkOnly = false
-    /// In `checkOnly`: a limit was reached.
-    private var wouldCut = false
 
     private static let script = Array("script".utf8), style = Array("style".utf8)
     private static let scriptCode = code(script), styleCode = code(style)
@@ -67,7 +63,7 @@ struct MarkupLimiter {
     /// state (text, a name, a quoted value, blanks) are found with one tight loop or `memchr` and moved as a block.
     mutating func filter(_ p: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
         var r = 0, w = 0
-        while r < count, !wouldCut {
+        while r < count {
             let c = p[r]
             switch state {
             case .data where fastPath:
@@ -186,16 +182,6 @@ struct MarkupLimiter {
         return w
     }
 
-    /// Whether filtering the whole page at `p` would cut anything: the same reading as `filter`, which, until
-    /// its first cut, keeps every byte where it is and writes nothing, so the page is only read.
-    static func needsCutting(_ page: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let p = page.baseAddress else { return false }
-        var check = MarkupLimiter()
-        check.checkOnly = true
-        _ = check.filter(UnsafeMutablePointer(mutating: p), count: page.count)
-        return check.wouldCut
-    }
-
     // MARK: the fast path
 
     /// Passes text, end tags and ordinary start tags from `r` on, as the state machine would, until the end of
@@ -308,7 +294,6 @@ struct MarkupLimiter {
     private mutating func startAttribute(bogus: Bool) {
         attributes += 1
         attributeLength = 0
-        if attributes > Self.maxAttributes, checkOnly { wouldCut = true; return }
         if attributes > Self.maxAttributes {
             if !droppingTag { droppingTag = true; elementsCut += 1 }
             attributesDropped += 1
@@ -320,7 +305,7 @@ struct MarkupLimiter {
     /// closed itself (`/>`, as libxml2 sees it: the byte kept before the `>`).
     private mutating func endStartTag(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int) {
         let selfClosing = (w > 0 ? p[w - 1] : lastKept) == UInt8(ascii: "/")
-        if w != r { p[w] = p[r] }
+        p[w] = p[r]
         w += 1; r += 1
         state = .data
         guard !selfClosing else { return }
@@ -333,7 +318,6 @@ struct MarkupLimiter {
         var n = end - r
         guard n > 0 else { return }
         if !droppingValue, valueLength + n > Self.maxValueBytes {
-            if checkOnly { wouldCut = true; return }
             var cut = r + max(0, Self.maxValueBytes - valueLength)
             while cut > r, p[cut] & 0xC0 == 0x80 { cut -= 1 }
             // A character whose first bytes came in the previous piece is finished rather than split.

@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import PageScan
-import TestSupport
 
 /// Pages read from a file descriptor a few kB at a time give exactly what the same bytes give in memory;
 /// NULs are replaced across chunk boundaries; a read error is an error naming the input.
@@ -45,27 +44,6 @@ import TestSupport
         #expect(fromFile.links[2999] == .init(url: "https://shop.example/p/2999", text: declared ? "Läs\u{2028}mer 2999" : "LÃ¤sâ\u{80}¨mer 2999"))
         #expect(fromFile.scriptNavigations.count == 61)
         #expect(fromFile.scriptNavigations.last?.withoutRunOrder == .init(url: "https://shop.example/end", kind: .replace, onLoad: true))
-    }
-
-    /// A page in memory with nothing to replace or cut is read by libxml2 where it lies, not pulled in pieces:
-    /// that must not change what it gives. Every test page, and the big page without its NULs (its charset
-    /// declared, undeclared so libxml2 switches to Latin-1 part-way, or given by the header), gives from memory
-    /// what it gives from a file.
-    @Test func pagesReadInPlaceGiveWhatFilesGive() throws {
-        let big = Self.bigPage().filter { $0 != 0 }
-        var pages: [(bytes: [UInt8], contentType: String?)] = [
-            (big, nil), (Array(big[41...]), nil), (big, "text/html; charset=windows-1252"),
-            (Array("<meta charset=windows-1252><a href='/\u{E9}'>caf\u{E9}</a>".utf8) + [0xE9, 0x80], nil),
-        ]
-        let files = FileManager.default.enumerator(at: Project.path("Pages"), includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "html" } ?? []
-        #expect(files.count > 10)
-        for file in files { pages.append(([UInt8](try Data(contentsOf: file)), nil)) }
-        for page in pages {
-            let fromMemory = try PageScanner.scan(page.bytes, contentType: page.contentType, documentURL: Self.doc)
-            #expect(try scanFile(page.bytes, contentType: page.contentType) == fromMemory)
-        }
-        #expect(try PageScanner.scan(big, documentURL: Self.doc).links.count == 3000)
     }
 
     /// A NUL is delivered as U+FFFD (three bytes); where that spills over a read, nothing is lost or doubled.
