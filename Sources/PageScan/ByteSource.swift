@@ -119,9 +119,28 @@ final class FileByteSource: ByteSource {
         super.init(declaredEncoding: declaredEncoding)
     }
 
+    /// libxml2 asks for 4 kB at a time; the descriptor is read 64 kB at a time (a sixteenth of the system calls).
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    private var chunkStart = 0, chunkEnd = 0
+
+    deinit { chunk.deallocate() }
+
     override func readRaw(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if chunkStart == chunkEnd {
+            let n = readChunk()
+            guard n > 0 else { return n }
+            chunkStart = 0
+            chunkEnd = n
+        }
+        let n = min(buffer.count, chunkEnd - chunkStart)
+        buffer.baseAddress!.copyMemory(from: chunk.baseAddress! + chunkStart, byteCount: n)
+        chunkStart += n
+        return n
+    }
+
+    private func readChunk() -> Int {
         while true {
-            let n = readFD(fd, buffer.baseAddress, buffer.count)
+            let n = readFD(fd, chunk.baseAddress, chunk.count)
             if n >= 0 { return n }
             if errno == EINTR { continue }
             return fail("reading \(name) failed: \(String(cString: strerror(errno)))")
