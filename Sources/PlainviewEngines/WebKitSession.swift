@@ -361,9 +361,13 @@ final class WebKitSession: EngineSession {
             send("View.decide", [("decision", .int(decision)), ("use", .bool(true))])
             return nil
         }
-        if !newWindow, kind == .neverExternal || kind == nil || Self.frameDocument(url) {
-            // about:blank, about:srcdoc, data: and blob: documents of frames load as the engine loads them.
-            send("View.decide", [("decision", .int(decision)), ("use", .bool(Self.frameDocument(url)))])
+        if !newWindow, kind == .neverExternal || kind == nil || Self.frameDocument(url) || url.lowercased().hasPrefix("about:") {
+            // about:blank and about:srcdoc load as the engine loads them. A data: or blob: document loads only in a
+            // frame that names it as its `src`: at the top it is refused, as the policy refuses it
+            // (`scheme.never-external`) and Chromium does by itself. javascript:, file: and malformed URLs never load.
+            let lower = url.lowercased()
+            let use = lower == "about:blank" || lower == "about:srcdoc" || Self.frameDocument(url) && frameNaming(url) != nil
+            send("View.decide", [("decision", .int(decision)), ("use", .bool(use))])
             return nil
         }
         // The world carries out a new window or an app URL itself: the engine does not. An app URL that a frame of
@@ -389,9 +393,10 @@ final class WebKitSession: EngineSession {
         return index
     }
 
+    /// A document a frame may hold that no network serves: data: and blob:.
     static func frameDocument(_ url: String) -> Bool {
         let lower = url.lowercased()
-        return lower == "about:blank" || lower == "about:srcdoc" || lower.hasPrefix("data:") || lower.hasPrefix("blob:")
+        return lower.hasPrefix("data:") || lower.hasPrefix("blob:")
     }
 
     /// A request at the proxy: a document is a navigation to decide (main frame or sub-frame), anything else a resource.

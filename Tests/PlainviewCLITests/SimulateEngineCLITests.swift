@@ -220,6 +220,29 @@ import TestSupport
         #expect(r.stdout.components(separatedBy: "(subframe.no-gesture)").count == 4, "\(r)")
     }
 
+    /// A data: document loads in a frame that names it (its script reaches the page) but never at the top: the
+    /// page's attempt to replace itself with one is refused and the page stays.
+    @Test(arguments: engines) func aDataDocumentLoadsInAFrameButNeverAtTheTop(engine: String) async throws {
+        guard Self.present(engine) else { return }
+        let framed = try Self.flow("data-frame", """
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><script>window.onmessage = function () { location.href = 'https://shop.example.com/done'; };</script><iframe src='data:text/html,%3Cscript%3Eparent.postMessage(1,%22*%22)%3C/script%3E'></iframe></body></html>"
+        expect: {outcome: complete}
+        """)
+        let top = try Self.flow("data-top", """
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<html><body><script>location.href = 'data:text/html,%3Cscript%3Elocation.href=%22https://shop.example.com/done%22%3C/script%3E';</script></body></html>"
+        expect: {outcome: stuck, endsIn: webview}
+        """)
+        let r = try await Self.cli(["simulate", "--engine", engine, framed.path, top.path], timeout: 120)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("PASS  data-frame  complete in web view"), "\(r)")
+        #expect(r.stdout.contains("stuck in web view: the web view shows https://shop.example.com/pay;"), "\(r)")
+        #expect(r.stdout.contains("PASS  data-top"), "\(r)")
+    }
+
     @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) async throws {
         guard Self.present(engine) else { return }
         let hung = try Self.flow("hung-page", platform: "android", """
