@@ -104,7 +104,7 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         // 1,000 client sockets, 1,000 server sockets, and the test's own files.
         try ensureOpenFileLimit(2_600)
         var limits = ServerLimits()
-        limits.idleTimeout = 10
+        limits.idleTimeout = 15
         limits.maxConnections = 1_500
         try await withRunningServer(serverOptions(limits: limits), logger: quiet) { port in
             let idle = IdleSockets()
@@ -112,15 +112,20 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             try await offPool { try idle.open(1_000, port: port) }
             let opened = ContinuousClock.now - opening
             let started = ContinuousClock.now
-            let answer = try await offPool { try RawHTTP.exchange(port: port, wellKnown, timeout: 5) }
+            let answer = try await offPool { try RawHTTP.exchange(port: port, wellKnown, timeout: 20) }
             let took = ContinuousClock.now - started
             #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(answer.prefix(200))")
-            #expect(took < .seconds(1), "answered in \(took) with 1,000 idle sockets open")
-            if ContinuousClock.now - opening < .seconds(9) {
-                #expect(idle.closedByServer() == 0, "closed before the idle timeout (opening took \(opened))")
+            // A server starved by idle sockets answers only once the idle timeout frees one (15 s after it was
+            // accepted), so the answer must come before that and with all 1,000 still open. No tighter bound: the
+            // full suite runs this beside browser engines and 8 MB page extractions on two cores.
+            let stillOpen = idle.closedByServer() == 0
+            let answeredAt = ContinuousClock.now - opening
+            #expect(answeredAt < .seconds(14), "answered \(took) after asking, \(answeredAt) after the idle sockets began to open (opening took \(opened))")
+            if answeredAt < .seconds(14) {
+                #expect(stillOpen, "closed before the idle timeout (opening took \(opened))")
             }
-            // Past the 10 s idle timeout every idle socket is closed by the server.
-            let closed = try await offPool { idle.waitUntilClosed(within: 25) }
+            // Past the 15 s idle timeout every idle socket is closed by the server.
+            let closed = try await offPool { idle.waitUntilClosed(within: 30) }
             #expect(closed == 1_000)
         }
     }
@@ -135,7 +140,7 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             try await offPool { try idle.open(3, port: port) }
             // Once the server has accepted all three and said so, the next connection must wait.
             let warned = try await offPool { () -> Bool in
-                for _ in 0..<50 where !collector.lines(at: .warning).contains(where: { $0.hasPrefix("connection cap reached") }) {
+                for _ in 0..<200 where !collector.lines(at: .warning).contains(where: { $0.hasPrefix("connection cap reached") }) {
                     Thread.sleep(forTimeInterval: 0.1)
                 }
                 return collector.lines(at: .warning).contains { $0.hasPrefix("connection cap reached") }
@@ -171,7 +176,9 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             }
             let took = ContinuousClock.now - started
             #expect(answer.isEmpty)
-            #expect(took >= .milliseconds(900) && took < .seconds(5), "\(took)")
+            // Cut off by the 1 s header timeout, not the 60 s idle timeout (the upper bound leaves room for a
+            // loaded full run).
+            #expect(took >= .milliseconds(900) && took < .seconds(30), "\(took)")
             #expect(collector.lines(at: .warning).contains { $0.contains("request head was not complete after 1 s (--header-timeout)") }, "\(collector.snapshot)")
 
             // A body that never ends: answered (the helpers read no body), then cut off at the read timeout.
