@@ -49,24 +49,31 @@ enum LibXML2 {
         sax.pointee = htmlSAXHandler()
         sax.pointee.initialized = XML_SAX2_MAGIC   // makes libxml2 use `serror` below instead of stderr
         sax.pointee.serror = { _, _ in }
-        // The caller holds the sink for the whole parse, so the callbacks borrow it.
+        // The callbacks get the parser context (the start tag needs its element stack) and find the sink in its
+        // `_private`. The caller holds the sink for the whole parse, so the callbacks borrow it.
         sax.pointee.startElement = { ctx, name, atts in
             guard let ctx, let name else { return }
-            Unmanaged<PageCollector>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.startElement(name, AttributeList(atts: atts)) }
+            let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+            let sink = Unmanaged<PageCollector>.fromOpaque(ctxt.pointee._private)
+            if ctxt.pointee.nameNr > LibXML2.maxDepth + 1 { LibXML2.flattenDeepElement(ctxt, name, sink) }
+            sink._withUnsafeGuaranteedRef { $0.startElement(name, AttributeList(atts: atts)) }
         }
         sax.pointee.endElement = { ctx, name in
             guard let ctx, let name else { return }
-            Unmanaged<PageCollector>.fromOpaque(ctx)._withUnsafeGuaranteedRef { $0.endElement(name) }
+            let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+            Unmanaged<PageCollector>.fromOpaque(ctxt.pointee._private)._withUnsafeGuaranteedRef { $0.endElement(name) }
         }
         let text: charactersSAXFunc = { ctx, ch, len in
             guard let ctx, let ch, len > 0 else { return }
-            Unmanaged<PageCollector>.fromOpaque(ctx)._withUnsafeGuaranteedRef {
+            let ctxt = ctx.assumingMemoryBound(to: xmlParserCtxt.self)
+            Unmanaged<PageCollector>.fromOpaque(ctxt.pointee._private)._withUnsafeGuaranteedRef {
                 $0.characters(UnsafeBufferPointer(start: ch, count: Int(len)))
             }
         }
         sax.pointee.characters = text
         sax.pointee.cdataBlock = text   // <script> and <style> bodies arrive here
-        ctxt.pointee.userData = Unmanaged.passUnretained(sink).toOpaque()
+        ctxt.pointee._private = Unmanaged.passUnretained(sink).toOpaque()
+        ctxt.pointee.userData = UnsafeMutableRawPointer(ctxt)
 
         // The input: libxml2 calls `read` whenever it needs more bytes. The source stays retained by the
         // caller for the whole parse; the buffer only borrows it.
@@ -99,6 +106,33 @@ enum LibXML2 {
         defer { xmlSetStructuredErrorFunc(previous.1, previous.0) }
         withExtendedLifetime(sink) { _ = htmlParseDocument(ctxt) }
         if source.failure != nil { throw .unreadable }
+    }
+
+    /// Open elements libxml2 keeps nested (see `PageScanner.maxElementDepth`).
+    static let maxDepth = PageScanner.maxElementDepth
+
+    /// A start tag opened an element deeper than `maxDepth`: the element before it at that depth closes now, so
+    /// elements past the limit are siblings, one open at a time, as a browser makes them (it attaches each to
+    /// the element at the limit). libxml2's element stack then never holds more than `maxDepth + 1` names,
+    /// whatever the page: without this, 60 MB of `<b>` held 20 million names (8 bytes each), and every stray
+    /// end tag (`</i>` where no `i` is open) searched all of them: 100,000 `<b>` and then 100,000 `</i>`, a
+    /// 0.7 MB page, cost 16 s. A void element (`<br>`) is left alone: libxml2 closes it as soon as it is open.
+    private static func flattenDeepElement(_ ctxt: UnsafeMutablePointer<xmlParserCtxt>, _ name: UnsafePointer<xmlChar>,
+                                           _ sink: Unmanaged<PageCollector>) {
+        if let info = htmlTagLookup(name), info.pointee.empty != 0 { return }
+        guard let names = ctxt.pointee.nameTab else { return }
+        let count = Int(ctxt.pointee.nameNr)
+        // The stack is `maxDepth` kept names, the deep element open before, and the new one (pushed before this
+        // callback, as libxml2 does): the one before closes and the new one takes its place.
+        let deep = maxDepth
+        if let closing = names[deep] {
+            sink._withUnsafeGuaranteedRef { $0.endElement(closing) }
+        }
+        for i in deep..<(count - 1) { names[i] = names[i + 1] }
+        names[count - 1] = nil
+        ctxt.pointee.nameNr = Int32(count - 1)
+        ctxt.pointee.name = names[count - 2]
+        sink._withUnsafeGuaranteedRef { $0.elementPastDepthLimit() }
     }
 
     /// The tree parse: libxml2 builds its tree and frees it (the benchmark's second baseline).

@@ -27,6 +27,8 @@ final class PageCollector {
     func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) { state.pointee.startElement(name, attributes) }
     func endElement(_ name: UnsafePointer<UInt8>) { state.pointee.endElement(name) }
     func characters(_ text: UnsafeBufferPointer<UInt8>) { state.pointee.characters(text) }
+    /// An element opened past the parser's depth limit (the element open before it at that depth was closed).
+    func elementPastDepthLimit() { state.pointee.deepElements += 1 }
 
     /// The page's findings, every URL resolved. Call once, after the parse.
     func result(document: WebURL) -> PageScanResult { state.pointee.result(document: document) }
@@ -117,6 +119,8 @@ struct PageCollectorState {
     private var scriptCheckAt = ScriptUnit.segmentBytes
     /// Statements cut because they were longer than `ScriptUnit.maxBytes`.
     private var splitStatements = 0
+    /// Elements opened past the parser's depth limit (`PageScanner.maxElementDepth`).
+    var deepElements = 0
     /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
     private(set) var declaredCharset: String?
     /// The open script is a module script (it runs after parsing, not where it stands).
@@ -608,6 +612,9 @@ struct PageCollectorState {
                                    autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
         out.truncations = counts.truncations
+        if deepElements > 0 {
+            out.truncations.append(.init(kind: .depth, count: deepElements, limit: PageScanner.maxElementDepth, dropped: 0))
+        }
         if splitStatements > 0 {
             out.truncations.append(.init(kind: .scriptStatement, count: splitStatements, limit: ScriptUnit.maxBytes, dropped: 0))
         }

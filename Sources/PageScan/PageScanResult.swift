@@ -53,6 +53,9 @@ public struct PageScanResult: Sendable, Hashable, Codable {
             /// Inline-script statements longer than `limit` bytes, analysed in parts (nothing is dropped; code in a
             /// function split across two parts is taken as code that runs where it stands).
             case scriptStatement = "script-statement"
+            /// Elements opened deeper than `limit` (512, as in WebKit and Blink): each closes the element open
+            /// before it at that depth, so they are siblings, as a browser makes them (nothing is left out).
+            case depth
         }
         public var kind: Kind
         /// How many elements (`attributes`), values (`attribute-value`) or URLs (`url`) were cut; for a kind of

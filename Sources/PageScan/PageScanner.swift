@@ -25,6 +25,10 @@ public enum PageScanner {
     /// Swedbank Pay guide registers with `addJavascriptInterface`; `Android` is the common convention).
     public static let defaultAndroidInterfaces: Set<String> = ["callbacks", "Android"]
 
+    /// Open elements a scan keeps nested, as WebKit's and Blink's tree builders do (both stop nesting at 512):
+    /// each element opened deeper closes the one open before it at that depth (reported as `depth`).
+    public static let maxElementDepth = 512
+
     /// Scans HTML bytes served at `documentURL`. `contentType` is the Content-Type header, if any (for its charset).
     public static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String) throws(PageScanError) -> PageScanResult {
         try scan(bytes, contentType: contentType, documentURL: documentURL, androidInterfaces: defaultAndroidInterfaces)

@@ -5,6 +5,11 @@
 public enum DensePage: String, CaseIterable, Sendable {
     case navigationsInOneScript, navigationsInManyScripts, links, forms, fields, frames, buttons, options, hooks
     case formSubmissions, nestedElements, nestedLinks, inlineText, textarea, metaRefreshes
+    /// `<b>` nested as deep as the page allows: the shortest start tag, so the most open elements per byte.
+    case nestedInline
+    /// Half the page `<b>`, the other half end tags of an element never opened (`</i>`), each of which makes the
+    /// parser search its stack of open elements.
+    case strayEndTags
     /// A bundled library: one statement (a call wrapping an array of module functions) as long as the page.
     case bundledScript
     /// Many tiny named functions, each navigating, one called at the end.
@@ -37,6 +42,10 @@ public enum DensePage: String, CaseIterable, Sendable {
         case .formSubmissions: wrap("<form id=f></form><script>", "</script>") { _ in "f.submit();\n" }
         case .nestedElements: fill { _ in "<div>" }
         case .nestedLinks: fill { _ in "<b><a href=/x>" }
+        case .nestedInline: fill { _ in "<b>" }
+        case .strayEndTags:
+            while out.count < bytes / 2 { out += Array("<b>".utf8) }
+            fill { _ in "</i>" }
         case .inlineText: wrap("<p>", "</p>") { _ in "lorem ipsum " }
         case .textarea: wrap("<form><textarea name=t>", "</textarea></form>") { _ in "lorem ipsum " }
         case .metaRefreshes: fill { "<meta http-equiv=refresh content=\"5;url=/r\($0)\">\n" }
