@@ -23,11 +23,21 @@ public struct EngineDifference: Sendable, Hashable {
 }
 
 public enum EngineComparison {
-    /// A run's hops as compared: every navigation asked, as `context METHOD url [frame, trigger]`.
+    /// A run's hops as compared: every navigation asked, as `context METHOD url [frame, trigger]`. A run of
+    /// sub-frames' initial loads one after another is compared sorted: an engine loads a page's frames at once
+    /// and asks about them in whichever order their requests go out, while the model takes them in document order.
     static func hops(_ r: SimulationReport) -> [String] {
-        r.events.filter { $0.event == .navigate }.map { e in
-            e.context == "os" ? "os open \(e.url ?? "")" : "\(e.context) \(e.method ?? "GET") \(e.url ?? "") [\(e.frame ?? "main"), \(e.trigger ?? "?")]"
+        let all = r.events.filter { $0.event == .navigate }.map { e in
+            (e.context == "os" ? "os open \(e.url ?? "")" : "\(e.context) \(e.method ?? "GET") \(e.url ?? "") [\(e.frame ?? "main"), \(e.trigger ?? "?")]",
+             concurrent: e.context != "os" && e.frame == "sub" && e.trigger == "initial")
         }
+        var out: [String] = [], run: [String] = []
+        for (hop, concurrent) in all {
+            if concurrent { run.append(hop); continue }
+            out += run.sorted(); run = []
+            out.append(hop)
+        }
+        return out + run.sorted()
     }
 
     /// The differences between the model's and an engine's result of one flow, branch by branch (by name).

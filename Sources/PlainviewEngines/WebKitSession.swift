@@ -10,8 +10,10 @@
 //   keeps the current page, as `decisionHandler(.cancel)` does. Any other scheme (an app's custom scheme,
 //   `intent:`) never reaches the network: it is decided at `decide-policy` (as the main frame's) and refused there.
 // - Which sub-frame a request is for is not said either: a frame's own navigation is told by its `Referer` (the
-//   frame's current URL, or its origin across origins); anything else is a new frame, numbered in request order
-//   (document order for the frames a page declares, as `window.frames` numbers them).
+//   frame's current URL, or its origin across origins); anything else is a new frame. A new frame that the main
+//   document holds (an `<iframe>` or `<frame>` whose `src` is the URL, asked of the engine's DOM) gets that
+//   element's place, as `window.frames` numbers it: WebKit loads a page's frames at once, and their requests reach
+//   the proxy in either order. Any other new frame (one inside a frame) is numbered after them, in request order.
 // - WebKitGTK has no virtual time. A user script injected at document start in every frame runs `setTimeout` and
 //   `setInterval` 100 times faster and carries out a `<meta http-equiv=refresh>` (read from the engine's DOM) or a
 //   `Refresh` header (read here, told to the page's script once the document commits) of a second or more after a
@@ -384,13 +386,20 @@ final class WebKitSession: EngineSession {
     }
 
     /// The index (in `window.frames` order) of the main document's frame whose `src` is `url`, if any.
-    private func frameNaming(_ url: String) -> Int? {
-        let script = "(function(u){var f=document.querySelectorAll('iframe,frame');for(var i=0;i<f.length;i++){"
-            + "try{if(new URL(f[i].getAttribute('src')||'about:blank',document.baseURI).href===u){return i;}}catch(e){}}return -1;})("
-            + JSONEscaping.quote(url, htmlSafe: false) + ")"
+    private func frameNaming(_ url: String) -> Int? { framesNamed(url)?.matches.first }
+
+    /// The main document's frames, asked of the engine's DOM: how many it holds, and the indices (in
+    /// `window.frames` order) of those whose `src` is `url` (fragment aside: a request never carries one). Nil when
+    /// the engine does not answer within 5 s.
+    private func framesNamed(_ url: String) -> (count: Int, matches: [Int])? {
+        let script = "(function(u){var f=document.querySelectorAll('iframe,frame'),m=[];for(var i=0;i<f.length;i++){"
+            + "try{var h=new URL(f[i].getAttribute('src')||'about:blank',document.baseURI);h.hash='';"
+            + "if(h.href===u){m.push(i);}}catch(e){}}return f.length+':'+m.join(',');})("
+            + JSONEscaping.quote(Self.key(url), htmlSafe: false) + ")"
         guard let reply = try? connection.call("View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(5))),
-              let index = Int(reply["value"] as? String ?? ""), index >= 0 else { return nil }
-        return index
+              let value = reply["value"] as? String, let colon = value.firstIndex(of: ":"),
+              let count = Int(value[..<colon]) else { return nil }
+        return (count, value[value.index(after: colon)...].split(separator: ",").compactMap { Int($0) })
     }
 
     /// A document a frame may hold that no network serves: data: and blob:.
@@ -448,7 +457,12 @@ final class WebKitSession: EngineSession {
                 return own.key
             }
         }
-        let next = (frameURLs.keys.max() ?? -1) + 1
+        let held = framesNamed(url)
+        if let own = held?.matches.first(where: { frameURLs[$0] == nil }) {
+            frameURLs[own] = url
+            return own
+        }
+        let next = max(frameURLs.keys.max() ?? -1, (held?.count ?? 0) - 1) + 1
         frameURLs[next] = url
         return next
     }

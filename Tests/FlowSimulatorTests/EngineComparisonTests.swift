@@ -1,4 +1,5 @@
 import FlowSimulator
+import Foundation
 import Testing
 import TestSupport
 
@@ -36,5 +37,48 @@ import TestSupport
         let d = EngineComparison.differences(model: explored, engine: fewer, engineName: "chromium")
         #expect(d.count == explored.branches.count - 1)
         #expect(d.allSatisfy { $0.engineSide == "never reached this branch" })
+    }
+
+    /// A page with two cross-origin frames: the model asks about their initial loads in document order.
+    static func twoFrames() throws -> FlowResult {
+        let folder = try Project.temporaryDirectory().appendingPathComponent("two-frames")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("""
+        name: two-frames
+        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe>"
+          - url: https://ads.example.net/banner
+            body: "ad"
+          - url: https://acs.bank.example/step1
+            body: "<a href='https://shop.example.com/done' target=_top>Back to shop</a>"
+        steps:
+          - tap: Back to shop
+        expect: {outcome: complete}
+
+        """.utf8).write(to: folder.appendingPathComponent("flow.yaml"))
+        return Simulator.run(try #require(try FlowLoader.load([folder.path]).first))
+    }
+
+    /// The indices of the run's navigate events.
+    static func navigations(_ r: SimulationReport) -> [Int] { r.events.indices.filter { r.events[$0].event == .navigate } }
+
+    @Test func framesThatLoadAtOnceMayBeAskedAboutInEitherOrder() throws {
+        // An engine starts a page's frames together and their requests go out in either order (WebKit under load
+        // asked about the second frame first): the same hops, in another order within the run of initial loads.
+        let model = try Self.twoFrames()
+        let nav = Self.navigations(model.branches[0])
+        let frames = nav.filter { model.branches[0].events[$0].frame == "sub" && model.branches[0].events[$0].trigger == "initial" }
+        try #require(frames.count == 2)
+        var engine = model
+        engine.branches[0].events.swapAt(frames[0], frames[1])
+        #expect(EngineComparison.differences(model: model, engine: engine, engineName: "webkit").isEmpty)
+
+        // Any other change of order is a difference: a frame's initial load swapped with the main document's load.
+        var other = model
+        other.branches[0].events.swapAt(nav[0], frames[0])
+        let d = EngineComparison.differences(model: model, engine: other, engineName: "webkit")
+        #expect(d.map(\.firstHop) == [1])
     }
 }
