@@ -28,6 +28,7 @@ enum DenseBench {
             // memory figure).
             let cpu: (name: String, note: String)? = switch kind {
             case .navigationsInOneScript: ("one_script_of_navigations", "one \(page.count / 1_000_000) MB inline script of `location.href = \"…\";`")
+            case .nestedInline: ("nested_inline", "\(page.count / 1_000_000) MB of nothing but `<b>` (each past depth 512 closes the one before)")
             case .strayEndTags: ("stray_end_tags", "\(page.count / 2_000_000) MB of `<b>`, then as many bytes of `</i>`")
             default: nil
             }

@@ -1,5 +1,4 @@
 import FlowSimulator
-import Foundation
 import Testing
 import TestSupport
 
@@ -41,23 +40,8 @@ import TestSupport
 
     /// A page with two cross-origin frames: the model asks about their initial loads in document order.
     static func twoFrames() throws -> FlowResult {
-        let folder = try Project.temporaryDirectory().appendingPathComponent("two-frames")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("""
-        name: two-frames
-        policy: {platform: ios, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe>"
-          - url: https://ads.example.net/banner
-            body: "ad"
-          - url: https://acs.bank.example/step1
-            body: "<a href='https://shop.example.com/done' target=_top>Back to shop</a>"
-        steps:
-          - tap: Back to shop
-        expect: {outcome: complete}
-
-        """.utf8).write(to: folder.appendingPathComponent("flow.yaml"))
+        let folder = try TestFlow.folder("two-frames", TestFlow.frames(
+            "<iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe>"))
         return Simulator.run(try #require(try FlowLoader.load([folder.path]).first))
     }
 

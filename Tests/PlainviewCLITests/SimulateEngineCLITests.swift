@@ -31,14 +31,9 @@ import TestSupport
         try await offPool { try CLI.run(arguments, environment: environment, timeout: timeout) }
     }
 
-    /// A flow folder in a fresh temporary directory: `name`, the shop's usual policy on `platform`, then `rest`
-    /// (pages, steps, expectations).
+    /// A flow folder with the shop's usual policy (see `TestFlow.folder`).
     static func flow(_ name: String, platform: String = "ios", _ rest: String) throws -> URL {
-        let folder = try Project.temporaryDirectory().appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let policy = #"policy: {platform: \#(platform), paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}"#
-        try Data("name: \(name)\n\(policy)\n\(rest)\n".utf8).write(to: folder.appendingPathComponent("flow.yaml"))
-        return folder
+        try TestFlow.folder(name, platform: platform, rest)
     }
 
     @Test func aMissingEngineIsAnInputErrorNamingTheDebianPackage() async throws {
@@ -190,22 +185,7 @@ import TestSupport
     ])
     func tapsReachTheirFrameAmongSeveralInEveryEngine(name: String, frames: String) async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
-        let dir = try Self.flow(name, """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body>\(frames)</body></html>"
-          - url: https://ads.example.net/banner
-            body: "<html><body><a href='https://ads.example.net/click'>Ad</a></body></html>"
-          - url: https://acs.bank.example/step1
-            body: "<html><body><form method=post action='https://acs.bank.example/step2'><button>Continue</button></form></body></html>"
-          - url: https://acs.bank.example/step2
-            method: POST
-            body: "<html><body><a href='https://shop.example.com/done' target=_top>Back to shop</a></body></html>"
-        steps:
-          - tap: Continue
-          - tap: Back to shop
-        expect: {outcome: complete}
-        """)
+        let dir = try Self.flow(name, TestFlow.frames(frames))
         let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("  no difference"), "\(r)")
