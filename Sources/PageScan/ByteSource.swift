@@ -33,6 +33,12 @@ class ByteSource {
     /// Byte-oriented input also passes through the per-element limits (wide input is left as it is).
     private(set) var limiter = MarkupLimiter()
 
+    /// Whether the limiter drops the attributes no finding reads (on unless a test compares without it).
+    var dropsUnreadAttributes: Bool {
+        get { limiter.dropsUnreadAttributes }
+        set { limiter.dropsUnreadAttributes = newValue }
+    }
+
     /// Fills `buffer` with the next bytes (NULs replaced as above, start tags held to `MarkupLimiter`'s
     /// limits); 0 at the end, -1 on error.
     final func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {

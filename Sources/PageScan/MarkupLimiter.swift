@@ -5,8 +5,16 @@
 // builds), before handing it over. So the bytes pass through a small tokenizer that follows libxml2's own
 // reading of a start tag (attributes, quoted and unquoted values, `/>`, raw text in `<script>` and `<style>`),
 // drops the attributes of a tag past `maxAttributes`, and cuts an attribute value past `maxValueBytes` at a
-// character boundary. Both are counted and reported in the scan result. Pages within the limits pass through
-// byte for byte.
+// character boundary. Both are counted and reported in the scan result.
+//
+// The same reading also spares libxml2 the attributes no finding can come from. An element the scan does not
+// collect (anything but the elements `Tag` names: `<div>`, `<span>`, `<img>`, `<p>`…) is read only for its event
+// handlers (`onload`, `onclick`…), so its other attributes are dropped from a plain start tag before libxml2
+// parses them: libxml2 uses an element's attributes for nothing but the start-tag event (and `<meta>`'s
+// charset, which is collected and kept). On the benchmark's checkout pages this is a sixth of libxml2's work.
+// It is off for the rest of a page once a byte sequence appears that could switch to a 7-bit encoding in which
+// ASCII bytes are not ASCII characters (ISO-2022's ESC, HZ's `~{`, UTF-7's `+A`): there the bytes seen here
+// may not be the markup libxml2 decodes. Otherwise pages within the limits pass through byte for byte.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,10 +59,17 @@ struct MarkupLimiter {
     /// Dropping the rest of this tag's attributes / of this value.
     private var droppingTag = false
     private var droppingValue = false
-    /// The last byte kept from the previous piece (to tell `/>` from `>` across pieces).
-    private var lastKept: UInt8 = 0
     /// Ordinary tags are read by `ordinaryTag` in one pass; off only to test it against the state machine.
     var fastPath = true
+    /// Drops the attributes of uncollected elements other than event handlers (see the top of this file); off
+    /// for tests that compare the output with and without it, and once the page may be in a 7-bit encoding.
+    var dropsUnreadAttributes = true
+    /// Start tags whose unread attributes were dropped, and how many (not reported: nothing found is lost).
+    private(set) var tagsTrimmed = 0
+    private(set) var unreadAttributesDropped = 0
+    /// The event-handler attributes of the tag `ordinaryTag` read last, when its others are dropped: each as
+    /// its start, its end, and 1 when a blank must go before it.
+    private var handlerSpans: [Int] = []
 
     private static let script = Array("script".utf8), style = Array("style".utf8)
     private static let scriptCode = code(script), styleCode = code(style)
@@ -62,6 +77,7 @@ struct MarkupLimiter {
     /// Filters `count` bytes at `p` in place; returns how many remain (a prefix of `p`). Runs of bytes in one
     /// state (text, a name, a quoted value, blanks) are found with one tight loop or `memchr` and moved as a block.
     mutating func filter(_ p: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        if dropsUnreadAttributes, Self.mayLeaveASCII(p, count) { dropsUnreadAttributes = false }
         var r = 0, w = 0
         while r < count {
             let c = p[r]
@@ -114,14 +130,14 @@ struct MarkupLimiter {
                     while e < count, isBlank(p[e]) { e += 1 }
                     attributeBytes(p, &w, &r, e - r)
                 } else if c == UInt8(ascii: ">") {
-                    endStartTag(p, &w, &r)
+                    endStartTag(p, &w, &r, selfClosing: false)
                 } else if c == UInt8(ascii: "/") {
                     state = .slash; attributeBytes(p, &w, &r, 1)
                 } else {
                     startAttribute(bogus: !isNameStart(c))
                 }
             case .slash:
-                if c == UInt8(ascii: ">") { endStartTag(p, &w, &r) } else { startAttribute(bogus: true) }   // `/x` is bogus
+                if c == UInt8(ascii: ">") { endStartTag(p, &w, &r, selfClosing: !droppingTag) } else { startAttribute(bogus: true) }   // `/x` is bogus
             case .attributeName:
                 if isNameByte(c) {
                     // libxml2 reads at most `maxNameBytes` as one name; the rest starts another attribute.
@@ -178,7 +194,6 @@ struct MarkupLimiter {
                 }
             }
         }
-        if w > 0 { lastKept = p[w - 1] }
         return w
     }
 
@@ -204,9 +219,24 @@ struct MarkupLimiter {
                 if gt < count { end = gt + 1 }
             } else if isLetter(c), let tag = ordinaryTag(p, lt + 1, count) {
                 end = tag.end
-                if p[end - 2] != UInt8(ascii: "/") {   // `<script/>` holds no raw text
+                if !tag.selfClosing {   // `<script/>` holds no raw text (`<script src=a/>` does: the `/` is the value's)
                     if tag.nameLength == 6, tag.nameCode == Self.scriptCode { rawName = Self.script; raw = true }
                     else if tag.nameLength == 5, tag.nameCode == Self.styleCode { rawName = Self.style; raw = true }
+                }
+                if tag.dropped > 0 {
+                    // What comes before the tag and `<name` stay, then the handlers, each after one blank (there is
+                    // room: a blank or a dropped attribute was there), then the `>` or `/>` below.
+                    move(p, &w, &r, lt + 1 + tag.nameLength - r)
+                    var k = 0
+                    while k < handlerSpans.count {
+                        if handlerSpans[k + 2] != 0 { p[w] = 0x20; w += 1 }
+                        r = handlerSpans[k]
+                        move(p, &w, &r, handlerSpans[k + 1] - r)
+                        k += 3
+                    }
+                    r = end - (tag.selfClosing ? 2 : 1)
+                    tagsTrimmed += 1
+                    unreadAttributesDropped += tag.dropped
                 }
             }
             guard end > 0 else {
@@ -222,9 +252,11 @@ struct MarkupLimiter {
     /// A start tag from its name (at `start`) to its `>`, when it is wholly in the piece, shorter than
     /// `maxAttributes` bytes (so no limit can apply) and in the plain form: a name, then attributes each a
     /// name (shorter than libxml2's longest), optionally `=` and a quoted or unquoted value, separated by
-    /// blanks, closed by `>` or `/>`. Anything else is nil: the state machine reads it.
-    private func ordinaryTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ count: Int)
-        -> (end: Int, nameLength: Int, nameCode: UInt64)? {
+    /// blanks, closed by `>` or `/>`. Anything else is nil: the state machine reads it. For an element the scan
+    /// does not collect, `dropped` counts the attributes that are not event handlers, and `handlerSpans` holds
+    /// the handlers to keep.
+    private mutating func ordinaryTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ count: Int)
+        -> (end: Int, nameLength: Int, nameCode: UInt64, selfClosing: Bool, dropped: Int)? {
         let limit = min(count, start + Self.maxAttributes)
         let classes = fastClasses
         @inline(__always) func has(_ c: UInt8, _ bit: UInt8) -> Bool { classes[Int(c)] & bit != 0 }
@@ -235,13 +267,18 @@ struct MarkupLimiter {
             i += 1
         }
         let nameLength = i - start
+        // libxml2 reads at most `maxNameBytes` of an element name too: a longer one is left whole.
+        let trims = dropsUnreadAttributes && nameLength < Self.maxNameBytes && !Self.isCollected(code, nameLength)
+        if trims { handlerSpans.removeAll(keepingCapacity: true) }
+        var dropped = 0
+        var blankBefore = false, previousDropped = false
         while i < limit {
             let c = p[i]
-            if has(c, blank) { i += 1; continue }
-            if c == UInt8(ascii: ">") { return (i + 1, nameLength, code) }
+            if has(c, blank) { i += 1; blankBefore = true; continue }
+            if c == UInt8(ascii: ">") { return (i + 1, nameLength, code, false, dropped) }
             if c == UInt8(ascii: "/") {
                 guard i + 1 < limit, p[i + 1] == UInt8(ascii: ">") else { return nil }
-                return (i + 2, nameLength, code)
+                return (i + 2, nameLength, code, true, dropped)
             }
             // An attribute: its name, then perhaps `=` and a value.
             guard has(c, nameStart) else { return nil }
@@ -251,21 +288,66 @@ struct MarkupLimiter {
             guard i - attributeStart < Self.maxNameBytes else { return nil }
             var j = i
             while j < limit, has(p[j], blank) { j += 1 }
-            guard j < limit, p[j] == UInt8(ascii: "=") else { continue }   // a bare attribute
-            j += 1
-            while j < limit, has(p[j], blank) { j += 1 }
-            guard j < limit else { return nil }
-            let q = p[j]
-            if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
-                let close = find(q, p, j + 1, limit)
-                guard close < limit else { return nil }
-                i = close + 1
-            } else {
-                while j < limit, !has(p[j], valueEnd) { j += 1 }
-                i = j
+            if j < limit, p[j] == UInt8(ascii: "=") {
+                j += 1
+                while j < limit, has(p[j], blank) { j += 1 }
+                guard j < limit else { return nil }
+                let q = p[j]
+                if q == UInt8(ascii: "\"") || q == UInt8(ascii: "'") {
+                    let close = find(q, p, j + 1, limit)
+                    guard close < limit else { return nil }
+                    i = close + 1
+                } else {
+                    while j < limit, !has(p[j], valueEnd) { j += 1 }
+                    i = j
+                }
+            }   // else a bare attribute: it ends with its name
+            if trims {
+                // An event handler (libxml2 folds names to lower case) is kept; any other attribute goes.
+                if i - attributeStart >= 2, p[attributeStart] | 0x20 == UInt8(ascii: "o"), p[attributeStart + 1] | 0x20 == UInt8(ascii: "n") {
+                    handlerSpans.append(attributeStart)
+                    handlerSpans.append(i)
+                    handlerSpans.append(blankBefore || previousDropped ? 1 : 0)
+                    previousDropped = false
+                } else {
+                    dropped += 1
+                    previousDropped = true
+                }
             }
+            blankBefore = false
         }
         return nil
+    }
+
+    /// True for the names of the elements the scan collects (`Tag`'s, as `ordinaryTag` packs them: the
+    /// lower-cased bytes, first byte highest).
+    private static func isCollected(_ code: UInt64, _ length: Int) -> Bool {
+        guard length <= 8 else { return false }
+        for c in collectedCodes where c == code { return true }
+        return false
+    }
+    private static let collectedCodes: [UInt64] = Tag.collectedNames.map { code(Array($0.utf8)) }
+
+    /// True when the piece holds a byte sequence that can switch to a 7-bit encoding in which ASCII bytes are
+    /// not ASCII text: ESC (ISO-2022-JP/KR/CN), `~{` (HZ), or `+AA`, `+AC`, `+AD` (how UTF-7 writes blanks,
+    /// `"`, `'`, `<`, `=` and `>`). A sequence cut by the piece's end counts.
+    private static func mayLeaveASCII(_ p: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
+        if memchr(p, 0x1B, count) != nil { return true }
+        /// True when some `byte` in the piece is followed by what `rest` accepts at the index after it.
+        @inline(__always) func occurs(_ byte: UInt8, _ rest: (Int) -> Bool) -> Bool {
+            var from = 0
+            while from < count, let hit = memchr(p + from, Int32(byte), count - from) {
+                let i = hit.assumingMemoryBound(to: UInt8.self) - p
+                if rest(i + 1) { return true }
+                from = i + 1
+            }
+            return false
+        }
+        let a = UInt8(ascii: "A")
+        return occurs(UInt8(ascii: "~")) { $0 >= count || p[$0] == UInt8(ascii: "{") }
+            || occurs(UInt8(ascii: "+")) { i in
+                i >= count || (p[i] == a && (i + 1 >= count || p[i + 1] == a || p[i + 1] == UInt8(ascii: "C") || p[i + 1] == UInt8(ascii: "D")))
+            }
     }
 
     // MARK: steps
@@ -302,9 +384,9 @@ struct MarkupLimiter {
     }
 
     /// The `>` that ends a start tag (always kept); `<script>` and `<style>` then hold raw text unless the tag
-    /// closed itself (`/>`, as libxml2 sees it: the byte kept before the `>`).
-    private mutating func endStartTag(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int) {
-        let selfClosing = (w > 0 ? p[w - 1] : lastKept) == UInt8(ascii: "/")
+    /// closed itself: `/>` where an attribute could start, its `/` kept (in `<script src=a/>` the `/` is the
+    /// value's, as libxml2 and browsers read it).
+    private mutating func endStartTag(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int, selfClosing: Bool) {
         p[w] = p[r]
         w += 1; r += 1
         state = .data

@@ -697,11 +697,16 @@ struct PageCollectorState {
     }
 }
 
-/// The elements the collector cares about, recognised without allocating.
-enum Tag {
+/// The elements the collector cares about, recognised without allocating. Each case but `other` is named as
+/// its element.
+enum Tag: CaseIterable {
     case a, area, base, button, meta, form, input, textarea, select, option, fieldset, iframe, frame, script, style
     case noscript, template, noembed, noframes
     case other
+
+    /// The names of the elements the collector reads attributes or content of (of any other element it reads
+    /// only event handlers: `MarkupLimiter` drops the rest before libxml2 sees them).
+    static let collectedNames: [String] = allCases.filter { $0 != .other }.map { "\($0)" }
 
     /// Elements whose content a scripting browser does not put in the document.
     var isInert: Bool { self == .noscript || self == .template || self == .noembed || self == .noframes }

@@ -42,6 +42,16 @@ public enum PageScanner {
                         androidInterfaces: androidInterfaces)
     }
 
+    /// A scan with the limiter's dropping of unread attributes on or off: tests check that it changes nothing.
+    static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String,
+                     androidInterfaces: Set<String> = defaultAndroidInterfaces,
+                     dropsUnreadAttributes: Bool) throws(PageScanError) -> PageScanResult {
+        let encoding = charset(fromContentType: contentType)
+        let source = MemoryByteSource(bytes, declaredEncoding: encoding)
+        source.dropsUnreadAttributes = dropsUnreadAttributes
+        return try scan(source, encoding: encoding, documentURL: documentURL, androidInterfaces: androidInterfaces)
+    }
+
     /// Scans the page read from an open file descriptor (a file or standard input) until its end, a few kB at a
     /// time: the page is never held in memory whole. `name` names the input in errors. The caller owns `fd`.
     public static func scan(fileDescriptor fd: Int32, name: String, contentType: String? = nil, documentURL: String,

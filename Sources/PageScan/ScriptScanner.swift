@@ -294,6 +294,9 @@ struct ScriptScanner {
         // Words are told by their first byte and compared as bytes: no String per token on this hot path.
         for i in 0..<t.count {
             let tok = t[i]
+            // An empty token (`''`, or an unterminated string at the end: its inner range starts past the last byte)
+            // is no word.
+            guard tok.start < tok.end else { continue }
             switch s[tok.start] {
             case UInt8(ascii: "a"):
                 if tok.kind == .ident, isWord(tok, s, "addEventListener"), i + 3 < t.count, isPunct(t[i + 1], s, "("),

@@ -1,13 +1,21 @@
 import Testing
-import PageScan
+@testable import PageScan
 
 private let doc = "https://shop.example/checkout/pay?order=1#top"
 
+/// Every row is also scanned without the limiter's dropping of unread attributes: the result must be the same.
 private func scan(_ html: String, documentURL: String = doc, interfaces: Set<String>? = nil) throws -> PageScanResult {
+    let r: PageScanResult
     if let interfaces {
-        return try PageScanner.scan(Array(html.utf8), documentURL: documentURL, androidInterfaces: interfaces)
+        r = try PageScanner.scan(Array(html.utf8), documentURL: documentURL, androidInterfaces: interfaces)
+    } else {
+        r = try PageScanner.scan(Array(html.utf8), documentURL: documentURL)
     }
-    return try PageScanner.scan(Array(html.utf8), documentURL: documentURL)
+    let unfiltered = try PageScanner.scan(Array(html.utf8), documentURL: documentURL,
+                                          androidInterfaces: interfaces ?? PageScanner.defaultAndroidInterfaces,
+                                          dropsUnreadAttributes: false)
+    #expect(r == unfiltered, "dropping unread attributes changed the result of \(html)")
+    return r
 }
 
 /// One HTML snippet and what should come out of it.

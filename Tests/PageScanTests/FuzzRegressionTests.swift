@@ -31,3 +31,15 @@ struct PageScanFuzzRegressionTests {
         #expect(try PageScanner.scan(Array(page.utf8), documentURL: Self.doc).links.map(\.url) == [expected])
     }
 }
+
+@Suite("Fuzz regressions: PageScan scripts")
+struct PageScanScriptFuzzRegressionTests {
+    /// A handler or script that ends in an unterminated string: the string's token starts past the last byte. The
+    /// load-listener search read that byte and trapped (found by the unread-attribute fuzz test).
+    @Test(arguments: ["<div onclick=\"a='\">x</div><a href=/ok>ok</a>", "<script>onload='</script><a href=/ok>ok</a>",
+                      "<script>x = \"</script><a href=/ok>ok</a>", "<body onload=\"location='/l'; '\"><a href=/ok>ok</a>"])
+    func anUnterminatedStringAtTheEndOfAScriptIsNoCrash(_ page: String) throws {
+        let r = try PageScanner.scan(Array(page.utf8), documentURL: "https://shop.example/pay/page")
+        #expect(r.links.map(\.url) == ["https://shop.example/ok"])
+    }
+}

@@ -79,6 +79,63 @@ struct PageScanFuzzTests {
         #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
 
+    /// Pages of uncollected elements whose attributes mix event handlers with others, in every form the limiter
+    /// reads (quoted, unquoted, bare, no blank after a quoted value, upper case, `/>`), inside and around collected
+    /// elements, scripts and comments.
+    static let attributeSeeds: [String] = [
+        "<div class=\"item\" id=\"p0\"><h3>T</h3><p>Art &ndash; <span class=\"price\">4 kr</span></p>"
+            + "<a href=\"/product/0?ref=r\" class=\"more\">Visa</a><img src=\"/img/0.png\" alt=\"r\">"
+            + "<button onclick=\"location.href='/cart/add?id=0'\">K\u{F6}p</button></div>",
+        "<body class=x onload=\"location.replace('/l')\" data-a='1'><img src=x onerror=\"location='/e'\" alt=y>"
+            + "<DIV CLASS=a ONCLICK=\"location.href='/u'\" ID=b>d</DIV><p a=\"1\"onclick=\"location='/v'\"b='2'>p</p>",
+        "<span title='>' onclick=\"window.open('/w')\" x=y/>t</span><i a=b/>i</i><em a b c onpageshow=\"location='/ps'\">e</em>",
+        "<script src=a/>if (a<b c=\"d\" onclick=x) { location = '/s' }</script><style x=y>p<q r=s>{}</style>",
+        "<section id=f onclick=\"document.forms[0].submit()\"><form id=f action=/f class=c><input name=q value=1 class=k>"
+            + "<select name=s class=c><option value=o selected class=c>O</option></select></form></section>",
+        "<x-widget data-href=/no onclick=\"location='/xw'\"></x-widget><svg viewBox='0 0 1 1'><a href=/sa class=c>s</a></svg>",
+        "<!-- <div class=c onclick=\"location='/comment'\"> --><noscript><div onclick=\"location='/ns'\" class=x></div></noscript>",
+    ]
+
+    /// Dropping the attributes of uncollected elements other than their event handlers, before libxml2 parses
+    /// them, changes no scan result: mutants of the seeds and attribute-heavy pages, with every content type.
+    @Test(arguments: [UInt64(31), 32])
+    func droppingUnreadAttributesChangesNoResult(seed: UInt64) throws {
+        let dictionary = Self.dictionary + [" class=x", " onclick=\"location='/o'\"", " ONLOAD=l()", "<div", "<img", "<span",
+                                            " id=", "/>", " a=\"1\"", "b='2'", " c", "\u{1B}$B", "~{", "+ADw-"]
+        var fuzz = FuzzRun(seed: seed, dictionary: dictionary)
+        var handlers = 0, trimmedTags = 0
+        for _ in 0..<500 {
+            let bytes = fuzz.mutantBytes(of: Self.attributeSeeds + Self.seeds.prefix(5), maxSteps: 4)
+            let contentType = fuzz.rng.pick([nil, "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=iso-2022-jp"])
+            let dropped = try PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc)
+            let kept = try PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc, dropsUnreadAttributes: false)
+            if dropped != kept {
+                fuzz.findings.record("dropping unread attributes changed the result", input: String(decoding: bytes, as: UTF8.self),
+                                     detail: "\(dropped) vs \(kept)")
+            }
+            handlers += kept.scriptNavigations.count
+            var limiter = MarkupLimiter(), copy = bytes
+            _ = copy.withUnsafeMutableBufferPointer { limiter.filter($0.baseAddress!, count: $0.count) }
+            trimmedTags += limiter.tagsTrimmed
+        }
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
+        #expect(trimmedTags > 300 && handlers > 200, "too little to exercise the dropping: \(trimmedTags) tags, \(handlers) navigations")
+    }
+
+    /// The same holds for every page Plainview ships (the Pages flows), and for the dense pages of the memory tests.
+    @Test func droppingUnreadAttributesChangesNoShippedPage() throws {
+        let pages = try #require(FileManager.default.enumerator(at: Project.path("Pages"), includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "html" }
+        #expect(pages.count >= 20)
+        var inputs = try pages.map { ($0.lastPathComponent, try [UInt8](Data(contentsOf: $0))) }
+        inputs += DensePage.allCases.map { ("dense \($0)", $0.page(bytes: 200_000)) }
+        for (name, bytes) in inputs {
+            let dropped = try PageScanner.scan(bytes, documentURL: Self.doc)
+            let kept = try PageScanner.scan(bytes, documentURL: Self.doc, dropsUnreadAttributes: false)
+            #expect(dropped == kept, "\(name)")
+        }
+    }
+
     @Test(arguments: [UInt64(21), 22])
     func refreshValuesAndURLsResolveStably(seed: UInt64) throws {
         var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
