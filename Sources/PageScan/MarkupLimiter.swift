@@ -7,11 +7,13 @@
 // drops the attributes of a tag past `maxAttributes`, and cuts an attribute value past `maxValueBytes` at a
 // character boundary. Both are counted and reported in the scan result.
 //
-// The same reading also spares libxml2 the attributes no finding can come from. An element the scan does not
-// collect (anything but the elements `Tag` names: `<div>`, `<span>`, `<img>`, `<p>`…) is read only for its event
-// handlers (`onload`, `onclick`…), so its other attributes are dropped from a plain start tag before libxml2
-// parses them: libxml2 uses an element's attributes for nothing but the start-tag event (and `<meta>`'s
-// charset, which is collected and kept). On the benchmark's checkout pages this is a sixth of libxml2's work.
+// The same reading also spares libxml2 the attributes no finding can come from. The scan reads event handlers
+// (`onload`, `onclick`…) of every element, and of the elements `Tag` names only the attributes
+// `Tag.readAttributes` lists (`href` and `target` of `<a>`…); every other attribute (`class`, `id`, `style`,
+// `src` of `<img>`…) is dropped from a plain start tag before libxml2 parses it, unless it holds a byte past
+// ASCII (libxml2 settles the page's encoding on those). libxml2 uses an element's attributes for nothing but
+// the start-tag event, and `<meta>`'s for its charset (kept whole). On the benchmark's checkout pages this is
+// a fifth of libxml2's work.
 // It is off for the rest of a page once a byte sequence appears that could switch to a 7-bit encoding in which
 // ASCII bytes are not ASCII characters (ISO-2022's ESC, HZ's `~{`, UTF-7's `+A`): there the bytes seen here
 // may not be the markup libxml2 decodes. Otherwise pages within the limits pass through byte for byte.
@@ -224,8 +226,8 @@ struct MarkupLimiter {
                     else if tag.nameLength == 5, tag.nameCode == Self.styleCode { rawName = Self.style; raw = true }
                 }
                 if tag.dropped > 0 {
-                    // What comes before the tag and `<name` stay, then the handlers, each after one blank (there is
-                    // room: a blank or a dropped attribute was there), then the `>` or `/>` below.
+                    // What comes before the tag and `<name` stay, then the kept attributes, each after one blank (there
+                    // is room: a blank or a dropped attribute was there), then the `>` or `/>` below.
                     move(p, &w, &r, lt + 1 + tag.nameLength - r)
                     var k = 0
                     while k < handlerSpans.count {
@@ -234,6 +236,9 @@ struct MarkupLimiter {
                         move(p, &w, &r, handlerSpans[k + 1] - r)
                         k += 3
                     }
+                    // `/>` after a kept unquoted value would be read as part of it (`id=f/>`): a blank goes first.
+                    // There is room: something was dropped.
+                    if tag.selfClosing && !handlerSpans.isEmpty { p[w] = 0x20; w += 1 }
                     r = end - (tag.selfClosing ? 2 : 1)
                     tagsTrimmed += 1
                     unreadAttributesDropped += tag.dropped
@@ -268,7 +273,8 @@ struct MarkupLimiter {
         }
         let nameLength = i - start
         // libxml2 reads at most `maxNameBytes` of an element name too: a longer one is left whole.
-        let trims = dropsUnreadAttributes && nameLength < Self.maxNameBytes && !Self.isCollected(code, nameLength)
+        let kept = dropsUnreadAttributes && nameLength < Self.maxNameBytes ? Self.keptAttributes(code, nameLength) : nil
+        let trims = kept != nil
         if trims { handlerSpans.removeAll(keepingCapacity: true) }
         var dropped = 0
         var blankBefore = false, previousDropped = false
@@ -286,6 +292,7 @@ struct MarkupLimiter {
             i += 1
             while i < limit, has(p[i], nameByte) { i += 1 }
             guard i - attributeStart < Self.maxNameBytes else { return nil }
+            let attributeNameEnd = i
             var j = i
             while j < limit, has(p[j], blank) { j += 1 }
             if j < limit, p[j] == UInt8(ascii: "=") {
@@ -302,9 +309,15 @@ struct MarkupLimiter {
                     i = j
                 }
             }   // else a bare attribute: it ends with its name
-            if trims {
-                // An event handler (libxml2 folds names to lower case) is kept; any other attribute goes.
-                if i - attributeStart >= 2, p[attributeStart] | 0x20 == UInt8(ascii: "o"), p[attributeStart + 1] | 0x20 == UInt8(ascii: "n") {
+            if let kept {
+                // Kept: an event handler, an attribute the scan reads (libxml2 folds names to lower case, and so does
+                // `| 0x20` to the letters that make up the names kept), and any attribute holding a byte past ASCII:
+                // libxml2 decides the page's encoding on such bytes (invalid UTF-8 switches it to Latin-1), so it
+                // must see every one of them. Any other attribute goes.
+                let name = UnsafeBufferPointer(start: p + attributeStart, count: attributeNameEnd - attributeStart)
+                if name.count >= 2 && name[0] | 0x20 == UInt8(ascii: "o") && name[1] | 0x20 == UInt8(ascii: "n")
+                    || kept.contains(where: { $0.count == name.count && zip($0, name).allSatisfy { $0 == $1 | 0x20 } })
+                    || UnsafeBufferPointer(start: p + attributeNameEnd, count: i - attributeNameEnd).contains(where: { $0 >= 0x80 }) {
                     handlerSpans.append(attributeStart)
                     handlerSpans.append(i)
                     handlerSpans.append(blankBefore || previousDropped ? 1 : 0)
@@ -319,14 +332,19 @@ struct MarkupLimiter {
         return nil
     }
 
-    /// True for the names of the elements the scan collects (`Tag`'s, as `ordinaryTag` packs them: the
-    /// lower-cased bytes, first byte highest).
-    private static func isCollected(_ code: UInt64, _ length: Int) -> Bool {
-        guard length <= 8 else { return false }
-        for c in collectedCodes where c == code { return true }
-        return false
+    /// The attributes kept of an element whose name `ordinaryTag` packed as `code` (the lower-cased bytes, first
+    /// byte highest) besides its event handlers: those `Tag.readAttributes` lists, nil for all.
+    private static func keptAttributes(_ code: UInt64, _ length: Int) -> [[UInt8]]? {
+        if length <= 8 {
+            for c in collected where c.code == code && c.length == length { return c.kept }
+        }
+        return []
     }
-    private static let collectedCodes: [UInt64] = Tag.collectedNames.map { code(Array($0.utf8)) }
+    private static let collected: [(code: UInt64, length: Int, kept: [[UInt8]]?)] = Tag.collectedNames.map { name in
+        let bytes = Array(name.utf8)
+        let tag = name.withCString { Tag(UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
+        return (code(bytes), bytes.count, tag.readAttributes?.map { Array($0.utf8) })
+    }
 
     /// True when the piece holds a byte sequence that can switch to a 7-bit encoding in which ASCII bytes are
     /// not ASCII text: ESC (ISO-2022-JP/KR/CN), `~{` (HZ), or `+AA`, `+AC`, `+AD` (how UTF-7 writes blanks,

@@ -704,9 +704,30 @@ enum Tag: CaseIterable {
     case noscript, template, noembed, noframes
     case other
 
-    /// The names of the elements the collector reads attributes or content of (of any other element it reads
-    /// only event handlers: `MarkupLimiter` drops the rest before libxml2 sees them).
+    /// The names of the elements the collector reads more of than event handlers.
     static let collectedNames: [String] = allCases.filter { $0 != .other }.map { "\($0)" }
+
+    /// The attributes `PageCollectorState.startElement` reads of this element besides event handlers (`on…`,
+    /// read of every element); nil for all of them (libxml2 reads `<meta>`'s for its charset). `MarkupLimiter`
+    /// drops the others before libxml2 parses them, so a new attribute read there must be named here (the
+    /// unread-attribute tests try every attribute of the HTML standard on every element listed).
+    var readAttributes: [String]? {
+        switch self {
+        case .a, .base: ["href", "target"]
+        case .area: ["href", "target", "alt"]
+        case .meta: nil
+        case .form: ["action", "method", "target", "name", "id"]
+        case .button: ["type", "name", "value", "form", "aria-label", "disabled"]
+        case .input: ["name", "value", "type", "checked", "disabled", "form", "alt", "aria-label"]
+        case .textarea: ["name", "disabled", "form"]
+        case .select: ["name", "multiple", "disabled", "form"]
+        case .option: ["value", "selected", "disabled"]
+        case .fieldset: ["disabled"]
+        case .iframe, .frame: ["src", "name"]
+        case .script: ["src", "type"]
+        case .style, .noscript, .template, .noembed, .noframes, .other: []
+        }
+    }
 
     /// Elements whose content a scripting browser does not put in the document.
     var isInert: Bool { self == .noscript || self == .template || self == .noembed || self == .noframes }

@@ -98,7 +98,7 @@ struct PageScanFuzzTests {
 
     /// Dropping the attributes of uncollected elements other than their event handlers, before libxml2 parses
     /// them, changes no scan result: mutants of the seeds and attribute-heavy pages, with every content type.
-    @Test(arguments: [UInt64(31), 32])
+    @Test(arguments: [UInt64(31), 32, 33, 34])
     func droppingUnreadAttributesChangesNoResult(seed: UInt64) throws {
         let dictionary = Self.dictionary + [" class=x", " onclick=\"location='/o'\"", " ONLOAD=l()", "<div", "<img", "<span",
                                             " id=", "/>", " a=\"1\"", "b='2'", " c", "\u{1B}$B", "~{", "+ADw-"]
