@@ -130,9 +130,14 @@ struct ScriptScanner {
     /// Identifiers `match` looks at, by first byte and length (a table, so every other identifier is passed
     /// over without building a String).
     private let wanted: [Bool]
+    /// Whether a tap handler that is one literal assignment to `location` is read without tokenising it
+    /// (`plainAssignment`); off when an Android interface is named like one of its words, and in the test that
+    /// compares the two readings.
+    var readsPlainAssignments: Bool
 
     init(androidInterfaces: Set<String>) {
         self.androidInterfaces = androidInterfaces
+        readsPlainAssignments = androidInterfaces.isDisjoint(with: ["location", "href"] + Self.windowNames)
         needles = androidInterfaces == PageScanner.defaultAndroidInterfaces
             ? Self.defaultNeedles : Self.baseNeedles + androidInterfaces.map { Array($0.utf8) }
         needleStarts = ByteSet(needles.compactMap(\.first))
@@ -411,6 +416,60 @@ struct ScriptScanner {
     private static let defaultNeedles = baseNeedles + PageScanner.defaultAndroidInterfaces.map { Array($0.utf8) }
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
+
+    /// The most common tap handler, `location.href = '…'` (or `location = '…'`, either after `window.` or another
+    /// name `match` takes for the window, with an optional `;`), read straight from its bytes: it adds what
+    /// `match` would, at the same token index, without tokens. False, having added nothing, for any other handler
+    /// (a string with an escape or a line break, a comment, anything after the `;`…): `match` reads those.
+    fileprivate func matchPlainAssignment(_ unit: ScriptUnit, into f: inout ScriptFindings) -> Bool {
+        guard readsPlainAssignments else { return false }
+        return unit.source.withUnsafeBufferPointer { s -> Bool in
+            let n = s.count
+            var i = 0
+            func blanks() { while i < n, s[i] == 0x20 || s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D || s[i] == 0x0C || s[i] == 0x0B { i += 1 } }
+            /// An identifier at `i`, its bytes (ASCII letters only: the words matched are).
+            func word() -> UnsafeBufferPointer<UInt8> {
+                let start = i
+                while i < n, (s[i] | 0x20) >= 0x61, (s[i] | 0x20) <= 0x7A { i += 1 }
+                // A word goes on through digits, `_`, `$` and non-ASCII bytes: then it is none of ours.
+                if i < n, s[i] >= 0x80 || (s[i] >= 0x30 && s[i] <= 0x39) || s[i] == 0x5F || s[i] == 0x24 { return UnsafeBufferPointer(start: nil, count: 0) }
+                return UnsafeBufferPointer(rebasing: s[start..<i])
+            }
+            func equals(_ w: UnsafeBufferPointer<UInt8>, _ literal: String) -> Bool { w.elementsEqual(literal.utf8) }
+            blanks()
+            var token = 0
+            var w = word()
+            blanks()
+            if i < n, s[i] == UInt8(ascii: "."), Self.windowNames.contains(where: { equals(w, $0) }) {
+                i += 1; blanks(); w = word(); blanks()
+                token = 2
+            }
+            guard equals(w, "location") else { return false }
+            if i < n, s[i] == UInt8(ascii: ".") {
+                i += 1; blanks()
+                guard equals(word(), "href") else { return false }
+                blanks()
+            }
+            // `=` and not `==` or `=>`, then a quoted string with no escape or line break.
+            guard i + 1 < n, s[i] == UInt8(ascii: "="), s[i + 1] != UInt8(ascii: "="), s[i + 1] != UInt8(ascii: ">") else { return false }
+            i += 1; blanks()
+            guard i < n, s[i] == UInt8(ascii: "'") || s[i] == UInt8(ascii: "\"") else { return false }
+            let quote = s[i]
+            let start = i + 1
+            i = start
+            while i < n, s[i] != quote, s[i] != UInt8(ascii: "\\"), s[i] != 0x0A, s[i] != 0x0D { i += 1 }
+            guard i < n, s[i] == quote else { return false }
+            let end = i
+            i += 1; blanks()
+            if i < n, s[i] == UInt8(ascii: ";") { i += 1; blanks() }
+            guard i == n else { return false }
+            guard f.admitNavigation() else { return true }
+            f.navigations.append(.init(url: String(decoding: UnsafeBufferPointer(rebasing: s[start..<end]), as: UTF8.self),
+                                       kind: .assign, onLoad: false, delay: nil))
+            f.navigationKeys.append(RunKey(phase: 1, unit: unit.index, token: token))
+            return true
+        }
+    }
 
     fileprivate func match(_ a: Analysed, into f: inout ScriptFindings) {
         let t = a.tokens, s = a.unit.source
@@ -889,6 +948,8 @@ struct ScriptAnalysis {
     }
 
     private mutating func analyse(_ unit: ScriptUnit, matters: Bool) {
+        // A tap handler declares and references nothing that runs by itself: all it adds is what `match` finds.
+        if matters, !unit.onLoad, !unit.runsAfterParsing, scanner.matchPlainAssignment(unit, into: &findings) { return }
         let a = scanner.analyse(unit)
         for d in a.deferred { if let n = d.name { flags[Int(id(n))] |= Self.function } }
         if unit.onLoad || !a.deferred.isEmpty {

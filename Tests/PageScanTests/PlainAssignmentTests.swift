@@ -1,0 +1,72 @@
+import Testing
+@testable import PageScan
+import TestSupport
+
+/// The tap handler `location.href = '…'` is read from its bytes, without tokens: it must add exactly what the
+/// token matcher adds, and leave everything else to it.
+@Suite struct PlainAssignmentTests {
+    /// Handlers of the shape and near misses: other receivers and members, escapes, line breaks, comments,
+    /// concatenation, comparisons, arrows, a second statement, words that only start like ours.
+    static let handlers = [
+        "location.href='/cart/add?id=0'", "location.href = \"/x\";", " \t\nlocation = '/y' ; \n", "window.location.href='/w'",
+        "document.location='/d'", "top.location.href = 'https://bank.example/3ds'", "self.location='/s';", "parent.location = '/p'",
+        "globalThis.location.href='/g'", "this.location='/t'", "location.href='/a\\'b'", "location.href='/a\nb'", "location.href='/x' + y",
+        "location.href='/x'; return false", "location.href == '/x'", "location.href => '/x'", "location.href='/x' // c", "locations='/x'",
+        "location.hrefs='/x'", "location1.href='/x'", "win.location='/x'", "window .location . href = '/ws'", "location.replace('/r')",
+        "location.href=''", "location.href='/q'x", "Location.href='/x'", "location.href='/\u{E9}\u{2028}x'", "window.location='/x';;",
+        "location.href='/x'", "location['href']='/x'", "location.href=`/x`", "location.href=\"/a'b\"", "location.href='/a\"b'",
+        "setTimeout(function(){location.href='/t'}, 5)", "location.href='javascript:alert(1)'", "location.\nhref\n=\n'/n'",
+    ]
+
+    func analysed(_ sources: [String], plain: Bool, interfaces: Set<String> = PageScanner.defaultAndroidInterfaces) -> ScriptFindings {
+        var scanner = ScriptScanner(androidInterfaces: interfaces)
+        scanner.readsPlainAssignments = plain && scanner.readsPlainAssignments
+        var analysis = ScriptAnalysis(scanner)
+        for (k, source) in sources.enumerated() {
+            analysis.add(ScriptUnit(source: Array(source.utf8), onLoad: false, formsBefore: k % 3))
+        }
+        return analysis.finish()
+    }
+
+    func same(_ a: ScriptFindings, _ b: ScriptFindings) -> Bool {
+        a.navigations == b.navigations && a.navigationKeys == b.navigationKeys && a.hooks == b.hooks
+            && a.submits.map(\.key) == b.submits.map(\.key) && a.navigationsFound == b.navigationsFound
+            && a.hooksFound == b.hooksFound && a.submitsFound == b.submitsFound
+    }
+
+    @Test func eachHandlerAloneAndAllTogetherAddWhatTheMatcherAdds() {
+        for h in Self.handlers {
+            #expect(same(analysed([h], plain: true), analysed([h], plain: false)), "\(h)")
+        }
+        let all = analysed(Self.handlers, plain: true)
+        #expect(same(all, analysed(Self.handlers, plain: false)))
+        // The shape is read without the matcher often enough to matter.
+        #expect(all.navigations.count >= 20)
+    }
+
+    @Test func fuzzedHandlersAddWhatTheMatcherAdds() {
+        var fuzz = FuzzRun(seed: 77, dictionary: ["location", ".href", "window.", "=", "'", "\"", ";", " ", "\\", "\n", "+", "/*", "//", "(", ")"])
+        for _ in 0..<3_000 {
+            let h = fuzz.mutant(of: Self.handlers, maxSteps: 3)
+            if !same(analysed([h], plain: true), analysed([h], plain: false)) {
+                fuzz.findings.record("the plain reading differs from the matcher", input: h)
+            }
+        }
+        #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
+    }
+
+    /// An Android interface named like a word of the shape (`window`) turns the plain reading off: the matcher
+    /// reports its calls.
+    @Test func anInterfaceNamedLikeAWordOfTheShapeTurnsItOff() {
+        #expect(!ScriptScanner(androidInterfaces: ["window"]).readsPlainAssignments)
+        #expect(ScriptScanner(androidInterfaces: ["callbacks"]).readsPlainAssignments)
+    }
+
+    /// Past the cap, the plain reading counts what it does not keep, as the matcher does.
+    @Test func theCapCountsPlainAssignments() {
+        let many = Array(repeating: "location.href='/x'", count: PageScanner.maxFindingsPerKind + 3)
+        let f = analysed(many, plain: true)
+        #expect(f.navigations.count == PageScanner.maxFindingsPerKind)
+        #expect(f.navigationsFound == PageScanner.maxFindingsPerKind + 3)
+    }
+}
