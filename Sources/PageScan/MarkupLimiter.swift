@@ -335,16 +335,21 @@ struct MarkupLimiter {
     /// The attributes kept of an element whose name `ordinaryTag` packed as `code` (the lower-cased bytes, first
     /// byte highest) besides its event handlers: those `Tag.readAttributes` lists, nil for all.
     private static func keptAttributes(_ code: UInt64, _ length: Int) -> [[UInt8]]? {
-        if length <= 8 {
-            for c in collected where c.code == code && c.length == length { return c.kept }
-        }
+        guard length < collected.count else { return [] }
+        for c in collected[length] where c.code == code { return c.kept }
         return []
     }
-    private static let collected: [(code: UInt64, length: Int, kept: [[UInt8]]?)] = Tag.collectedNames.map { name in
-        let bytes = Array(name.utf8)
-        let tag = name.withCString { Tag(UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
-        return (code(bytes), bytes.count, tag.readAttributes?.map { Array($0.utf8) })
-    }
+    /// The collected elements by the length of their names (most elements, `div`, `span`, `p`, are passed over at
+    /// one or two comparisons).
+    private static let collected: [[(code: UInt64, kept: [[UInt8]]?)]] = {
+        var byLength = [[(code: UInt64, kept: [[UInt8]]?)]](repeating: [], count: 9)
+        for name in Tag.collectedNames {
+            let bytes = Array(name.utf8)
+            let tag = name.withCString { Tag(UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
+            byLength[bytes.count].append((code(bytes), tag.readAttributes?.map { Array($0.utf8) }))
+        }
+        return byLength
+    }()
 
     /// True when the piece holds a byte sequence that can switch to a 7-bit encoding in which ASCII bytes are
     /// not ASCII text: ESC (ISO-2022-JP/KR/CN), `~{` (HZ), or `+AA`, `+AC`, `+AD` (how UTF-7 writes blanks,

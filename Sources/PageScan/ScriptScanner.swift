@@ -8,6 +8,11 @@
 // load; the body of a named function runs on load only when that function is referenced from code that runs on
 // load (transitively); other handler attributes (`onclick`…) and click listeners run on a tap.
 import PlainviewURL
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One piece of JavaScript: an inline `<script>` or an event-handler attribute.
 struct ScriptUnit {
@@ -415,60 +420,62 @@ struct ScriptScanner {
     private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "Submit", "messageHandlers"].map { Array($0.utf8) }
     private static let defaultNeedles = baseNeedles + PageScanner.defaultAndroidInterfaces.map { Array($0.utf8) }
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
-    private static let windowNames: Set<String> = ["window", "document", "top", "self", "parent", "globalThis", "this"]
+    private static let windowNames: Set<String> = Set(plainWindowNames.map(\.description))
+    private static let plainWindowNames: [StaticString] = ["window", "document", "top", "self", "parent", "globalThis", "this"]
 
     /// The most common tap handler, `location.href = '…'` (or `location = '…'`, either after `window.` or another
-    /// name `match` takes for the window, with an optional `;`), read straight from its bytes: it adds what
-    /// `match` would, at the same token index, without tokens. False, having added nothing, for any other handler
-    /// (a string with an escape or a line break, a comment, anything after the `;`…): `match` reads those.
-    fileprivate func matchPlainAssignment(_ unit: ScriptUnit, into f: inout ScriptFindings) -> Bool {
-        guard readsPlainAssignments else { return false }
-        return unit.source.withUnsafeBufferPointer { s -> Bool in
-            let n = s.count
-            var i = 0
-            func blanks() { while i < n, s[i] == 0x20 || s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D || s[i] == 0x0C || s[i] == 0x0B { i += 1 } }
-            /// An identifier at `i`, its bytes (ASCII letters only: the words matched are).
-            func word() -> UnsafeBufferPointer<UInt8> {
-                let start = i
-                while i < n, (s[i] | 0x20) >= 0x61, (s[i] | 0x20) <= 0x7A { i += 1 }
-                // A word goes on through digits, `_`, `$` and non-ASCII bytes: then it is none of ours.
-                if i < n, s[i] >= 0x80 || (s[i] >= 0x30 && s[i] <= 0x39) || s[i] == 0x5F || s[i] == 0x24 { return UnsafeBufferPointer(start: nil, count: 0) }
-                return UnsafeBufferPointer(rebasing: s[start..<i])
-            }
-            func equals(_ w: UnsafeBufferPointer<UInt8>, _ literal: String) -> Bool { w.elementsEqual(literal.utf8) }
-            blanks()
-            var token = 0
-            var w = word()
-            blanks()
-            if i < n, s[i] == UInt8(ascii: "."), Self.windowNames.contains(where: { equals(w, $0) }) {
-                i += 1; blanks(); w = word(); blanks()
-                token = 2
-            }
-            guard equals(w, "location") else { return false }
-            if i < n, s[i] == UInt8(ascii: ".") {
-                i += 1; blanks()
-                guard equals(word(), "href") else { return false }
-                blanks()
-            }
-            // `=` and not `==` or `=>`, then a quoted string with no escape or line break.
-            guard i + 1 < n, s[i] == UInt8(ascii: "="), s[i + 1] != UInt8(ascii: "="), s[i + 1] != UInt8(ascii: ">") else { return false }
-            i += 1; blanks()
-            guard i < n, s[i] == UInt8(ascii: "'") || s[i] == UInt8(ascii: "\"") else { return false }
-            let quote = s[i]
-            let start = i + 1
-            i = start
-            while i < n, s[i] != quote, s[i] != UInt8(ascii: "\\"), s[i] != 0x0A, s[i] != 0x0D { i += 1 }
-            guard i < n, s[i] == quote else { return false }
-            let end = i
-            i += 1; blanks()
-            if i < n, s[i] == UInt8(ascii: ";") { i += 1; blanks() }
-            guard i == n else { return false }
-            guard f.admitNavigation() else { return true }
-            f.navigations.append(.init(url: String(decoding: UnsafeBufferPointer(rebasing: s[start..<end]), as: UTF8.self),
-                                       kind: .assign, onLoad: false, delay: nil))
-            f.navigationKeys.append(RunKey(phase: 1, unit: unit.index, token: token))
-            return true
+    /// name `match` takes for the window, with an optional `;`), read straight from its bytes: the URL's byte
+    /// range and the index `match` gives the `location` token. Nil for any other code (a string with an escape or
+    /// a line break, a comment, anything after the `;`…): `match` reads that.
+    static func plainAssignment(_ s: UnsafeBufferPointer<UInt8>) -> (url: Range<Int>, token: Int)? {
+        let n = s.count
+        var i = 0
+        func blanks() { while i < n, s[i] == 0x20 || s[i] == 0x09 || s[i] == 0x0A || s[i] == 0x0D || s[i] == 0x0C || s[i] == 0x0B { i += 1 } }
+        /// An identifier at `i`, its bytes (ASCII letters only: the words matched are).
+        func word() -> UnsafeBufferPointer<UInt8> {
+            let start = i
+            while i < n, (s[i] | 0x20) >= 0x61, (s[i] | 0x20) <= 0x7A { i += 1 }
+            // A word goes on through digits, `_`, `$` and non-ASCII bytes: then it is none of ours.
+            if i < n, s[i] >= 0x80 || (s[i] >= 0x30 && s[i] <= 0x39) || s[i] == 0x5F || s[i] == 0x24 { return UnsafeBufferPointer(start: nil, count: 0) }
+            return UnsafeBufferPointer(rebasing: s[start..<i])
         }
+        func equals(_ w: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+            w.count == literal.utf8CodeUnitCount && memcmp(w.baseAddress!, literal.utf8Start, w.count) == 0
+        }
+        blanks()
+        var token = 0
+        var w = word()
+        blanks()
+        if !equals(w, "location"), i < n, s[i] == UInt8(ascii: "."), plainWindowNames.contains(where: { equals(w, $0) }) {
+            i += 1; blanks(); w = word(); blanks()
+            token = 2
+        }
+        guard equals(w, "location") else { return nil }
+        if i < n, s[i] == UInt8(ascii: ".") {
+            i += 1; blanks()
+            guard equals(word(), "href") else { return nil }
+            blanks()
+        }
+        // `=` and not `==` or `=>`, then a quoted string with no escape or line break.
+        guard i + 1 < n, s[i] == UInt8(ascii: "="), s[i + 1] != UInt8(ascii: "="), s[i + 1] != UInt8(ascii: ">") else { return nil }
+        i += 1; blanks()
+        guard i < n, s[i] == UInt8(ascii: "'") || s[i] == UInt8(ascii: "\"") else { return nil }
+        let quote = s[i]
+        let start = i + 1
+        i = start
+        while i < n, s[i] != quote, s[i] != UInt8(ascii: "\\"), s[i] != 0x0A, s[i] != 0x0D { i += 1 }
+        guard i < n, s[i] == quote else { return nil }
+        let end = i
+        i += 1; blanks()
+        if i < n, s[i] == UInt8(ascii: ";") { i += 1; blanks() }
+        return i == n ? (start..<end, token) : nil
+    }
+
+    /// Adds what `match` adds for a plain assignment (`plainAssignment`) of `url` in tap handler `unit`.
+    fileprivate func addPlainAssignment(_ url: String, unit: Int, token: Int, into f: inout ScriptFindings) {
+        guard f.admitNavigation() else { return }
+        f.navigations.append(.init(url: url, kind: .assign, onLoad: false, delay: nil))
+        f.navigationKeys.append(RunKey(phase: 1, unit: unit, token: token))
     }
 
     fileprivate func match(_ a: Analysed, into f: inout ScriptFindings) {
@@ -904,24 +911,41 @@ struct ScriptAnalysis {
     mutating func add(_ unit: ScriptUnit) -> Int {
         let matters = scanner.mightMatter(unit.source)
         var unit = unit
-        unit.index = units
-        units += 1
-        if !anyMatters {
-            guard matters else { wait(unit); return unit.index }
-            anyMatters = true
-            let bytes = waitingBytes, earlier = waiting
-            (waitingBytes, waiting) = ([], [])
-            var start = 0
-            for w in earlier {
-                var u = ScriptUnit(source: Array(bytes[start..<w.end]), onLoad: w.onLoad, formsBefore: Int(w.formsBefore),
-                                   runsAfterParsing: w.runsAfterParsing)
-                u.index = Int(w.index)
-                start = w.end
-                analyse(u, matters: false)
-            }
-        }
+        unit.index = nextUnit(matters: matters)
+        guard anyMatters else { wait(unit); return unit.index }
         analyse(unit, matters: matters)
         return unit.index
+    }
+
+    /// Adds an event-handler attribute's code (`onload`: one that runs without the user), borrowed: a plain
+    /// assignment to `location` in a tap handler is read in place, anything else is copied into a unit.
+    mutating func addHandler(_ source: UnsafeBufferPointer<UInt8>, onLoad: Bool, formsBefore: Int) -> Int {
+        if !onLoad, scanner.readsPlainAssignments, let plain = ScriptScanner.plainAssignment(source) {
+            let index = nextUnit(matters: true)   // it holds `location`
+            scanner.addPlainAssignment(String(decoding: UnsafeBufferPointer(rebasing: source[plain.url]), as: UTF8.self),
+                                       unit: index, token: plain.token, into: &findings)
+            return index
+        }
+        return add(ScriptUnit(source: Array(source), onLoad: onLoad, formsBefore: formsBefore, runsAfterParsing: onLoad))
+    }
+
+    /// Numbers the next unit. The first that matters first analyses the units kept waiting before it.
+    private mutating func nextUnit(matters: Bool) -> Int {
+        let index = units
+        units += 1
+        guard matters, !anyMatters else { return index }
+        anyMatters = true
+        let bytes = waitingBytes, earlier = waiting
+        (waitingBytes, waiting) = ([], [])
+        var start = 0
+        for w in earlier {
+            var u = ScriptUnit(source: Array(bytes[start..<w.end]), onLoad: w.onLoad, formsBefore: Int(w.formsBefore),
+                               runsAfterParsing: w.runsAfterParsing)
+            u.index = Int(w.index)
+            start = w.end
+            analyse(u, matters: false)
+        }
+        return index
     }
 
     /// Keeps a unit that matters to nothing yet, in case a later one does: it may declare a function or call one.
@@ -949,7 +973,12 @@ struct ScriptAnalysis {
 
     private mutating func analyse(_ unit: ScriptUnit, matters: Bool) {
         // A tap handler declares and references nothing that runs by itself: all it adds is what `match` finds.
-        if matters, !unit.onLoad, !unit.runsAfterParsing, scanner.matchPlainAssignment(unit, into: &findings) { return }
+        if matters, !unit.onLoad, !unit.runsAfterParsing, scanner.readsPlainAssignments,
+           let plain = unit.source.withUnsafeBufferPointer({ ScriptScanner.plainAssignment($0) }) {
+            scanner.addPlainAssignment(String(decoding: unit.source[plain.url], as: UTF8.self), unit: unit.index,
+                                       token: plain.token, into: &findings)
+            return
+        }
         let a = scanner.analyse(unit)
         for d in a.deferred { if let n = d.name { flags[Int(id(n))] |= Self.function } }
         if unit.onLoad || !a.deferred.isEmpty {

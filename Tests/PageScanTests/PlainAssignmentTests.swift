@@ -23,7 +23,12 @@ import TestSupport
         scanner.readsPlainAssignments = plain && scanner.readsPlainAssignments
         var analysis = ScriptAnalysis(scanner)
         for (k, source) in sources.enumerated() {
-            analysis.add(ScriptUnit(source: Array(source.utf8), onLoad: false, formsBefore: k % 3))
+            // Handler attributes (borrowed) and `javascript:` URLs (units) both take the plain reading.
+            if k % 2 == 0 {
+                _ = Array(source.utf8).withUnsafeBufferPointer { analysis.addHandler($0, onLoad: false, formsBefore: k % 3) }
+            } else {
+                analysis.add(ScriptUnit(source: Array(source.utf8), onLoad: false, formsBefore: k % 3))
+            }
         }
         return analysis.finish()
     }
