@@ -29,18 +29,23 @@ package struct JSONWriter {
     }
 
     package let layout: Layout
-    package private(set) var bytes: [UInt8] = []
+    // What the hot paths touch is `@usableFromInline`, so that `array(_:indent:objects:)` and `field` are
+    // specialised for the caller's element type (without it, every item went through witness calls and copies).
+    /// The bytes written and not yet handed to the sink. A writer is used in place (passed `inout`), never copied:
+    /// copies would share the buffer.
+    @usableFromInline let buffer = JSONBuffer()
+    /// What is buffered (everything written, without a sink).
+    package var bytes: [UInt8] { buffer.bytes }
     /// The object `field` writes into: its indent, and whether a field has been written yet.
-    private var objectIndent = 0
-    private var objectEmpty = true
-    private let sink: (([UInt8]) -> Void)?
-    private static let chunk = 1 << 16
+    @usableFromInline var objectIndent = 0
+    @usableFromInline var objectEmpty = true
+    @usableFromInline let sink: (([UInt8]) -> Void)?
+    @usableFromInline static let chunk = 1 << 16
 
     /// `sink` receives the buffer each time it holds 64 kB, and at `flush()`; without one, `bytes` keeps all.
     package init(_ layout: Layout, sink: (([UInt8]) -> Void)? = nil) {
         self.layout = layout
         self.sink = sink
-        if sink != nil { bytes.reserveCapacity(Self.chunk) }
     }
 
     /// One value in the compact layout, as text.
@@ -51,22 +56,22 @@ package struct JSONWriter {
     }
 
     package mutating func raw(_ s: String) {
-        bytes.append(contentsOf: s.utf8)
+        buffer.appendUTF8(s)
         spill()
     }
 
     /// `"key" : ` (pretty) or `"key":` (compact) at the current position.
     package mutating func key(_ name: String) {
-        JSONEscaping.append(name, to: &bytes, htmlSafe: false)
-        bytes.append(contentsOf: layout == .pretty ? " : ".utf8 : ":".utf8)
+        buffer.appendString(name)
+        buffer.appendUTF8(layout == .pretty ? " : " : ":")
     }
 
     package mutating func value(_ v: JSONValue, indent: Int = 0) {
         switch v {
-        case .string(let s): JSONEscaping.append(s, to: &bytes, htmlSafe: false)
+        case .string(let s): buffer.appendString(s)
         case .int(let i): appendDecimal(i)
-        case .bool(let b): bytes.append(contentsOf: (b ? "true" : "false").utf8)
-        case .null: bytes.append(contentsOf: "null".utf8)
+        case .bool(let b): buffer.appendUTF8(b ? "true" : "false")
+        case .null: buffer.appendUTF8("null")
         case .array(let items): array(items, indent: indent) { $0 }
         case .object(let fields):
             // Fields already in key order (or the compact layout, which keeps the given order) are written as they
@@ -82,112 +87,125 @@ package struct JSONWriter {
 
     /// The fields in the order given, nil ones left out.
     private mutating func object(_ fields: [(String, JSONValue?)], indent: Int) {
-        bytes.append(UInt8(ascii: "{"))
+        buffer.append(UInt8(ascii: "{"))
         var first = true
         for (k, v) in fields {
             guard let v else { continue }
-            if !first { bytes.append(UInt8(ascii: ",")) }
+            if !first { buffer.append(UInt8(ascii: ",")) }
             first = false
             newline(indent + 2)
             key(k)
             value(v, indent: indent + 2)
         }
         newline(indent)
-        bytes.append(UInt8(ascii: "}"))
+        buffer.append(UInt8(ascii: "}"))
     }
 
     /// An array of objects written straight from `items`, field by field (`fields` calls `field` on the writer it
     /// is given), with no `JSONValue` built per item. Fields are written in the order given, so the pretty
     /// layout needs them given in key order.
+    @inlinable
     package mutating func array<S: Sequence>(_ items: S, indent: Int = 0, objects fields: (S.Element, inout JSONWriter) -> Void) {
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         var empty = true
         let saved = (objectIndent, objectEmpty)
         for item in items {
-            if !empty { bytes.append(UInt8(ascii: ",")) }
+            if !empty { buffer.append(UInt8(ascii: ",")) }
             empty = false
             newline(indent + 2)
-            bytes.append(UInt8(ascii: "{"))
+            buffer.append(UInt8(ascii: "{"))
             (objectIndent, objectEmpty) = (indent + 2, true)
             fields(item, &self)
             newline(indent + 2)
-            bytes.append(UInt8(ascii: "}"))
+            buffer.append(UInt8(ascii: "}"))
             spill()
         }
         (objectIndent, objectEmpty) = saved
         if !empty { newline(indent) }
-        bytes.append(UInt8(ascii: "]"))
+        buffer.append(UInt8(ascii: "]"))
     }
 
-    /// A field of the object `array(_:indent:objects:)` is writing; a nil value leaves the key out.
-    package mutating func field(_ name: String, _ value: String?) {
+    /// A field of the object `array(_:indent:objects:)` is writing; a nil value leaves the key out. Names are
+    /// literals (ASCII that needs no escape), written as they are.
+    @inlinable
+    package mutating func field(_ name: StaticString, _ value: String?) {
         guard let value else { return }
         fieldKey(name)
-        JSONEscaping.append(value, to: &bytes, htmlSafe: false)
+        buffer.appendString(value)
     }
 
-    package mutating func field(_ name: String, _ value: Int?) {
+    @inlinable
+    package mutating func field(_ name: StaticString, _ value: Int?) {
         guard let value else { return }
         fieldKey(name)
         appendDecimal(value)
     }
 
-    package mutating func field(_ name: String, _ value: Bool) {
+    @inlinable
+    package mutating func field(_ name: StaticString, _ value: Bool) {
         fieldKey(name)
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        buffer.appendUTF8(value ? "true" : "false")
     }
 
     /// Any value (`.null` writes `null`; nil leaves the key out).
-    package mutating func field(_ name: String, _ value: JSONValue?) {
+    package mutating func field(_ name: StaticString, _ value: JSONValue?) {
         guard let value else { return }
         fieldKey(name)
         self.value(value, indent: objectIndent)
     }
 
-    private mutating func fieldKey(_ name: String) {
-        if !objectEmpty { bytes.append(UInt8(ascii: ",")) }
+    @inlinable
+    mutating func fieldKey(_ name: StaticString) {
+        if !objectEmpty { buffer.append(UInt8(ascii: ",")) }
         objectEmpty = false
         newline(objectIndent + 2)
-        key(name)
+        let literal = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        assert(literal.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") })
+        buffer.append(UInt8(ascii: "\""))
+        buffer.append(literal)
+        let colon: StaticString = layout == .pretty ? "\" : " : "\":"
+        buffer.append(UnsafeBufferPointer(start: colon.utf8Start, count: colon.utf8CodeUnitCount))
     }
 
     /// An array whose items are turned into JSON one at a time, as they are written.
     package mutating func array<S: Sequence>(_ items: S, indent: Int = 0, _ json: (S.Element) -> JSONValue) {
-        bytes.append(UInt8(ascii: "["))
+        buffer.append(UInt8(ascii: "["))
         var empty = true
         for item in items {
-            if !empty { bytes.append(UInt8(ascii: ",")) }
+            if !empty { buffer.append(UInt8(ascii: ",")) }
             empty = false
             newline(indent + 2)
             value(json(item), indent: indent + 2)
         }
         if !empty { newline(indent) }
-        bytes.append(UInt8(ascii: "]"))
+        buffer.append(UInt8(ascii: "]"))
     }
 
     /// Hands what is buffered to the sink.
+    @inlinable
     package mutating func flush() {
-        guard let sink, !bytes.isEmpty else { return }
-        sink(bytes)
-        bytes.removeAll(keepingCapacity: true)
+        guard let sink, buffer.count > 0 else { return }
+        sink(buffer.bytes)
+        buffer.count = 0
     }
 
-    private mutating func newline(_ indent: Int) {
+    @inlinable
+    mutating func newline(_ indent: Int) {
         guard layout == .pretty else { return }
-        bytes.append(UInt8(ascii: "\n"))
-        var left = indent
-        while left > 0 {
-            let n = min(left, Self.spaces.count)
-            bytes.append(contentsOf: Self.spaces[..<n])
-            left -= n
+        // A line break and the indent, in one append while the indent is short (it always is in Plainview's output).
+        let lineStart: StaticString = "\n                                "
+        if indent < lineStart.utf8CodeUnitCount {
+            buffer.append(UnsafeBufferPointer(start: lineStart.utf8Start, count: indent + 1))
+            return
         }
+        buffer.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent { buffer.append(UInt8(ascii: " ")) }
     }
-
-    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 32)
 
     /// `i` in decimal, written straight into the buffer (no String per number).
-    private mutating func appendDecimal(_ i: Int) {
-        if i < 0 { bytes.append(UInt8(ascii: "-")) }
+    @usableFromInline
+    mutating func appendDecimal(_ i: Int) {
+        if i < 0 { buffer.append(UInt8(ascii: "-")) }
         var m = i.magnitude
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                       UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
@@ -199,7 +217,8 @@ package struct JSONWriter {
                 m /= 10
                 n += 1
             } while m > 0
-            bytes.append(contentsOf: d[(20 - n)...])
+            let digits = UnsafeRawBufferPointer(rebasing: d[(20 - n)...])
+            buffer.append(digits.assumingMemoryBound(to: UInt8.self))
         }
     }
 
@@ -213,7 +232,63 @@ package struct JSONWriter {
         return true
     }
 
-    private mutating func spill() {
-        if sink != nil, bytes.count >= Self.chunk { flush() }
+    @inlinable
+    mutating func spill() {
+        if sink != nil, buffer.count >= Self.chunk { flush() }
+    }
+}
+
+/// The writer's bytes: a growing buffer written with plain copies (an array's append checks uniqueness and
+/// capacity on every call, which cost more than the bytes themselves in `extract`'s output).
+@usableFromInline
+final class JSONBuffer {
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var count = 0
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+
+    @usableFromInline init() {
+        capacity = 1 << 12
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @usableFromInline var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    @inlinable func append(_ b: UInt8) {
+        if count == capacity { grow(1) }
+        base[count] = b
+        count += 1
+    }
+
+    @inlinable func append(_ p: UnsafeBufferPointer<UInt8>) {
+        guard let from = p.baseAddress, p.count > 0 else { return }
+        if capacity - count < p.count { grow(p.count) }
+        (base + count).update(from: from, count: p.count)
+        count += p.count
+    }
+
+    @usableFromInline func appendUTF8(_ s: String) {
+        var s = s
+        s.withUTF8 { append($0) }
+    }
+
+    /// `s` as a JSON string literal, escaped as `JSONEscaping.append(_:to:htmlSafe: false)` does.
+    @usableFromInline func appendString(_ s: String) {
+        var s = s
+        s.withUTF8 { utf8 in
+            append(UInt8(ascii: "\""))
+            JSONEscaping.escape(utf8, htmlSafe: false, runs: { append($0) }, byte: { append($0) })
+            append(UInt8(ascii: "\""))
+        }
+    }
+
+    @usableFromInline func grow(_ n: Int) {
+        let bigger = max(capacity * 2, count + n)
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: bigger)
+        new.update(from: base, count: count)
+        base.deallocate()
+        base = new
+        capacity = bigger
     }
 }

@@ -1,4 +1,5 @@
 @testable import NavigationPolicy
+import Foundation
 import Testing
 
 /// The one JSON writer: compact lines keep the keys in the order given; the pretty layout sorts them.
@@ -74,5 +75,60 @@ import Testing
         var empty = JSONWriter(layout)
         empty.array([Int](), indent: 2) { _, _ in }
         #expect(String(decoding: empty.bytes, as: UTF8.self) == "[]")
+    }
+}
+
+/// The escaper looks at eight bytes at a time: every byte that needs an escape is found wherever it falls in a
+/// word, in both modes, and the literal reads back as the string.
+@Suite struct JSONEscapingTests {
+    /// What the escaper must produce, one byte at a time (the specification, not the fast path).
+    static func reference(_ s: String, htmlSafe: Bool) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<", ">", "&", "\u{2028}", "\u{2029}":
+                let hex = String(scalar.value, radix: 16)
+                if htmlSafe { out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex } else { out.unicodeScalars.append(scalar) }
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    @Test(arguments: [false, true])
+    func everySpecialByteIsFoundAtEveryPositionOfAWord(_ htmlSafe: Bool) {
+        let specials: [String] = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "<", ">", "&", "\u{2028}", "\u{2029}",
+                                  "\u{E2}", "\u{20AC}", "é", " ", "~"]
+        for special in specials {
+            for before in 0..<17 {
+                for after in [0, 1, 7, 8, 9] {
+                    let s = String(repeating: "a", count: before) + special + String(repeating: "z", count: after)
+                    #expect(JSONEscaping.quote(s, htmlSafe: htmlSafe) == Self.reference(s, htmlSafe: htmlSafe), "\(s.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test func aLongURLWithEscapesReadsBack() throws {
+        let s = String(repeating: "https://shop.example/p?q=1&r=<2>\u{2028}\"x\"\\y\tz\u{1}é€/", count: 40)
+        for htmlSafe in [false, true] {
+            let quoted = JSONEscaping.quote(s, htmlSafe: htmlSafe)
+            #expect(quoted == Self.reference(s, htmlSafe: htmlSafe))
+            let back = try JSONSerialization.jsonObject(with: Data(quoted.utf8), options: [.fragmentsAllowed]) as? String
+            #expect(back == s)
+        }
+        var w = JSONWriter(.compact)
+        w.value(.string(s))
+        #expect(String(decoding: w.bytes, as: UTF8.self) == Self.reference(s, htmlSafe: false))
     }
 }
