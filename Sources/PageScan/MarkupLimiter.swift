@@ -72,9 +72,15 @@ struct MarkupLimiter {
     /// The event-handler attributes of the tag `ordinaryTag` read last, when its others are dropped: each as
     /// its start, its end, and 1 when a blank must go before it.
     private var handlerSpans: [Int] = []
+    /// The global tables, fetched once per limiter (each use of a global checks its one-time initialisation).
+    private let classes = fastClasses
+    private let kept = keptAttributes
 
     private static let script = Array("script".utf8), style = Array("style".utf8)
-    private static let scriptCode = code(script), styleCode = code(style)
+    /// `script` and `style` packed as `ordinaryTag` packs names (literals: a static `let` is initialised lazily,
+    /// checked at every use).
+    fileprivate static var scriptCode: UInt64 { 0x73_63_72_69_70_74 }
+    fileprivate static var styleCode: UInt64 { 0x73_74_79_6C_65 }
 
     /// Filters `count` bytes at `p` in place; returns how many remain (a prefix of `p`). Runs of bytes in one
     /// state (text, a name, a quoted value, blanks) are found with one tight loop or `memchr` and moved as a block.
@@ -263,7 +269,7 @@ struct MarkupLimiter {
     private mutating func ordinaryTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ count: Int)
         -> (end: Int, nameLength: Int, nameCode: UInt64, selfClosing: Bool, dropped: Int)? {
         let limit = min(count, start + Self.maxAttributes)
-        let classes = fastClasses
+        let classes = self.classes
         @inline(__always) func has(_ c: UInt8, _ bit: UInt8) -> Bool { classes[Int(c)] & bit != 0 }
         var i = start
         var code: UInt64 = 0
@@ -273,9 +279,14 @@ struct MarkupLimiter {
         }
         let nameLength = i - start
         // libxml2 reads at most `maxNameBytes` of an element name too: a longer one is left whole.
-        let kept = dropsUnreadAttributes && nameLength < Self.maxNameBytes ? Self.keptAttributes(code, nameLength) : nil
+        // The attributes kept besides handlers; nil keeps them all (`<meta>`, or dropping off).
+        var kept: KeptAttributes.List?
+        if dropsUnreadAttributes && nameLength < Self.maxNameBytes {
+            let list = self.kept.lookUp(code, nameLength)
+            if list.count >= 0 { kept = list }
+        }
         let trims = kept != nil
-        if trims { handlerSpans.removeAll(keepingCapacity: true) }
+        if trims && !handlerSpans.isEmpty { handlerSpans.removeAll(keepingCapacity: true) }
         var dropped = 0
         var blankBefore = false, previousDropped = false
         while i < limit {
@@ -314,10 +325,10 @@ struct MarkupLimiter {
                 // `| 0x20` to the letters that make up the names kept), and any attribute holding a byte past ASCII:
                 // libxml2 decides the page's encoding on such bytes (invalid UTF-8 switches it to Latin-1), so it
                 // must see every one of them. Any other attribute goes.
-                let name = UnsafeBufferPointer(start: p + attributeStart, count: attributeNameEnd - attributeStart)
-                if name.count >= 2 && name[0] | 0x20 == UInt8(ascii: "o") && name[1] | 0x20 == UInt8(ascii: "n")
-                    || kept.contains(where: { $0.count == name.count && zip($0, name).allSatisfy { $0 == $1 | 0x20 } })
-                    || UnsafeBufferPointer(start: p + attributeNameEnd, count: i - attributeNameEnd).contains(where: { $0 >= 0x80 }) {
+                let attributeNameLength = attributeNameEnd - attributeStart
+                if attributeNameLength >= 2 && p[attributeStart] | 0x20 == UInt8(ascii: "o") && p[attributeStart + 1] | 0x20 == UInt8(ascii: "n")
+                    || self.kept.contains(kept, p + attributeStart, attributeNameLength)
+                    || holdsNonASCII(p + attributeNameEnd, i - attributeNameEnd) {
                     handlerSpans.append(attributeStart)
                     handlerSpans.append(i)
                     handlerSpans.append(blankBefore || previousDropped ? 1 : 0)
@@ -331,25 +342,6 @@ struct MarkupLimiter {
         }
         return nil
     }
-
-    /// The attributes kept of an element whose name `ordinaryTag` packed as `code` (the lower-cased bytes, first
-    /// byte highest) besides its event handlers: those `Tag.readAttributes` lists, nil for all.
-    private static func keptAttributes(_ code: UInt64, _ length: Int) -> [[UInt8]]? {
-        guard length < collected.count else { return [] }
-        for c in collected[length] where c.code == code { return c.kept }
-        return []
-    }
-    /// The collected elements by the length of their names (most elements, `div`, `span`, `p`, are passed over at
-    /// one or two comparisons).
-    private static let collected: [[(code: UInt64, kept: [[UInt8]]?)]] = {
-        var byLength = [[(code: UInt64, kept: [[UInt8]]?)]](repeating: [], count: 9)
-        for name in Tag.collectedNames {
-            let bytes = Array(name.utf8)
-            let tag = name.withCString { Tag(UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
-            byLength[bytes.count].append((code(bytes), tag.readAttributes?.map { Array($0.utf8) }))
-        }
-        return byLength
-    }()
 
     /// True when the piece holds a byte sequence that can switch to a 7-bit encoding in which ASCII bytes are
     /// not ASCII text: ESC (ISO-2022-JP/KR/CN), `~{` (HZ), or `+AA`, `+AC`, `+AD` (how UTF-7 writes blanks,
@@ -378,7 +370,20 @@ struct MarkupLimiter {
     /// Keeps `n` bytes at `r`: moves them to `w` (when something before was dropped).
     @inline(__always)
     private func move(_ p: UnsafeMutablePointer<UInt8>, _ w: inout Int, _ r: inout Int, _ n: Int) {
-        if w != r, n > 0 { (p + w).update(from: p + r, count: n) }
+        if w != r, n > 0 {
+            if n <= 32 {
+                // A short run (a tag, a word of text) is copied here rather than through a call to memmove:
+                // forwards, eight bytes at a time, each word read before it is written, which is safe as `w < r`.
+                var k = 0
+                while k + 8 <= n {
+                    UnsafeMutableRawPointer(p + w + k).storeBytes(of: UnsafeRawPointer(p + r + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    k += 8
+                }
+                while k < n { p[w + k] = p[r + k]; k += 1 }
+            } else {
+                (p + w).update(from: p + r, count: n)
+            }
+        }
         w += n; r += n
     }
 
@@ -443,7 +448,6 @@ struct MarkupLimiter {
         }
     }
 
-    private static func code(_ name: [UInt8]) -> UInt64 { name.reduce(0) { $0 << 8 | UInt64($1) } }
 
     /// What was cut, as the scan result reports it.
     var truncations: [PageScanResult.Truncation] {
@@ -469,6 +473,97 @@ nonisolated(unsafe) private let fastClasses: UnsafePointer<UInt8> = {   // writt
     }
     return UnsafePointer(table)
 }()
+
+/// The attributes the fast path keeps of each collected element besides its event handlers (those
+/// `Tag.readAttributes` lists), as a flat table built once: elements are found by their names packed as
+/// `ordinaryTag` packs them (the lower-cased bytes, first byte highest), attribute names packed the same way in
+/// two words (none kept is longer than 16 bytes). No array is retained or released per tag.
+private struct KeptAttributes {
+    /// An element's list: `count` names from `first` in `names`; `count` -1 keeps every attribute.
+    typealias List = (first: Int, count: Int)
+    /// The collected elements, by the length of their names: those of length n are `elements[bucket[n]..<bucket[n + 1]]`
+    /// (most elements, `div`, `span`, `p`, are passed over at one or two comparisons).
+    private let elements: UnsafeMutablePointer<(code: UInt64, list: List)>
+    private let bucket: UnsafeMutablePointer<Int>
+    private let names: UnsafeMutablePointer<(low: UInt64, high: UInt64, length: Int)>
+
+    init() {
+        var elements: [(code: UInt64, length: Int, list: List)] = []
+        var names: [(low: UInt64, high: UInt64, length: Int)] = []
+        for name in Tag.collectedNames {
+            let tag = name.withCString { Tag(UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self)) }
+            let bytes = Array(name.utf8)
+            precondition(bytes.count <= 8, "a collected element's name is longer than the fast path packs")
+            guard let read = tag.readAttributes else {
+                elements.append((Self.pack(bytes[...]).low, bytes.count, (0, -1)))
+                continue
+            }
+            elements.append((Self.pack(bytes[...]).low, bytes.count, (names.count, read.count)))
+            for attribute in read {
+                let a = Array(attribute.utf8)
+                precondition(a.count <= 16, "a read attribute's name is longer than the fast path packs")
+                let packed = Self.pack(a[...])
+                names.append((packed.low, packed.high, a.count))
+            }
+        }
+        precondition(Self.pack("script".utf8).low == MarkupLimiter.scriptCode && Self.pack("style".utf8).low == MarkupLimiter.styleCode)
+        elements.sort { $0.length < $1.length }
+        self.elements = .allocate(capacity: elements.count)
+        self.elements.initialize(from: elements.map { ($0.code, $0.list) }, count: elements.count)
+        bucket = .allocate(capacity: 10)
+        for n in 0...9 { bucket[n] = elements.firstIndex { $0.length >= n } ?? elements.count }
+        self.names = .allocate(capacity: max(1, names.count))
+        self.names.initialize(from: names, count: names.count)
+    }
+
+    /// The first 8 bytes, `| 0x20`, in `low`, the next 8 in `high`.
+    private static func pack<C: Collection>(_ bytes: C) -> (low: UInt64, high: UInt64) where C.Element == UInt8 {
+        var low: UInt64 = 0, high: UInt64 = 0
+        for (k, b) in bytes.enumerated() {
+            if k < 8 { low = low << 8 | UInt64(b | 0x20) } else { high = high << 8 | UInt64(b | 0x20) }
+        }
+        return (low, high)
+    }
+
+    /// The list of the element packed as `code` (nil-free: an element not collected keeps no attribute).
+    @inline(__always)
+    func lookUp(_ code: UInt64, _ length: Int) -> List {
+        guard length <= 8 else { return (0, 0) }
+        var k = bucket[length]
+        while k < bucket[length + 1] {
+            if elements[k].code == code { return elements[k].list }
+            k += 1
+        }
+        return (0, 0)
+    }
+
+    /// Whether the attribute named by `length` bytes at `name` is in `list` (ASCII letters in either case).
+    @inline(__always)
+    func contains(_ list: List, _ name: UnsafeMutablePointer<UInt8>, _ length: Int) -> Bool {
+        if list.count <= 0 || length > 16 { return false }
+        let packed = Self.pack(UnsafeBufferPointer(start: name, count: length))
+        for k in list.first..<(list.first + list.count) {
+            let n = names[k]
+            if n.length == length && n.low == packed.low && n.high == packed.high { return true }
+        }
+        return false
+    }
+}
+nonisolated(unsafe) private let keptAttributes = KeptAttributes()   // built once, then only read
+
+/// Whether any of the `count` bytes at `p` is past ASCII (eight at a time).
+@inline(__always) private func holdsNonASCII(_ p: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {
+    var i = 0
+    while i + 8 <= count {
+        if UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+        i += 8
+    }
+    while i < count {
+        if p[i] >= 0x80 { return true }
+        i += 1
+    }
+    return false
+}
 
 @inline(__always) private func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 @inline(__always) private func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
