@@ -173,6 +173,36 @@ import TestSupport
         #expect(trimmed(input) == expected)
     }
 
+    /// A byte past ASCII anywhere in a value of any length keeps the attribute (the check reads eight bytes at a
+    /// time, then the rest one by one), and an ASCII value of any length is dropped.
+    @Test func aBytePastASCIIAnywhereInAValueKeepsItsAttribute() {
+        for length in 1...20 {
+            let plain = String(repeating: "v", count: length)
+            #expect(trimmed("<div title=\"\(plain)\" id=x>t") == "<div>t", "length \(length)")
+            for at in 0..<length {
+                var bytes = Array(plain.utf8)
+                bytes[at] = 0xE9   // Latin-1 é: one byte, as a windows-1252 page holds it
+                let value = String(decoding: bytes, as: UTF8.self)
+                let tag = Array("<div title=\"".utf8) + bytes + Array("\" id=x>t".utf8)
+                let out = filtered(tag, piece: 4096, fastPath: true, drops: true).bytes
+                #expect(out == Array("<div title=\"".utf8) + bytes + Array("\">t".utf8), "length \(length), at \(at): \(value)")
+            }
+        }
+    }
+
+    /// Attribute names are matched whole, in either case, against what the element's scan reads: a longer or
+    /// shorter name sharing the first bytes goes (names are compared as two packed words of eight bytes).
+    @Test(arguments: [
+        ("<a hrefx=/x HREF=/y hre=/z>", "<a HREF=/y>"),
+        ("<button aria-labelx=a ARIA-LABEL=b aria-labe=c aria-label-=d>", "<button ARIA-LABEL=b>"),
+        ("<button aria-labxx=a aria-lab-l=b aria-label=c>", "<button aria-label=c>"),   // the same first 8 bytes
+        ("<input typ=t types=u type=v disabledx disabled>", "<input type=v disabled>"),
+        ("<option selected=s selectedness=t value=v>", "<option selected=s value=v>"),
+    ])
+    func readAttributeNamesMatchWhole(_ input: String, _ expected: String) {
+        #expect(trimmed(input) == expected)
+    }
+
     /// A page that may be in a 7-bit encoding (ISO-2022's ESC, HZ's `~{`, UTF-7's `+AD…`) is passed through from
     /// the piece that shows it on: there, the bytes are not necessarily the markup libxml2 decodes.
     @Test(arguments: ["\u{1B}$B", "~{", "+ADw-", "~", "+"])
