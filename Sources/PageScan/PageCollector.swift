@@ -531,9 +531,17 @@ struct PageCollectorState {
         let onclickUnits = buttonParts.compactMap(\.onclickUnit).sorted()
         var onclickURLs = [(seen: Bool, url: String?)](repeating: (false, nil), count: onclickUnits.count)
         // Resolved in place; a navigation whose URL does not resolve goes, with its run key.
+        // Plain assignments' URLs are resolved from their bytes. Every navigation is visited in order, before any
+        // is moved.
+        var resolvedURLs = [String?](repeating: nil, count: findings.navigations.count)
+        findings.forEachNavigationURL { i, bytes in
+            if let bytes { resolvedURLs[i] = resolver.href(utf8: bytes) } else { resolvedURLs[i] = resolve(findings.navigations[i].url) }
+        }
+        findings.plainURLBytes = []
+        findings.plainURLs = []
         var resolved = 0
         for i in findings.navigations.indices {
-            let url = resolve(findings.navigations[i].url)
+            let url = resolvedURLs[i]
             if !onclickUnits.isEmpty, let k = Self.index(of: findings.navigationKeys[i].unit, in: onclickUnits), !onclickURLs[k].seen {
                 onclickURLs[k] = (true, url)
             }

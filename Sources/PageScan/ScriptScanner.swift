@@ -70,6 +70,39 @@ struct ScriptFindings {
     /// `item` indexes `navigations`, `hooks` or `submits`.
     enum List: UInt8 { case navigation, hook, submit }
     var inFunctions: [(list: List, item: Int32, function: String)] = []
+    /// The URLs of plain assignments (`ScriptScanner.plainAssignment`) as bytes, end to end: most are read once,
+    /// to be resolved, so no String is made of them. Navigation `plainURLs[k].navigation` (its `url` left empty)
+    /// has the bytes from the previous entry's `end` (0 for the first) to its own, in the order found.
+    var plainURLBytes: [UInt8] = []
+    var plainURLs: [(navigation: Int, end: Int)] = []
+
+    /// Calls `body` with each navigation's index and its URL as bytes (plain assignments) or as its `url`,
+    /// in order.
+    func forEachNavigationURL(_ body: (Int, UnsafeBufferPointer<UInt8>?) -> Void) {
+        plainURLBytes.withUnsafeBufferPointer { bytes in
+            var k = 0, start = 0
+            for i in navigations.indices {
+                if k < plainURLs.count, plainURLs[k].navigation == i {
+                    body(i, UnsafeBufferPointer(rebasing: bytes[start..<plainURLs[k].end]))
+                    start = plainURLs[k].end
+                    k += 1
+                } else {
+                    body(i, nil)
+                }
+            }
+        }
+    }
+
+    /// The findings with plain assignments' URLs as Strings in `navigations` (what tests compare).
+    func withPlainURLsAsStrings() -> ScriptFindings {
+        var out = self
+        forEachNavigationURL { i, bytes in
+            if let bytes { out.navigations[i].url = String(decoding: bytes, as: UTF8.self) }
+        }
+        out.plainURLBytes = []
+        out.plainURLs = []
+        return out
+    }
     /// How many of each were found; past `PageScanner.maxFindingsPerKind` they are counted, not kept.
     var navigationsFound = 0, hooksFound = 0, submitsFound = 0
 
@@ -472,9 +505,11 @@ struct ScriptScanner {
     }
 
     /// Adds what `match` adds for a plain assignment (`plainAssignment`) of `url` in tap handler `unit`.
-    fileprivate func addPlainAssignment(_ url: String, unit: Int, token: Int, into f: inout ScriptFindings) {
+    fileprivate func addPlainAssignment(_ url: UnsafeBufferPointer<UInt8>, unit: Int, token: Int, into f: inout ScriptFindings) {
         guard f.admitNavigation() else { return }
-        f.navigations.append(.init(url: url, kind: .assign, onLoad: false, delay: nil))
+        f.plainURLBytes.append(contentsOf: url)
+        f.plainURLs.append((f.navigations.count, f.plainURLBytes.count))
+        f.navigations.append(.init(url: "", kind: .assign, onLoad: false, delay: nil))
         f.navigationKeys.append(RunKey(phase: 1, unit: unit, token: token))
     }
 
@@ -922,8 +957,8 @@ struct ScriptAnalysis {
     mutating func addHandler(_ source: UnsafeBufferPointer<UInt8>, onLoad: Bool, formsBefore: Int) -> Int {
         if !onLoad, scanner.readsPlainAssignments, let plain = ScriptScanner.plainAssignment(source) {
             let index = nextUnit(matters: true)   // it holds `location`
-            scanner.addPlainAssignment(String(decoding: UnsafeBufferPointer(rebasing: source[plain.url]), as: UTF8.self),
-                                       unit: index, token: plain.token, into: &findings)
+            scanner.addPlainAssignment(UnsafeBufferPointer(rebasing: source[plain.url]), unit: index, token: plain.token,
+                                       into: &findings)
             return index
         }
         return add(ScriptUnit(source: Array(source), onLoad: onLoad, formsBefore: formsBefore, runsAfterParsing: onLoad))
@@ -975,8 +1010,10 @@ struct ScriptAnalysis {
         // A tap handler declares and references nothing that runs by itself: all it adds is what `match` finds.
         if matters, !unit.onLoad, !unit.runsAfterParsing, scanner.readsPlainAssignments,
            let plain = unit.source.withUnsafeBufferPointer({ ScriptScanner.plainAssignment($0) }) {
-            scanner.addPlainAssignment(String(decoding: unit.source[plain.url], as: UTF8.self), unit: unit.index,
-                                       token: plain.token, into: &findings)
+            unit.source.withUnsafeBufferPointer {
+                scanner.addPlainAssignment(UnsafeBufferPointer(rebasing: $0[plain.url]), unit: unit.index, token: plain.token,
+                                           into: &findings)
+            }
             return
         }
         let a = scanner.analyse(unit)

@@ -34,7 +34,8 @@ import TestSupport
     }
 
     func same(_ a: ScriptFindings, _ b: ScriptFindings) -> Bool {
-        a.navigations == b.navigations && a.navigationKeys == b.navigationKeys && a.hooks == b.hooks
+        let a = a.withPlainURLsAsStrings(), b = b.withPlainURLsAsStrings()
+        return a.navigations == b.navigations && a.navigationKeys == b.navigationKeys && a.hooks == b.hooks
             && a.submits.map(\.key) == b.submits.map(\.key) && a.navigationsFound == b.navigationsFound
             && a.hooksFound == b.hooksFound && a.submitsFound == b.submitsFound
     }
@@ -65,6 +66,27 @@ import TestSupport
     @Test func anInterfaceNamedLikeAWordOfTheShapeTurnsItOff() {
         #expect(!ScriptScanner(androidInterfaces: ["window"]).readsPlainAssignments)
         #expect(ScriptScanner(androidInterfaces: ["callbacks"]).readsPlainAssignments)
+    }
+
+    /// A plain assignment's URL is kept as bytes and resolved from them: every kind of reference resolves as it
+    /// does when the matcher reads the handler (`; 0` after it sends the handler to the matcher), with and
+    /// without a `<base>`, and a navigation between two plain ones keeps its own URL.
+    @Test func plainURLsResolveFromTheirBytesAsTheMatchersDo() throws {
+        let urls = ["/cart/add?id=1", "next", "../up/./x", "?q=1", "#f", "//other.example/p", "https://bank.example/3ds",
+                    "/a b", "/\u{E9}t\u{E9}", "javascript:void(0)", "", "http://[::1", "mailto:x@example.com", "/%zz"]
+        for base in ["", "<base href='https://cdn.example/shop/'>"] {
+            for url in urls {
+                let plain = "\(base)<button onclick=\"location.href='\(url)'\">a</button><a onclick=\"go('/m')\">m</a>"
+                    + "<button onclick=\"window.location='\(url)x'\">b</button>"
+                let matched = "\(base)<button onclick=\"location.href='\(url)'; 0\">a</button><a onclick=\"go('/m')\">m</a>"
+                    + "<button onclick=\"window.location='\(url)x'; 0\">b</button>"
+                let a = try PageScanner.scan(Array(plain.utf8), documentURL: "https://shop.example/checkout/pay")
+                let b = try PageScanner.scan(Array(matched.utf8), documentURL: "https://shop.example/checkout/pay")
+                #expect(a.buttons.map(\.onclickURL) == b.buttons.map(\.onclickURL), "\(base) \(url)")
+                #expect(a.scriptNavigations.map(\.url) == b.scriptNavigations.map(\.url), "\(base) \(url)")
+                #expect(a.buttons.count == 2)
+            }
+        }
     }
 
     /// Past the cap, the plain reading counts what it does not keep, as the matcher does.
