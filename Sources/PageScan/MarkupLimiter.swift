@@ -448,7 +448,6 @@ struct MarkupLimiter {
         }
     }
 
-
     /// What was cut, as the scan result reports it.
     var truncations: [PageScanResult.Truncation] {
         var out: [PageScanResult.Truncation] = []
@@ -525,7 +524,8 @@ private struct KeptAttributes {
         return (low, high)
     }
 
-    /// The list of the element packed as `code` (nil-free: an element not collected keeps no attribute).
+    /// The list of the element packed as `code`; an element the scan does not collect gets an empty one (only its
+    /// handlers are kept).
     @inline(__always)
     func lookUp(_ code: UInt64, _ length: Int) -> List {
         guard length <= 8 else { return (0, 0) }

@@ -530,15 +530,14 @@ struct PageCollectorState {
         // Units sorted, each with its first navigation's URL once seen (binary search: no hashing per navigation).
         let onclickUnits = buttonParts.compactMap(\.onclickUnit).sorted()
         var onclickURLs = [(seen: Bool, url: String?)](repeating: (false, nil), count: onclickUnits.count)
-        // Resolved in place; a navigation whose URL does not resolve goes, with its run key.
-        // Plain assignments' URLs are resolved from their bytes. Every navigation is visited in order, before any
-        // is moved.
+        // Every navigation's URL resolved first, in order, before any is moved (plain assignments' from their bytes).
         var resolvedURLs = [String?](repeating: nil, count: findings.navigations.count)
         findings.forEachNavigationURL { i, bytes in
             if let bytes { resolvedURLs[i] = resolver.href(utf8: bytes) } else { resolvedURLs[i] = resolve(findings.navigations[i].url) }
         }
         findings.plainURLBytes = []
         findings.plainURLs = []
+        // Then set in place; a navigation whose URL does not resolve goes, with its run key.
         var resolved = 0
         for i in findings.navigations.indices {
             let url = resolvedURLs[i]
