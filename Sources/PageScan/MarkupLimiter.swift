@@ -77,7 +77,7 @@ struct MarkupLimiter {
     private let kept = keptAttributes
 
     private static let script = Array("script".utf8), style = Array("style".utf8)
-    /// `script` and `style` packed as `ordinaryTag` packs names (literals: a static `let` is initialised lazily,
+    /// `script` and `style` as `packing` packs names (literals: a static `let` is initialised lazily,
     /// checked at every use).
     fileprivate static var scriptCode: UInt64 { 0x73_63_72_69_70_74 }
     fileprivate static var styleCode: UInt64 { 0x73_74_79_6C_65 }
@@ -126,7 +126,7 @@ struct MarkupLimiter {
             case .tagName:
                 var e = r
                 while e < count, isNameByte(p[e]) {
-                    if nameLength < 8 { nameCode = nameCode << 8 | UInt64(p[e] | 0x20) }
+                    if nameLength < 8 { nameCode = packing(nameCode, p[e]) }
                     nameLength += 1
                     e += 1
                 }
@@ -274,7 +274,7 @@ struct MarkupLimiter {
         var i = start
         var code: UInt64 = 0
         while i < limit, has(p[i], nameByte) {
-            if i - start < 8 { code = code << 8 | UInt64(p[i] | 0x20) }
+            if i - start < 8 { code = packing(code, p[i]) }
             i += 1
         }
         let nameLength = i - start
@@ -475,7 +475,7 @@ nonisolated(unsafe) private let fastClasses: UnsafePointer<UInt8> = {   // writt
 
 /// The attributes the fast path keeps of each collected element besides its event handlers (those
 /// `Tag.readAttributes` lists), as a flat table built once: elements are found by their names packed as
-/// `ordinaryTag` packs them (the lower-cased bytes, first byte highest), attribute names packed the same way in
+/// `packing` packs them (the lower-cased bytes, first byte highest), attribute names packed the same way in
 /// two words (none kept is longer than 16 bytes). No array is retained or released per tag.
 private struct KeptAttributes {
     /// An element's list: `count` names from `first` in `names`; `count` -1 keeps every attribute.
@@ -519,7 +519,7 @@ private struct KeptAttributes {
     private static func pack<C: Collection>(_ bytes: C) -> (low: UInt64, high: UInt64) where C.Element == UInt8 {
         var low: UInt64 = 0, high: UInt64 = 0
         for (k, b) in bytes.enumerated() {
-            if k < 8 { low = low << 8 | UInt64(b | 0x20) } else { high = high << 8 | UInt64(b | 0x20) }
+            if k < 8 { low = packing(low, b) } else { high = packing(high, b) }
         }
         return (low, high)
     }
@@ -565,6 +565,10 @@ nonisolated(unsafe) private let keptAttributes = KeptAttributes()   // built onc
     return false
 }
 
+/// How the limiter packs a name into a word, one byte at a time: the byte `| 0x20` (ASCII letters lower-cased) goes
+/// in at the low end, so the first byte ends highest. The tag reader and `KeptAttributes` must pack alike, so both
+/// call this.
+@inline(__always) private func packing(_ code: UInt64, _ byte: UInt8) -> UInt64 { code << 8 | UInt64(byte | 0x20) }
 @inline(__always) private func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A }
 @inline(__always) private func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D }
 /// What libxml2's HTML name reader accepts first: a letter, `_`, `:` or `.`.
