@@ -39,7 +39,7 @@ swiftc -sanitize=fuzzer -O -parse-as-library -module-name NavigationPolicyFuzz -
 fi
 
 # Seed corpora from the conformance vectors (one input per file).
-ROOT=$root python3 - "$root/../shared/conformance" "$out/seeds" <<'PY'
+ROOT=$root python3 - "$root/Tests/Vectors/conformance" "$out/seeds" <<'PY'
 import hashlib, json, os, sys
 src, dst = sys.argv[1], sys.argv[2]
 def write(target, data):

@@ -5,7 +5,7 @@ import PlainviewURL
 
 /// Percent-encoding as the app-switch seeds specify it.
 public enum AppSwitchEncoding {
-    /// The characters Swish's guide (seed 003, iOS snippet) percent-encodes in the callback URL: `!*'();:@&=+$,/?%#[]`.
+    /// The characters Swish's guide (its iOS snippet) percent-encodes in the callback URL: `!*'();:@&=+$,/?%#[]`.
     public static let swishReservedCharacters = "!*'();:@&=+$,/?%#[]"
 
     /// Encodes `value` for use as one query value: every character of the Swish reserved set

@@ -1,4 +1,4 @@
-// ROAMpay X universal link (seed 004, "Starting a Payment"):
+// ROAMpay X universal link (the ROAMpay X universal link guide, "Starting a Payment"):
 // `https://assets.roamdata.com/transaction/?amount=…&authToken=…&hostURL=…` with the guide's per-field rules.
 import NavigationPolicy
 import PlainviewURL
@@ -9,19 +9,19 @@ public enum ROAMpay {
     public static let universalLinkHost = KnownApp.roampayUniversalLinkHost
     /// The seed's launch base.
     public static let defaultBase = "https://assets.roamdata.com/transaction/"
-    /// The most `amount` may be, in cents (seed 004: `amount <= 10000000`).
+    /// The most `amount` may be, in cents (the ROAMpay X universal link guide: `amount <= 10000000`).
     public static let maximumAmount = 10_000_000
 
     static func isTransactionPath(_ path: String) -> Bool { KnownApp.isROAMpayTransactionPath(path) }
 }
 
-/// `loginStrategy` (seed 004: "normal" or "readerserialnumber").
+/// `loginStrategy` (the ROAMpay X universal link guide: "normal" or "readerserialnumber").
 public enum ROAMpayLoginStrategy: String, Sendable, Hashable, Codable, CaseIterable {
     case normal
     case readerSerialNumber = "readerserialnumber"
 }
 
-/// `tenderType` (seed 004: "cash", "keyed", "card" or "keyedonpinpad"). Absent: RPX shows "Choose Tender".
+/// `tenderType` (the ROAMpay X universal link guide: "cash", "keyed", "card" or "keyedonpinpad"). Absent: RPX shows "Choose Tender".
 public enum ROAMpayTenderType: String, Sendable, Hashable, Codable, CaseIterable {
     case cash
     case keyed
@@ -84,7 +84,7 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://") ? .webApp : .nativeApp
     }
 
-    /// Checks every rule of seed 004's "Starting a Payment Transaction" table. Throws the first broken rule.
+    /// Checks every rule of the ROAMpay X universal link guide's "Starting a Payment Transaction" table. Throws the first broken rule.
     public func validate() throws {
         try Self.validateBase(base)
         try Self.validateAmount(amount)
@@ -234,7 +234,7 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
             }
             return
         }
-        // Native: exactly `scheme://` (seed 004 §4.1.1: "must be unique and end with ://").
+        // Native: exactly `scheme://` (the ROAMpay X universal link guide §4.1.1: "must be unique and end with ://").
         guard hostURL.hasSuffix("://"), hostURL.utf8.count == parts.scheme.utf8.count + 3 else {
             throw AppSwitchError.invalidField(field: "hostURL", rule: rule, value: hostURL)
         }

@@ -1,4 +1,4 @@
-// ROAMpay X return (seed 004 §4.2–4.3): RPX opens `hostURL?transactionResponse=<base64 JSON>`.
+// ROAMpay X return (the ROAMpay X universal link guide §4.2–4.3): RPX opens `hostURL?transactionResponse=<base64 JSON>`.
 import NavigationPolicy
 import PlainviewURL
 #if canImport(FoundationEssentials)
@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a transaction came to. The response codes are seed 004's documented ones.
+/// What a transaction came to. The response codes are the ROAMpay X universal link guide's documented ones.
 public enum ROAMpayOutcome: String, Sendable, Hashable, Codable, CaseIterable {
     /// `transactionResponseCode: "Approved"`.
     case approved
@@ -70,7 +70,7 @@ public struct ROAMpayAmount: Sendable, Hashable, Codable {
     }
 }
 
-/// One element of `transactions`, with every field seed 004 documents. Fields the guide does not name are
+/// One element of `transactions`, with every field the ROAMpay X universal link guide documents. Fields the guide does not name are
 /// kept in `otherFields`. Text fields accept a JSON string or number (the guide's 4993 example gives
 /// `responseCode` as a number); amounts accept a number or a digit string.
 public struct ROAMpayTransaction: Sendable, Hashable, Encodable {
@@ -326,7 +326,7 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
         return try decode(json: data)
     }
 
-    /// Decodes the JSON payload (`{"transactions": [ … ]}`) that RPX sends, as in seed 004 §4.2.
+    /// Decodes the JSON payload (`{"transactions": [ … ]}`) that RPX sends, as in the ROAMpay X universal link guide §4.2.
     public static func decode(json data: Data) throws -> ROAMpayResponse {
         guard String(validating: Array(data), as: UTF8.self) != nil else {
             throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "does not decode to UTF-8 text, so it is not the JSON RPX sends")

@@ -1,4 +1,4 @@
-// Swish app switch (seed 003, "Launching Swish app from merchant app"): detection, the launch URL
+// Swish app switch (Swish's merchant app-switch guide, "Launching Swish app from merchant app"): detection, the launch URL
 // `swish://paymentrequest?token=…&callbackurl=…`, and the switch back to the merchant's own URL.
 import NavigationPolicy
 import PlainviewURL
@@ -7,15 +7,15 @@ import PlainviewURL
 public enum Swish {
     /// The custom scheme Swish registers.
     public static let scheme = "swish"
-    /// The Android package (seed 003 §5.1.2).
+    /// The Android package (Swish's merchant app-switch guide §5.1.2).
     public static let androidPackage = KnownApp.swish.androidPackage!
-    /// The URL an iOS app asks `canOpenURL` about (seed 003 §5.1.1). Since iOS 9 the asking app must list
+    /// The URL an iOS app asks `canOpenURL` about (Swish's merchant app-switch guide §5.1.1). Since iOS 9 the asking app must list
     /// `swish` under `LSApplicationQueriesSchemes`, or the answer is always "no".
     public static let detectionURL = "swish://"
     /// Scheme and host of the launch URL.
     public static let launchPrefix = "swish://paymentrequest"
 
-    /// Whether the device would open Swish, asked the way seed 003 does on each platform:
+    /// Whether the device would open Swish, asked the way Swish's merchant app-switch guide does on each platform:
     /// iOS `canOpenURL("swish://")`; Android `getApplicationInfo("se.bankgirot.swish")`.
     public static func isInstalled(platform: Platform, system: some SystemServices) -> Bool {
         switch platform {
@@ -31,14 +31,14 @@ public enum Swish {
     }
 }
 
-/// How a merchant can tell whether Swish is installed (seed 003 §5.1).
+/// How a merchant can tell whether Swish is installed (Swish's merchant app-switch guide §5.1).
 public enum SwishDetection: Sendable, Hashable {
     /// iOS app: `canOpenURL(url)`; `queriesScheme` must be declared in `LSApplicationQueriesSchemes`.
     case canOpenURL(url: String, queriesScheme: String)
     /// Android app: ask the package manager for `package`.
     case packageManager(package: String)
     /// Mobile web page: only a timing guess; control returning after more than `thresholdMilliseconds`
-    /// means Swish probably opened. Seed 003: it does not work on Android Chrome 25+ (nor Android's default
+    /// means Swish probably opened. Swish's guide: it does not work on Android Chrome 25+ (nor Android's default
     /// browser, nor Windows Phone), which show a "get the app" dialog instead of returning.
     case launchTiming(thresholdMilliseconds: Int)
 
@@ -51,7 +51,7 @@ public enum SwishDetection: Sendable, Hashable {
         }
     }
 
-    /// Seed 003 §5.1.4: "more than 3 sec" away from the page means Swish most probably started.
+    /// Swish's guide §5.1.4: "more than 3 sec" away from the page means Swish most probably started.
     public static let timingThresholdMilliseconds = 3000
 
     /// The seed's browser heuristic: true (probably installed) when control came back after more than
@@ -93,7 +93,7 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
         self.callbackWasPreEncoded = preEncoded
     }
 
-    /// Advice that does not make the launch invalid: the seed's placeholder scheme `merchant` (seed 003:
+    /// Advice that does not make the launch invalid: the guide's placeholder scheme `merchant` (Swish's merchant app-switch guide:
     /// "each merchant shall use its own unique scheme"), or an http(s) callback, which opens a browser
     /// page unless the merchant app claims it as a universal link or app link (https only).
     public var notes: [String] {
@@ -168,7 +168,7 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
 }
 
 /// The switch back from Swish: Swish (or BankID on its behalf) opens the callback URL it was given.
-/// Seed 003's callback carries no result; the merchant asks its backend for the payment's status.
+/// Swish's callback in its guide carries no result; the merchant asks its backend for the payment's status.
 public struct SwishCallback: Sendable, Hashable, Encodable {
     /// The URL that came back.
     public let url: String

@@ -117,7 +117,7 @@ public struct AppBehaviour: Sendable, Hashable {
 
     /// What the app does after the user's `outcome`, for an app launched with `launchURL`.
     public func resolve(_ outcome: Outcome, launchURL: String) -> Resolution {
-        // ROAMpay X reports every outcome, failures included, through hostURL (seed 004 response codes).
+        // ROAMpay X reports every outcome, failures included, through hostURL (the ROAMpay X universal link guide response codes).
         if outcome != .wait, let r = roampayReturn(outcome, launchURL: launchURL) { return r }
         switch outcome {
         case .fail: return .stays(reason: "the app failed")

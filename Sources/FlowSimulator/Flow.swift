@@ -37,7 +37,7 @@ public struct Flow: Sendable {
     public var assumptions: Assumptions
     public var expect: Expectations
     public var limits: Limits
-    /// JavaScript hooks the host app registers (seed 002 "Adding JavaScript Hooks"): handler name (iOS
+    /// JavaScript hooks the host app registers (Swedbank Pay's plain web view guide "Adding JavaScript Hooks"): handler name (iOS
     /// `messageHandlers.NAME`) or `object.method` (Android) → what a call means (`complete` or `canceled`).
     public var hooks: [String: Outcome.Kind]
     /// Engine mode: the User-Agent the engine's pages see (nil: the engine's mobile web-view default).

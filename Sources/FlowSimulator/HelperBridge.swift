@@ -1,4 +1,4 @@
-// The flow key `helpers:`: requests to the payment-url helper endpoints (seed 000: android-intent,
+// The flow key `helpers:`: requests to the payment-url helper endpoints (Swedbank Pay's Merchant Backend documentation: android-intent,
 // ios-universal-link, the back-link page, AASA, assetlinks) that no recorded page answers are answered by
 // NavigationPolicy's pure HelperEndpoints — the same code `plainview serve` runs.
 //

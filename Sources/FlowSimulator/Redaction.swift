@@ -66,7 +66,7 @@ public struct RedactionConfig: Sendable, Hashable {
         "key", "apikey", "*apikey*", "secret", "*secret*", "password", "passwd", "*passw*", "pwd", "pin", "otp",
         "code", "nonce", "state", "ticket", "signature", "sig", "hmac", "csrf", "*csrf*", "xsrf", "*xsrf*",
         "assertion", "samlresponse", "samlrequest",
-        // 3-D Secure 1 and 2 (seed 002: the auto-posted ACS forms)
+        // 3-D Secure 1 and 2 (Swedbank Pay's plain web view guide: the auto-posted ACS forms)
         "pareq", "pares", "md", "creq", "cres", "threedssessiondata", "threedsmethoddata",
         // cards
         "pan", "cardnumber", "card_number", "cvv", "cvc", "cvv2", "csc", "expiry", "expirydate",

@@ -2,7 +2,7 @@
 //
 // Both shapes of `applinks.details[]` are read: the modern one (`appIDs` + `components`, iOS 13+) and the
 // legacy one (`appID` + `paths` with `NOT ` exclusions, and the oldest `details: {appID: {paths}}` form).
-// Semantics follow what Apple's `swcutil` reports (see ../shared/conformance/aasa_*.json): the first
+// Semantics follow what Apple's `swcutil` reports (see Tests/Vectors/conformance/aasa_*.json): the first
 // component that matches decides; an `exclude` component that matches blocks the universal link.
 #if canImport(FoundationEssentials)
 import FoundationEssentials

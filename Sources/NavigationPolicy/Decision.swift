@@ -1,5 +1,5 @@
 // The decision contract: what a web view must do with one navigation.
-// Stable public API (DESIGN.md "The decision"); other targets and apps code against it.
+// Stable public API (docs/decisions.md); other targets and apps code against it.
 
 /// The platform whose web view and OS rules apply.
 public enum Platform: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-// What the simulated device has installed (DESIGN.md "Environment file"), as a value.
+// What the simulated device has installed (docs/environment.md), as a value.
 
 /// The apps installed on a simulated device. Browsers are not listed: they are never targets of intents.
 public struct Environment: Sendable, Hashable, Codable {

@@ -17,6 +17,12 @@ public struct GoodlistSource: Sendable, Hashable {
     /// The file started with a UTF-8 byte-order mark (kept when rewriting).
     public var hasByteOrderMark: Bool
 
+    public init(file: String, lines: [Line], hasByteOrderMark: Bool) {
+        self.file = file
+        self.lines = lines
+        self.hasByteOrderMark = hasByteOrderMark
+    }
+
     public struct Line: Sendable, Hashable {
         /// 1-based.
         public var number: Int

@@ -1,4 +1,4 @@
-// The decision procedure (DESIGN.md "The decision"). Rule ids and their meaning: Rules.swift.
+// The decision procedure (docs/decisions.md). Rule ids and their meaning: Rules.swift.
 //
 // Order, for every navigation:
 //  1. parse the target like a browser (WebURL); not a URL → block (url.malformed)
@@ -249,7 +249,7 @@ public struct NavigationPolicyEngine: Sendable {
                 if let file = entry.file { at = " (\(file)\(entry.line.map { ":\($0)" } ?? ""))" }
                 return Decision(.allow, rule: .webGoodlist, reason: "\(host) is on the goodlist as \(entry.pattern)\(at)")
             }
-            // Picky-page rule (seed 002, SwedbankPay iOS SDK): re-open the CURRENT page in the browser; when the
+            // Picky-page rule (Swedbank Pay's plain web view guide, SwedbankPay iOS SDK): re-open the CURRENT page in the browser; when the
             // current page is the payment page itself (or there is none), the SDK opens the new URL instead.
             if navigation.frame == .newWindow {
                 // A popup is its own page: it opens in the browser and the opener stays in the web view.

@@ -1,4 +1,4 @@
-// The merchant's configuration (the policy file of DESIGN.md, as a value).
+// The merchant's configuration (the policy file of docs/policy.md, as a value).
 import PlainviewURL
 
 /// Where main-frame navigations to hosts that are not the merchant's own go.

@@ -1,4 +1,4 @@
-// Configuration of the payment-url helper endpoints (seed 000, "Payment Url Helper Endpoints"), validated once.
+// Configuration of the payment-url helper endpoints (Swedbank Pay's Merchant Backend documentation, "Payment Url Helper Endpoints"), validated once.
 import NavigationPolicy
 import PlainviewURL
 

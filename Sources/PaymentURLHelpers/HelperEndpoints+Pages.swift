@@ -57,7 +57,7 @@ enum HelperDocuments {
         """
 
     /// The Android page: a 0-second meta refresh to the intent URL, and the same URL as a link for browsers
-    /// that block script-less redirects to intents without a user gesture (seed 000).
+    /// that block script-less redirects to intents without a user gesture (Swedbank Pay's Merchant Backend documentation).
     static func androidPage(intentURL: String) -> String {
         let href = HTMLEscaping.escape(intentURL)
         return """

@@ -1,4 +1,4 @@
-// The payment-url helper endpoints of seed 000 as a pure function: request (method + raw request target)
+// The payment-url helper endpoints of Swedbank Pay's Merchant Backend documentation as a pure function: request (method + raw request target)
 // → status, headers, body. No server types, no I/O; the HTTP server is a thin adapter around `respond(to:)`.
 import NavigationPolicy
 import PlainviewURL
@@ -80,7 +80,7 @@ public struct HelperEndpoints: Sendable {
     public static let aasaPath = "/.well-known/apple-app-site-association"
     public static let assetLinksPath = "/.well-known/assetlinks.json"
 
-    /// The Android intent action the SDK's intent filter listens for (seed 000).
+    /// The Android intent action the SDK's intent filter listens for (Swedbank Pay's Merchant Backend documentation).
     public static let intentAction = "com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER"
 
     /// Status of both iOS redirects. 302, not the seed's 301: the redirect is not a permanent move (it depends

@@ -12,45 +12,26 @@ public enum GoodlistFiles {
     /// The largest list file read (a 10 MB list is fine; anything beyond this is refused, not half-read).
     public static let maximumFileSize = 64 * 1024 * 1024
 
-    /// The folder name of the shipped lists.
-    public static let defaultFolderName = "Goodlist"
-
     /// True for a file a goodlist folder contributes: `*.goodlist`, or the SDK's `good_redirects`.
     public static func isListFile(name: String) -> Bool {
         !name.hasPrefix(".") && (name.hasSuffix(".goodlist") || name == "good_redirects")
     }
 
-    /// The default list folder: `Goodlist/` in `directory` or the nearest ancestor that has one
-    /// (so `plainview goodlist check` works anywhere inside a checkout). nil when there is none.
-    public static func defaultFolder(from directory: String = FileManager.default.currentDirectoryPath) -> String? {
-        var url = URL(fileURLWithPath: directory).standardizedFileURL
-        for _ in 0..<64 {
-            let candidate = url.appendingPathComponent(defaultFolderName)
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDir), isDir.boolValue {
-                let rel = relativePath(candidate.path, from: directory)
-                return rel
-            }
-            let parent = url.deletingLastPathComponent()
-            if parent.path == url.path { break }
-            url = parent
-        }
-        return nil
-    }
+    /// The lists a goodlist command uses when it is given none: the built-in list, as `decide` and `simulate` use it.
+    public static let defaultReferences = [DefaultGoodlist.name]
 
-    private static func relativePath(_ path: String, from directory: String) -> String {
-        let dir = URL(fileURLWithPath: directory).standardizedFileURL.path
-        if path.hasPrefix(dir + "/") { return String(path.dropFirst(dir.count + 1)) }
-        return path
-    }
-
-    /// Expands folders into their list files (sorted by name); files are kept as given.
+    /// Expands folders into their list files (sorted by name); files, and the built-in list's name
+    /// (`DefaultGoodlist.name`), are kept as given.
     public static func expand(_ paths: [String]) throws(ConfigError) -> [String] {
         var out: [String] = []
         for path in paths {
+            if DefaultGoodlist.isNamed(path) {
+                out.append(path)
+                continue
+            }
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw ConfigError(file: path, "no such file or folder (expected a goodlist file or a folder of *.goodlist files)")
+                throw ConfigError(file: path, "no such file or folder (expected a goodlist file, a folder of *.goodlist files, or \(DefaultGoodlist.name) for the built-in list)")
             }
             if isDir.boolValue {
                 let names: [String]
@@ -72,8 +53,9 @@ public enum GoodlistFiles {
         return out
     }
 
-    /// Reads and parses one list file.
+    /// Reads and parses one list file, or names the built-in list (`DefaultGoodlist.name`).
     public static func readSource(_ path: String) throws(ConfigError) -> GoodlistSource {
+        if DefaultGoodlist.isNamed(path) { return DefaultGoodlist.source }
         let bytes = try GoodlistIO.readBytes(path, what: "a goodlist")
         do {
             return try GoodlistSource.parse(bytes, file: path)

@@ -101,16 +101,20 @@ public enum PolicyFile {
         if let items = try m.value("goodlist")?.items() {
             for node in items {
                 let item = try node.string()
+                if DefaultGoodlist.isNamed(item) {
+                    entries += DefaultGoodlist.entries
+                    continue
+                }
                 let path = item.hasPrefix("/") ? item : (baseDirectory as NSString).appendingPathComponent(item)
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
                     entries += try GoodlistFiles.load(path: path, displayName: item, isDirectory: isDir.boolValue)
                 } else if item.contains("/") || item.hasSuffix(".goodlist") || item.hasSuffix(".txt") {
-                    throw node.error("no such goodlist file '\(item)' (relative to the policy file)")
+                    throw node.error("no such goodlist file '\(item)' (relative to the policy file; \(DefaultGoodlist.name) names the built-in list)")
                 } else if GoodlistFiles.isPattern(item) {
                     entries.append(GoodlistEntry(pattern: item.lowercased(), file: node.file, line: node.line))
                 } else {
-                    throw node.error("expected a goodlist file or a host pattern (host, *.host, **.host), found '\(item)'")
+                    throw node.error("expected a goodlist file, \(DefaultGoodlist.name) (the built-in list) or a host pattern (host, *.host, **.host), found '\(item)'")
                 }
             }
         } else {

@@ -68,7 +68,7 @@ public enum PlainviewServer {
             endpoints: knownPublicURL == nil ? nil : HelperEndpoints(configuration: validated),
             pages: pages, logger: logger, warnings: warnings)
         if validated.trampolineOrigin == validated.publicOrigin && options.publicURL != nil {
-            logger.notice("the back-link page is served from the payment url's own host; iOS opens a universal link tapped on a page of the same domain in Safari (seed 000, case 2a): give --trampoline-url on another host for production")
+            logger.notice("the back-link page is served from the payment url's own host; iOS opens a universal link tapped on a page of the same domain in Safari (Swedbank Pay's Merchant Backend documentation, case 2a): give --trampoline-url on another host for production")
         }
         let options = options
         let limits = options.limits

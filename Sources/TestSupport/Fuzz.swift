@@ -1,5 +1,5 @@
 // Deterministic fuzzing helpers for the test targets: a seeded PRNG, byte-level mutations of seed inputs,
-// and a seed corpus drawn from ../shared/conformance. Same seed → same inputs, so a failure reproduces.
+// and a seed corpus drawn from Tests/Vectors/conformance. Same seed → same inputs, so a failure reproduces.
 import Foundation
 
 /// SplitMix64: small, fast, and the same sequence on every platform for a given seed.
@@ -105,11 +105,11 @@ public struct FuzzRun {
 
 /// Seed inputs gathered from the conformance vectors.
 public enum FuzzCorpus {
-    /// Every string value (at any depth) of `../shared/conformance/NAME.json` for which `keep` is true,
+    /// Every string value (at any depth) of `Tests/Vectors/conformance/NAME.json` for which `keep` is true,
     /// deduplicated, in document order.
     public static func strings(in name: String, where keep: (String) -> Bool = { _ in true }) -> [String] {
-        guard let data = try? Project.conformance(name),
-              let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return [] }
+        let data = Project.requiredConformance(name)
+        guard let root = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return [] }
         var out: [String] = []
         var seen = Set<String>()
         var stack: [Any] = [root]
@@ -125,11 +125,11 @@ public enum FuzzCorpus {
         return out
     }
 
-    /// For each case of `../shared/conformance/NAME.json` that has every one of `keys`: their values in that
+    /// For each case of `Tests/Vectors/conformance/NAME.json` that has every one of `keys`: their values in that
     /// order, strings as they are and anything else as JSON text with sorted keys.
     public static func caseFields(in name: String, _ keys: [String]) -> [[String]] {
-        guard let data = try? Project.conformance(name),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let data = Project.requiredConformance(name)
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let cases = root["cases"] as? [[String: Any]] else { return [] }
         return cases.compactMap { c in
             var row: [String] = []
@@ -148,11 +148,11 @@ public enum FuzzCorpus {
         }
     }
 
-    /// The JSON text of every object found under `key` in `cases[]` of `../shared/conformance/NAME.json`
+    /// The JSON text of every object found under `key` in `cases[]` of `Tests/Vectors/conformance/NAME.json`
     /// (e.g. the AASA documents), with sorted keys so the corpus is stable.
     public static func jsonObjects(in name: String, key: String) -> [String] {
-        guard let data = try? Project.conformance(name),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let data = Project.requiredConformance(name)
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let cases = root["cases"] as? [[String: Any]] else { return [] }
         var out: [String] = []
         var seen = Set<String>()

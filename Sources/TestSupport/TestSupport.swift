@@ -1,4 +1,5 @@
-// Helpers for the test targets (and the bench's generated pages): where the project and ../shared are, loading conformance vectors,
+// Helpers for the test targets (and the bench's generated pages): where the project is, loading the test vectors kept in
+// Tests/Vectors (conformance/ and reference/, each file's origin in Tests/Vectors/SOURCES.md),
 // and running the built `plainview` binary as a black box.
 import Foundation
 
@@ -11,14 +12,35 @@ public enum Project {
             .deletingLastPathComponent()  // root
     }()
 
-    /// `../shared` beside the checkout (seeds, conformance vectors, reference data).
-    public static let shared: URL = root.deletingLastPathComponent().appendingPathComponent("shared")
+    /// `Tests/Vectors`: other projects' test vectors (`conformance/`), reference data (`reference/`) and the vectors
+    /// this project generates; Tests/Vectors/SOURCES.md names each file's origin and licence.
+    public static let vectors: URL = root.appendingPathComponent("Tests/Vectors")
+
+    /// `Tests/Vectors/reference/NAME`.
+    public static func reference(_ name: String) -> URL {
+        vectors.appendingPathComponent("reference").appendingPathComponent(name)
+    }
 
     public static func path(_ relative: String) -> URL { root.appendingPathComponent(relative) }
 
-    /// The JSON of `../shared/conformance/NAME.json`.
+    /// The JSON of `Tests/Vectors/conformance/NAME.json`.
     public static func conformance(_ name: String) throws -> Data {
-        try Data(contentsOf: shared.appendingPathComponent("conformance").appendingPathComponent(name))
+        try Data(contentsOf: vectors.appendingPathComponent("conformance").appendingPathComponent(name))
+    }
+
+    /// The JSON of a conformance file that must be there: a missing or unreadable vector file stops the test run with
+    /// its path, so a suite can never pass on no cases.
+    public static func requiredConformance(_ name: String) -> Data {
+        do { return try conformance(name) } catch {
+            fatalError("Tests/Vectors/conformance/\(name) cannot be read (\(error)); the vector files are part of the repository")
+        }
+    }
+
+    /// The `cases` of a conformance file that must be there and decode (see `requiredConformance`).
+    public static func requiredConformanceCases<Case: Decodable>(_ name: String, as: Case.Type = Case.self) -> [Case] {
+        do { return try JSONDecoder().decode(ConformanceFile<Case>.self, from: requiredConformance(name)).cases } catch {
+            fatalError("Tests/Vectors/conformance/\(name) does not decode as this test's cases: \(error)")
+        }
     }
 
     /// Decodes the `cases` array of a conformance file.
@@ -46,7 +68,7 @@ public enum Project {
     }
 }
 
-/// The shape of every `../shared/conformance/*.json` file this project reads: its `cases`.
+/// The shape of every `Tests/Vectors/conformance/*.json` file this project reads: its `cases`.
 public struct ConformanceFile<Case: Decodable>: Decodable { public var cases: [Case] }
 
 /// What one run of the CLI produced.

@@ -30,7 +30,7 @@ enum Corpus {
     static let completeURL = "https://shop.example.com/complete"
     static let cancelURL = "https://shop.example.com/cancel"
 
-    /// The 12 patterns of the reference SDK list (../shared/reference), as facts.
+    /// The 12 patterns of the reference SDK list (Tests/Vectors/reference), as facts.
     static let referencePatterns = [
         "**.payex.com", "acs4.sparebank1.no", "*.3dsecure.no", "*.3ds.modirum.com",
         "idcheck.acs.touchtechpayments.com", "verifiedbyvisa.acs.touchtechpayments.com", "*.wlp-acs.com",

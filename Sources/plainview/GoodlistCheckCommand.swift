@@ -13,7 +13,7 @@ struct GoodlistCheckCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(name: .customLong("goodlist"), help: "List files or folders (repeatable; default: the Goodlist/ folder).")
+    @Option(name: .customLong("goodlist"), help: "List files or folders, or plainview:3ds (repeatable; default: the built-in list, plainview:3ds).")
     var goodlist: [String] = []
 
     @Flag(help: "One JSON object per URL: {\"url\",\"host\",\"allowed\",\"pattern\",\"file\",\"line\",\"error\"}.")
@@ -23,7 +23,7 @@ struct GoodlistCheckCommand: AsyncParsableCommand {
     var urls: [String]
 
     func run() async throws {
-        let paths = goodlist.isEmpty ? try defaultGoodlistPaths(namingHint: "name the list with --goodlist FILE") : goodlist
+        let paths = goodlist.isEmpty ? GoodlistFiles.defaultReferences : goodlist
         let list = try orInputError { () throws(ConfigError) in try GoodlistFiles.load(paths) }
         let results = GoodlistCheck.check(urls, against: list)
         for r in results {

@@ -10,8 +10,8 @@ struct GoodlistCommand: AsyncParsableCommand {
         discussion: """
         List files: the SDK's good_redirects format (one host pattern a line) or Plainview's .goodlist format \
         (pattern then key=value provenance; see Goodlist/README.md). A folder stands for its *.goodlist and \
-        good_redirects files. The default list is the Goodlist/ folder of the current directory or its nearest \
-        ancestor that has one.
+        good_redirects files, and plainview:3ds names the list built into plainview (the shipped \
+        Goodlist/3ds.goodlist). A command given no list uses the built-in one, as decide and simulate do.
         """,
         subcommands: [GoodlistLintCommand.self, GoodlistCheckCommand.self, GoodlistDiffCommand.self, GoodlistLearnCommand.self]
     )
@@ -20,15 +20,6 @@ struct GoodlistCommand: AsyncParsableCommand {
 /// Writes one line to standard output (unbuffered with respect to stderr ordering).
 func printOut(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-/// The default list folder, or exit 64 with a message that says how this command names a list instead
-/// (`namingHint`, e.g. "name the list with --goodlist FILE").
-func defaultGoodlistPaths(namingHint: String) throws -> [String] {
-    guard let folder = GoodlistFiles.defaultFolder() else {
-        throw inputError("no Goodlist/ folder here or in any parent folder; \(namingHint)")
-    }
-    return [folder]
 }
 
 /// Runs a throwing library call, turning a ConfigError into exit 64 with its message.

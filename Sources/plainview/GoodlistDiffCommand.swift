@@ -14,10 +14,10 @@ struct GoodlistDiffCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The old list (file or folder).")
+    @Argument(help: "The old list (file or folder, or plainview:3ds for the built-in list).")
     var old: String
 
-    @Argument(help: "The new list (file or folder).")
+    @Argument(help: "The new list (file or folder, or plainview:3ds for the built-in list).")
     var new: String
 
     @Flag(name: .customLong("fail-on-widen"), help: "Exit 1 when the new list allows a host the old one did not.")

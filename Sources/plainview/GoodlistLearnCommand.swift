@@ -20,7 +20,7 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
     @Argument(help: "Trace files (JSON Lines).")
     var traces: [String]
 
-    @Option(name: .customLong("goodlist"), help: "The current list (files or folders; default: the Goodlist/ folder if there is one).")
+    @Option(name: .customLong("goodlist"), help: "The current list (files or folders, or plainview:3ds; default: the built-in list, plainview:3ds).")
     var goodlist: [String] = []
 
     @Flag(help: "One JSON object per candidate: {\"host\",\"pattern\",\"left\",\"stuck\",\"evidence\":[…]}.")
@@ -40,8 +40,8 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
                 try learner.read(try GoodlistIO.readBytes(trace, what: "a JSON Lines trace"), file: trace)
             }
         }
-        let paths = goodlist.isEmpty ? GoodlistFiles.defaultFolder().map { [$0] } ?? [] : goodlist
-        let known = paths.isEmpty ? Goodlist() : try orInputError { () throws(ConfigError) in try GoodlistFiles.load(paths) }
+        let paths = goodlist.isEmpty ? GoodlistFiles.defaultReferences : goodlist
+        let known = try orInputError { () throws(ConfigError) in try GoodlistFiles.load(paths) }
         let candidates = learner.candidates(excluding: known)
         let date = today.flatMap(GoodlistDate.init) ?? .today()
         for c in candidates {

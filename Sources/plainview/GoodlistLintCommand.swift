@@ -14,7 +14,7 @@ struct GoodlistLintCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "List files or folders (default: the Goodlist/ folder).")
+    @Argument(help: "List files or folders, or plainview:3ds (default: the built-in list, plainview:3ds).")
     var files: [String] = []
 
     @Option(name: .customLong("max-age"), help: "Warn about entries not verified for more than this many days.")
@@ -30,12 +30,15 @@ struct GoodlistLintCommand: AsyncParsableCommand {
     var today: String?
 
     func validate() throws {
+        if fix, files.isEmpty || files.contains(where: DefaultGoodlist.isNamed) {
+            throw ValidationError("--fix rewrites files: name the files to fix (the built-in list \(DefaultGoodlist.name) is compiled into plainview and cannot be rewritten)")
+        }
         if maxAge < 0 { throw ValidationError("--max-age must be 0 or more days") }
         if let today, GoodlistDate(today) == nil { throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'") }
     }
 
     func run() async throws {
-        let paths = files.isEmpty ? try defaultGoodlistPaths(namingHint: "name the files to lint: plainview goodlist lint FILE…") : files
+        let paths = files.isEmpty ? GoodlistFiles.defaultReferences : files
         let suffixes = try orInputError { () throws(ConfigError) in try PublicSuffixList.load(path: publicSuffixList) }
         let linter = GoodlistLinter(suffixes: suffixes, maxAgeDays: maxAge,
                                     today: today.flatMap(GoodlistDate.init) ?? .today())

@@ -14,7 +14,7 @@ import PlainviewConfig
     }
 
     static let cases: [Case] = [
-        // Swish (seed 003 §5.2): the URL-encoded callbackurl is decoded once and opened.
+        // Swish (Swish's merchant app-switch guide §5.2): the URL-encoded callbackurl is decoded once and opened.
         Case(returnTo: .queryParameter("callbackurl", nullMeansPrevious: false),
              launch: "swish://paymentrequest?token=abc&callbackurl=https%3A%2F%2Fshop.example.com%2Fpay%3Fid%3D1",
              expected: .open(url: "https://shop.example.com/pay?id=1")),

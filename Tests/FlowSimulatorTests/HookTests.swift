@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import FlowSimulator
 
-/// JavaScript hooks (seed 002 "Adding JavaScript Hooks"): a page calling the app's handler ends the run.
+/// JavaScript hooks (Swedbank Pay's plain web view guide "Adding JavaScript Hooks"): a page calling the app's handler ends the run.
 @Suite struct HookTests {
     static func flow(_ hooks: String, body: String) throws(ConfigError) -> Flow {
         try FlowLoader.parse("""

@@ -362,8 +362,8 @@ struct ChromiumIntentRowsTests {
     static let ids: Set<Int> = [25, 26, 27, 28, 29, 30, 31, 32, 33, 51, 53, 58, 125, 126, 128, 129, 144, 158, 159, 160]
 
     static let rows: [Row] = {
-        guard let data = try? Project.conformance("android_external_navigation_chromium.json"),
-              let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+        let data = Project.requiredConformance("android_external_navigation_chromium.json")
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let cases = root["cases"] as? [[String: Any]] else { return [] }
         return cases.compactMap { c in
             guard let id = c["id"] as? Int, ids.contains(id), let url = c["url"] as? String,

@@ -20,8 +20,13 @@ struct AASAConformanceCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(file)#\(id) \(name)" }
 
+    /// The cases of a vector file that must be there and decode (a missing file stops the run with its path).
+    static func required(_ file: String) -> [AASAConformanceCase] {
+        do { return try load(file) } catch { fatalError("Tests/Vectors/conformance/\(file): \(error)") }
+    }
+
     static func load(_ file: String) throws -> [AASAConformanceCase] {
-        let root = try JSONSerialization.jsonObject(with: Project.conformance(file)) as? [String: Any]
+        let root = try JSONSerialization.jsonObject(with: Project.requiredConformance(file)) as? [String: Any]
         let cases = root?["cases"] as? [[String: Any]] ?? []
         return try cases.map { try AASAConformanceCase(file: file, row: $0) }
     }
@@ -74,10 +79,10 @@ struct AASAConformanceTests {
             "blazingly-aasa API convention (empty domain = no host check), not swcutil behaviour; conformance README says skip",
     ]
 
-    static let blazingly = (try? AASAConformanceCase.load("aasa_blazingly_conformance.json")) ?? []
-    static let gapProbes = (try? AASAConformanceCase.load("aasa_blazingly_swcutil_gap_probes.json")) ?? []
-    static let stTech = (try? AASAConformanceCase.load("aasa_st_tech_universal_links_test.json")) ?? []
-    static let validator = (try? AASAConformanceCase.load("aasa_swift_aasa_validator.json")) ?? []
+    static let blazingly = AASAConformanceCase.required("aasa_blazingly_conformance.json")
+    static let gapProbes = AASAConformanceCase.required("aasa_blazingly_swcutil_gap_probes.json")
+    static let stTech = AASAConformanceCase.required("aasa_st_tech_universal_links_test.json")
+    static let validator = AASAConformanceCase.required("aasa_swift_aasa_validator.json")
 
     @Test func allFilesLoaded() {
         #expect(Self.blazingly.count == 140)

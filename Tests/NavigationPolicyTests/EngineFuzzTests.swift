@@ -1,4 +1,4 @@
-// Fuzzing the decision procedure against the contract's security rules (DESIGN.md, COMMON brief):
+// Fuzzing the decision procedure against the contract's security rules (docs/decisions.md, the security rules):
 // script/local schemes never reach an app or load at top level; userinfo, backslash and similar tricks
 // never make a host more welcome than the host a browser would really contact; malformed URLs are blocked;
 // every decision carries a rule and a reason. Seeded, bounded, with a device where every app is installed

@@ -17,7 +17,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     NavigationPolicyEngine(policy: Fixture.policy(.android), system: system)
 }
 
-/// `../shared/conformance/geckoview_intentutils_safe_uri.json`: GeckoView's "safe to hand to Android" check.
+/// `Tests/Vectors/conformance/geckoview_intentutils_safe_uri.json`: GeckoView's "safe to hand to Android" check.
 @Suite struct GeckoViewSafeURIConformanceTests {
     struct Case: Decodable, Sendable, CustomTestStringConvertible {
         var id: Int
@@ -35,7 +35,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         }
     }
 
-    static let cases: [Case] = (try? Project.conformanceCases("geckoview_intentutils_safe_uri.json")) ?? []
+    static let cases: [Case] = Project.requiredConformanceCases("geckoview_intentutils_safe_uri.json")
 
     @Test func allCasesLoaded() { #expect(Self.cases.count == 10) }
 
@@ -62,7 +62,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     }
 }
 
-/// `../shared/conformance/react_native_webview_origin_whitelist.json`: which URLs load in the web view.
+/// `Tests/Vectors/conformance/react_native_webview_origin_whitelist.json`: which URLs load in the web view.
 /// Plainview has no scheme allow-list: only http(s) ever loads at top level; every other scheme goes to an app
 /// (or is blocked). Cases with an `onShouldStartLoadWithRequest` override or a whitelist narrower than
 /// http/https model app code Plainview does not have and are recorded here as not applicable.
@@ -77,7 +77,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         var testDescription: String { "\(id): \(url)" }
     }
 
-    static let all: [Case] = (try? Project.conformanceCases("react_native_webview_origin_whitelist.json")) ?? []
+    static let all: [Case] = Project.requiredConformanceCases("react_native_webview_origin_whitelist.json")
 
     static func notApplicable(_ c: Case) -> String? {
         if c.onShouldStartLoadWithRequest != nil { return "an app-supplied override decides" }
@@ -106,7 +106,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     }
 }
 
-/// `../shared/conformance/android_external_navigation_chromium.json`: Chrome's ExternalNavigationHandler.
+/// `Tests/Vectors/conformance/android_external_navigation_chromium.json`: Chrome's ExternalNavigationHandler.
 /// Most rows depend on browser state a web view embedding does not have (gesture chains, incognito prompts,
 /// Custom Tabs, WebAPKs, trusted callers); the rows below are the ones that model a decision Plainview makes.
 @Suite struct ChromiumExternalNavigationConformanceTests {
@@ -125,7 +125,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         }
     }
 
-    static let all: [Case] = (try? Project.conformanceCases("android_external_navigation_chromium.json")) ?? []
+    static let all: [Case] = Project.requiredConformanceCases("android_external_navigation_chromium.json")
 
     /// Rows whose URL must never reach an app, even with every app installed.
     static let neverLaunch: Set<Int> = [19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 126, 139, 158, 159, 160]
@@ -151,7 +151,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         145...150: "WebAPK routing",
         153...153: "incognito prompt",
         156...156: "incognito prompt",
-        161...166: "deliberate deviation: Chrome may hand intents to other browsers; Plainview launches only non-browser apps (seed 002, FLAG_ACTIVITY_REQUIRE_NON_BROWSER)",
+        161...166: "deliberate deviation: Chrome may hand intents to other browsers; Plainview launches only non-browser apps (Swedbank Pay's plain web view guide, FLAG_ACTIVITY_REQUIRE_NON_BROWSER)",
         167...169: "http(s) disambiguation dialogs",
         171...187: "target package/trusted caller and navigation-chain expiry rules of Chrome",
         188...189: "deliberate deviation: Chrome navigates the main frame to a sub-frame intent's data; Plainview blocks app launches from sub-frames",
@@ -204,7 +204,7 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     }
 }
 
-/// `../shared/conformance/firefox_applinks_usecases.json` and `_interceptor.json` (Firefox for Android).
+/// `Tests/Vectors/conformance/firefox_applinks_usecases.json` and `_interceptor.json` (Firefox for Android).
 /// Modelled: unsafe schemes never redirect to an app (even when an app resolves them), http(s) opens an app
 /// only when a (non-browser) app claims it, intents without an app use an http(s) fallback, sub-frame requests
 /// are never intercepted. Not modelled (recorded): marketplace (install) intents, the user's "open links in
@@ -218,8 +218,8 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         var testDescription: String { "\(id): \(url ?? uri ?? "")" }
     }
 
-    static let usecases: [Case] = (try? Project.conformanceCases("firefox_applinks_usecases.json")) ?? []
-    static let interceptor: [Case] = (try? Project.conformanceCases("firefox_applinks_interceptor.json")) ?? []
+    static let usecases: [Case] = Project.requiredConformanceCases("firefox_applinks_usecases.json")
+    static let interceptor: [Case] = Project.requiredConformanceCases("firefox_applinks_interceptor.json")
 
     static func usecase(_ id: Int) -> String { usecases.first { $0.id == id }?.url ?? "" }
 

@@ -2,7 +2,7 @@ import PlainviewURL
 import Testing
 import NavigationPolicy
 
-/// The 12 patterns of the Swedbank Pay iOS SDK's `good_redirects` (see ../shared/reference/).
+/// The 12 patterns of the Swedbank Pay iOS SDK's `good_redirects` (Tests/Vectors/reference/swedbank-ios-good_redirects.txt).
 let sdkPatterns = [
     "**.payex.com", "acs4.sparebank1.no", "*.3dsecure.no", "*.3ds.modirum.com",
     "idcheck.acs.touchtechpayments.com", "verifiedbyvisa.acs.touchtechpayments.com", "*.wlp-acs.com",

@@ -3,7 +3,7 @@ import Testing
 @testable import NavigationPolicy
 
 @Suite struct ROAMpayRequestTests {
-    static let token = "MCM6-f601ecc7-95ba-4f6d-8682-1b5bcad1e435"   // seed 004 §3.1 example
+    static let token = "MCM6-f601ecc7-95ba-4f6d-8682-1b5bcad1e435"   // the ROAMpay X universal link guide §3.1 example
 
     static func request(_ change: (inout ROAMpayRequest) -> Void = { _ in }) -> ROAMpayRequest {
         var r = ROAMpayRequest(amount: "1500", authToken: token, hostURL: "RPXUniversalLinkNativeTestApp://")
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func parseAcceptsTheGuidesOtherSpellings() throws {
-        // Seed 004's example writes invoiceId and ReaderSerialNumber.
+        // The ROAMpay X guide's example writes invoiceId and ReaderSerialNumber.
         let r = try ROAMpayRequest.parse(
             "https://assets.roamdata.com/transaction/?amount=5&authToken=t&invoiceId=INV1&hostURL=App://&loginstrategy=ReaderSerialNumber&tenderType=CARD&foo=1")
         #expect(r.invoiceID == "INV1")
@@ -54,7 +54,7 @@ import Testing
         #expect(r.hostKind == .nativeApp)
     }
 
-    /// One request field set to one value (a row of seed 004's parameter table).
+    /// One request field set to one value (a row of the ROAMpay X universal link guide's parameter table).
     struct Rule: Sendable, CustomStringConvertible {
         var field: String
         var value: String
@@ -78,7 +78,7 @@ import Testing
         }
     }
 
-    // Every rule of seed 004's table, broken once.
+    // Every rule of the ROAMpay X universal link guide's table, broken once.
     static let broken: [Rule] = [
         Rule("amount", ""),
         Rule("amount", "12a"),

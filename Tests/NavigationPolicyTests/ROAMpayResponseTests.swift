@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import NavigationPolicy
 
-/// Seed 004 §4.2's example responses, verbatim.
+/// The ROAMpay X guide's §4.2 example responses, verbatim.
 enum SeedResponses {
     static let swipeCard = """
         {
@@ -142,7 +142,7 @@ enum SeedResponses {
     }
 
     @Test func theGuidesMisprintedInvalidTenderExampleIsAClearJSONError() {
-        // Seed 004 prints the 4993 example with a missing comma; decoding it must fail cleanly, not guess.
+        // The ROAMpay X guide prints the 4993 example with a missing comma; decoding it must fail cleanly, not guess.
         let e = appSwitchError { try ROAMpayResponse.parse(url: SeedResponses.returnURL(SeedResponses.invalidTenderVerbatim)) }
         #expect(e?.field == "transactionResponse")
         #expect(e?.description.contains("not valid JSON (line 5, column 7: expected ',' or '}'") == true, "\(String(describing: e))")

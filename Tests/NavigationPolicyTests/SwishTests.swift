@@ -3,7 +3,7 @@ import Testing
 @testable import NavigationPolicy
 
 @Suite struct SwishTests {
-    // Seed 003 §5.2.1: the callback is encoded with the reserved set !*'();:@&=+$,/?%#[] — every one of them.
+    // Swish's guide §5.2.1: the callback is encoded with the reserved set !*'();:@&=+$,/?%#[] — every one of them.
     @Test(arguments: Array(AppSwitchEncoding.swishReservedCharacters))
     func everyReservedCharacterIsPercentEncoded(_ c: Character) throws {
         let encoded = AppSwitchEncoding.encodeComponent("a\(c)b")
@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func seedExampleMerchantSchemeMatchesUriEscapeDataString() throws {
-        // Seed 003 §5.2.3: Uri.EscapeDataString("merchant://") → merchant%3A%2F%2F
+        // Swish's guide §5.2.3: Uri.EscapeDataString("merchant://") → merchant%3A%2F%2F
         let launch = try SwishLaunch(token: "c28a4061470f4af48973bd2a4642b4fa", callbackURL: "merchant://")
         #expect(launch.url == "swish://paymentrequest?token=c28a4061470f4af48973bd2a4642b4fa&callbackurl=merchant%3A%2F%2F")
     }

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 import PageScan
 
-/// `../shared/conformance/meta_refresh_wpt.json`: all 73 web-platform-tests cases, through the public API, as a
+/// `Tests/Vectors/conformance/meta_refresh_wpt.json`: all 73 web-platform-tests cases, through the public API, as a
 /// `<meta>` attribute (scanned from a built page) and as a `Refresh` header value.
 @Suite struct RefreshConformanceTests {
     struct Case: Decodable, CustomTestStringConvertible, Sendable {
@@ -15,7 +15,7 @@ import PageScan
         var testDescription: String { "#\(id) \(String(reflecting: content))" }
     }
 
-    static let cases: [Case] = (try? Project.conformanceCases("meta_refresh_wpt.json")) ?? []
+    static let cases: [Case] = Project.requiredConformanceCases("meta_refresh_wpt.json")
     /// Where WPT serves the page (`support/refresh.sub.html`); expected URLs are relative to it.
     static let documentURL = "https://wpt.example/html/support/refresh.sub.html"
 

@@ -21,22 +21,45 @@ import TestSupport
         #expect(r.stderr.contains("0 errors, 0 warnings"), "\(r)")
     }
 
-    @Test func lintWithoutFilesUsesTheGoodlistFolder() throws {
-        let r = try CLI.run(["goodlist", "lint", "--today", "2026-11-22"], in: Project.path("Sources"))
-        #expect(r.status == 0, "\(r)")
-        #expect(r.stderr.contains("12 entries"), "\(r)")
-    }
-
-    @Test func withoutAGoodlistFolderEachCommandSaysHowToNameAList() throws {
+    /// Given no list, every goodlist command uses the list built into plainview, as decide and simulate do, in any
+    /// folder; `plainview:3ds` names it wherever a list is expected.
+    @Test func withoutAListEachCommandUsesTheBuiltInList() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let lint = try CLI.run(["goodlist", "lint"], in: dir)
-        #expect(lint.status == 64, "\(lint)")
-        #expect(lint.stderr.contains("plainview goodlist lint FILE"), "\(lint)")
-        #expect(!lint.stderr.contains("--goodlist"), "\(lint)")
-        let check = try CLI.run(["goodlist", "check", "https://a.example/"], in: dir)
-        #expect(check.status == 64, "\(check)")
-        #expect(check.stderr.contains("--goodlist FILE"), "\(check)")
+        let lint = try CLI.run(["goodlist", "lint", "--today", "2026-11-22"], in: dir)
+        #expect(lint.status == 0, "\(lint)")
+        #expect(lint.stderr.contains("1 file, 12 entries: 0 errors, 0 warnings"), "\(lint)")
+        let check = try CLI.run(["goodlist", "check", "https://ecom.payex.com/checkout", "https://evilpayex.com/"], in: dir)
+        #expect(check.status == 1, "\(check)")
+        #expect(check.stdoutLines == [
+            "allowed: https://ecom.payex.com/checkout (host ecom.payex.com) by '**.payex.com' at Goodlist/3ds.goodlist:12",
+            "not allowed: https://evilpayex.com/ (host evilpayex.com): no goodlist entry admits it",
+        ], "\(check)")
+        let named = try CLI.run(["goodlist", "check", "--goodlist", "plainview:3ds", "https://ecom.payex.com/checkout"], in: dir)
+        #expect(named.status == 0, "\(named)")
+        let mine = try write("acs.mybank.example \(Self.p)\n", "mine.goodlist", in: dir)
+        let both = try CLI.run(["goodlist", "check", "--goodlist", "plainview:3ds", "--goodlist", mine,
+                                "https://ecom.payex.com/", "https://acs.mybank.example/"], in: dir)
+        #expect(both.status == 0, "\(both)")
+        let diff = try CLI.run(["goodlist", "diff", "plainview:3ds", mine], in: dir)
+        #expect(diff.status == 0, "\(diff)")
+        #expect(diff.stdoutLines.contains { $0.hasPrefix("+ widens  acs.mybank.example") }, "\(diff)")
+        #expect(diff.stdoutLines.contains { $0.hasPrefix("- narrows **.payex.com (Goodlist/3ds.goodlist:12)") }, "\(diff)")
+    }
+
+    @Test func fixRefusesTheBuiltInList() throws {
+        for args in [["goodlist", "lint", "--fix"], ["goodlist", "lint", "--fix", "plainview:3ds"]] {
+            let r = try CLI.run(args)
+            #expect(r.status == 64, "\(r)")
+            #expect(r.stderr.contains("name the files to fix"), "\(r)")
+        }
+    }
+
+    @Test func aMisspelledBuiltInNameIsAnInputError() throws {
+        let r = try CLI.run(["goodlist", "check", "--goodlist", "plainview:3d", "https://a.example/"])
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.contains("plainview:3d"), "\(r)")
+        #expect(r.stderr.contains("plainview:3ds for the built-in list"), "\(r)")
     }
 
     @Test func lintReportsEachProblemWithFileAndLineAndExitsOne() throws {
@@ -160,7 +183,7 @@ import TestSupport
     }
 
     @Test func checkWithAnSDKFormatList() throws {
-        let r = try CLI.run(["goodlist", "check", "--goodlist", Project.shared.appendingPathComponent("reference/swedbank-ios-good_redirects.txt").path,
+        let r = try CLI.run(["goodlist", "check", "--goodlist", Project.reference("swedbank-ios-good_redirects.txt").path,
                              "https://evilpayex.com/", "https://payex.com/"])
         #expect(r.status == 1, "\(r)")
         #expect(r.stdoutLines.count == 2)
@@ -202,7 +225,7 @@ import TestSupport
     @Test func diffOfTheSameLanguageIsEmpty() throws {
         let dir = try tempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let ref = Project.shared.appendingPathComponent("reference/swedbank-ios-good_redirects.txt").path
+        let ref = Project.reference("swedbank-ios-good_redirects.txt").path
         let r = try CLI.run(["goodlist", "diff", "--fail-on-widen", ref, "Goodlist"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.isEmpty, "\(r)")

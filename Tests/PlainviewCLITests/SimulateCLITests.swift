@@ -27,6 +27,20 @@ import TestSupport
         #expect(lines.last?.hasSuffix("passed, 0 failed") == true)
     }
 
+    /// Pages/ copied into an empty folder (the way a team starts its own suite) runs as it does in the repository:
+    /// nothing in it names a file outside the folder, and the goodlist is the built-in one by name.
+    @Test func theShippedPagesRunWhenCopiedToAnEmptyFolder() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: Project.path("Pages"), to: dir.appendingPathComponent("Pages"))
+        let copied = try CLI.run(["simulate", "--explore"], in: dir)
+        let here = try CLI.run(["simulate", "--explore"])
+        #expect(copied.status == 0, "\(copied)")
+        #expect(copied.stderr.isEmpty, "\(copied)")
+        #expect(copied.stdout == here.stdout)
+        #expect(copied.stdoutLines.last?.hasSuffix("passed, 0 failed (83 branches)") == true, "\(copied)")
+    }
+
     @Test func exploreListsEveryBranch() throws {
         let r = try CLI.run(["simulate", "--explore", "Pages/03-ios-return-ladder-2b"])
         #expect(r.status == 0, "\(r)")

@@ -9,9 +9,9 @@ import TestSupport
 /// (issue 13: goodlist check used to extract hosts by hand, ignore ports, accept port 65536 and decode
 /// `%252e` twice). For every absolute http(s) URL of every conformance vector file, the two verdicts agree.
 @Suite struct GoodlistCheckAgreementTests {
-    /// Every string in ../shared/conformance/*.json that parses as an absolute http(s) URL.
+    /// Every string in Tests/Vectors/conformance/*.json that parses as an absolute http(s) URL.
     static let urls: [String] = {
-        let dir = Project.shared.appendingPathComponent("conformance")
+        let dir = Project.vectors.appendingPathComponent("conformance")
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
         var seen = Set<String>()
         var out: [String] = []

@@ -140,7 +140,7 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(throws: ConfigError(file: dir.appendingPathComponent("none").path,
-                                    "no such file or folder (expected a goodlist file or a folder of *.goodlist files)")) {
+                                    "no such file or folder (expected a goodlist file, a folder of *.goodlist files, or plainview:3ds for the built-in list)")) {
             try GoodlistFiles.readSources([dir.appendingPathComponent("none").path])
         }
         // A folder with no list files.
@@ -191,12 +191,14 @@ import TestSupport
         #expect(list.match(host: "acs\(n - 1).bank\((n - 1) % 1000).example")?.line == n)
     }
 
-    @Test func defaultFolderIsFoundFromASubfolder() throws {
-        let sub = Project.path("Sources/NavigationPolicy").path
-        let found = try #require(GoodlistFiles.defaultFolder(from: sub))
-        #expect(URL(fileURLWithPath: found, relativeTo: URL(fileURLWithPath: sub + "/")).standardizedFileURL.path
-                == Project.path("Goodlist").standardizedFileURL.path)
-        #expect(GoodlistFiles.defaultFolder(from: Project.path("Goodlist").path) != nil)
+    @Test func theBuiltInListIsNamedPlainview3ds() throws {
+        #expect(GoodlistFiles.defaultReferences == ["plainview:3ds"])
+        let list = try GoodlistFiles.load(["plainview:3ds"])
+        #expect(list.count == DefaultGoodlist.entries.count)
+        #expect(list.match(host: "ecom.payex.com")?.location == "Goodlist/3ds.goodlist:12")
+        let sources = try GoodlistFiles.readSources(["plainview:3ds"])
+        #expect(sources.map(\.file) == ["Goodlist/3ds.goodlist"])
+        #expect(throws: ConfigError.self) { try GoodlistFiles.load(["plainview:3d"]) }
     }
 }
 

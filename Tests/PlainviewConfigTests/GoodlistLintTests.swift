@@ -142,7 +142,7 @@ github.io
     }
 
     @Test func shippedListHoldsTheTwelveReferencePatterns() throws {
-        let reference = try String(contentsOf: Project.shared.appendingPathComponent("reference/swedbank-ios-good_redirects.txt"), encoding: .utf8)
+        let reference = try String(contentsOf: Project.reference("swedbank-ios-good_redirects.txt"), encoding: .utf8)
         let sdk = try Goodlist(text: reference, file: "reference")
         let shipped = try GoodlistFiles.load([Project.path("Goodlist").path])
         #expect(sdk.count == 12)

@@ -126,6 +126,25 @@ cancelUrl: https://shop.example.com/cancel
         #expect(d.reason.contains("Goodlist/3ds.goodlist:13"), "\(d.reason)")
     }
 
+    @Test func aPolicyNamesTheBuiltInListToExtendIt() throws {
+        let p = try PolicyFile.parse(minimal + "\ngoodlist: [plainview:3ds, '**.mybank.example']", file: "p.yaml", baseDirectory: "/")
+        #expect(p.goodlist.entries.count == DefaultGoodlist.entries.count + 1)
+        let e = NavigationPolicyEngine(policy: p)
+        let built = e.decide(Navigation(url: "https://acs4.sparebank1.no/acs", currentURL: "https://x.example/"))
+        #expect(built.rule == .webGoodlist)
+        #expect(built.reason.contains("Goodlist/3ds.goodlist:13"), "\(built.reason)")
+        #expect(e.decide(Navigation(url: "https://acs.mybank.example/", currentURL: "https://x.example/")).rule == .webGoodlist)
+        // Naming only your own entries replaces the built-in list.
+        let own = try PolicyFile.parse(minimal + "\ngoodlist: ['**.mybank.example']", file: "p.yaml", baseDirectory: "/")
+        #expect(NavigationPolicyEngine(policy: own).decide(Navigation(url: "https://acs4.sparebank1.no/acs", currentURL: "https://x.example/")).rule != .webGoodlist)
+        // A misspelled name is an error naming the key and the right name, never an empty list.
+        #expect {
+            try PolicyFile.parse(minimal + "\ngoodlist: [plainview:3d]", file: "p.yaml", baseDirectory: "/")
+        } throws: { error in
+            "\(error)".contains("p.yaml") && "\(error)".contains("plainview:3ds (the built-in list)")
+        }
+    }
+
     @Test func allowedHostsTakeGoodlistPatterns() throws {
         let p = try PolicyFile.parse(minimal + "\nallowedHosts: ['**.nordshop.se', 'http://localhost:8080', 'Shop.Example.com.']", file: "p.yaml")
         let e = NavigationPolicyEngine(policy: p)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// WHATWG URL vectors (`../shared/conformance/url_whatwg_urltestdata_subset.json`): for every http/https case
+/// WHATWG URL vectors (`Tests/Vectors/conformance/url_whatwg_urltestdata_subset.json`): for every http/https case
 /// the parser can see as an absolute URL, the host and port must match and failures must fail.
 struct URLTestCase: Decodable, Sendable, CustomTestStringConvertible {
     var input: String
@@ -24,7 +24,7 @@ struct ToASCIICase: Decodable, Sendable, CustomTestStringConvertible {
 }
 
 enum Vectors {
-    static let urlCases: [URLTestCase] = (try? Project.conformanceCases("url_whatwg_urltestdata_subset.json")) ?? []
+    static let urlCases: [URLTestCase] = Project.requiredConformanceCases("url_whatwg_urltestdata_subset.json")
     static let toASCII: [ToASCIICase] = ((try? Project.conformanceCases("url_whatwg_toascii.json", as: ToASCIICase.self)) ?? [])
         .filter { $0.input != nil }
 

@@ -1,9 +1,9 @@
 import Testing
 import PageScan
 
-/// The pages the seeds serve, rebuilt as fixtures (the seed text minus its documentation call-out markers).
-@Suite struct SeedPageTests {
-    /// Seed 000: the Android payment-url helper's response (the "①" call-out after `end;` is the guide's
+/// The pages Swedbank Pay's guides show, rebuilt as fixtures (their text minus the documentation call-out markers).
+@Suite struct GuidePageTests {
+    /// Swedbank Pay's Merchant Backend documentation: the Android payment-url helper's response (the "①" call-out after `end;` is the guide's
     /// annotation, not page content, so it is left out).
     static let androidHelperPage = """
         <html>
@@ -26,7 +26,7 @@ import PageScan
     static let androidIntent =
         "intent://example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=your.ecom.app&id=abb50c53-53c1-4138-923f-59fcf0acd08d#Intent;scheme=https;action=com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER;package=your.ecom.app;end;"
 
-    /// Seed 002: the same pattern for `/perform-payment`.
+    /// Swedbank Pay's plain web view guide: the same pattern for `/perform-payment`.
     static let performPaymentPage = """
         <html>
             <head>
@@ -41,7 +41,7 @@ import PageScan
     static let performPaymentIntent =
         "intent://example.com/perform-payment#Intent;scheme=https;action=com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER;package=com.example.app;end;"
 
-    /// Seed 000: the iOS trampoline page (Swedbank Pay's back-link page), verbatim, including its
+    /// Swedbank Pay's Merchant Backend documentation: the iOS trampoline page (Swedbank Pay's back-link page), verbatim, including its
     /// `decodeURLComponent` spelling.
     static let trampolinePage = """
         <!DOCTYPE html>
@@ -77,8 +77,8 @@ import PageScan
     }
 
     static let androidPages: [Page] = [
-        .init(name: "seed 000 android-intent helper", html: androidHelperPage, url: androidHelperURL, intent: androidIntent),
-        .init(name: "seed 002 perform-payment", html: performPaymentPage, url: "https://example.com/perform-payment", intent: performPaymentIntent),
+        .init(name: "Swedbank Pay's Merchant Backend documentation android-intent helper", html: androidHelperPage, url: androidHelperURL, intent: androidIntent),
+        .init(name: "Swedbank Pay's plain web view guide perform-payment", html: performPaymentPage, url: "https://example.com/perform-payment", intent: performPaymentIntent),
     ]
 
     @Test(arguments: androidPages)
@@ -99,7 +99,7 @@ import PageScan
         ])
     }
 
-    @Test func seed002JavaScriptHooksPages() throws {
+    @Test func plainWebViewGuideJavaScriptHooksPages() throws {
         let ios = #"<html><body><script>window.webkit.messageHandlers.completed.postMessage("success")</script></body></html>"#
         let android = #"<html><body><script>callbacks.completed("success")</script><a onclick="callbacks.canceled()">Cancel</a></body></html>"#
         let r1 = try PageScanner.scan(Array(ios.utf8), documentURL: "https://example.com/complete")
