@@ -1,25 +1,29 @@
 // swift-tools-version:6.1
 // Plainview: navigation policy, page extraction and flow simulation for payment pages in web views.
 //
-// The package graph, one idea per target; dependencies point inward only:
+// The package graph, one idea per target; dependencies point inward only (README "Layout" lists the same):
 //
-//   plainview (thin CLI) ──► PlainviewServer (Hummingbird) ──┐
-//        │                                                   ▼
-//        ├──► PlainviewEngines (engine mode: Chromium over the DevTools pipe, plainview-webkit over the same framing;
-//        │          │          child processes, nothing linked)
-//        │          │
-//        └──────────┴───────────────────────────────► FlowSimulator ──► PageScan ──► CLibXML2
-//                                                        │   │   │
-//                         PlainviewConfig (one reader) ◄─┘   │   └──► AppSwitch, PaymentURLHelpers (pure)
-//                                  │                         │                │
-//                                  └──────► NavigationPolicy ◄───────────────┘
-//                                                 │   (decision, goodlist, AASA, intents, known apps; pure)
-//                                                 ▼
-//                                           PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding,
-//                                                         resolution, scheme classes; pure)
+//   plainview (thin CLI) ─┬─► PlainviewServer (Hummingbird: helper endpoints, recorded Pages)
+//                         ├─► BackendChecker (AsyncHTTPClient: probes a merchant backend's helper endpoints)
+//                         ├─► PlainviewEngines (Chromium over the DevTools pipe; plainview-webkit over the same framing)
+//                         ├─► GoodlistTools (lint, check, diff, learn, fix)
+//                         └─► FlowSimulator (the simulated phone, flows, runs, reports)
+//                                  │
+//                                  ├──► FlowImport (HAR 1.2 import, redaction) ──┐
+//                                  ├──► PageScan ──► CLibXML2 (libxml2)          │
+//                                  ├──► AppSwitch, PaymentURLHelpers (pure)      │
+//                                  └──► PlainviewConfig (the one config reader) ◄┘
+//                                             │
+//                                             ▼
+//                                       NavigationPolicy (decision, goodlist, AASA, intents, known apps; pure)
+//                                             │
+//                                             ▼
+//                                       PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding, scheme classes; pure)
 //
-//   plainview-webkit (the WebKitGTK driver: dlopen, Xvfb) ──► PlainviewRecordingProxy (SwiftNIO, NIOSSL; loopback proxy
-//                                                             answering from the flow's recordings)
+//   PlainviewSupport (not a product: the JSON writer and the HTML/XML/JSON escapers) sits under every target that
+//   writes output. plainview-webkit (the WebKitGTK driver: dlopen, Xvfb) ──► PlainviewRecordingProxy (SwiftNIO,
+//   NIOSSL; a loopback proxy answering from the flow's recordings). The benchmarks are a package of their own
+//   (Benchmarks/Package.swift), so `swift build` never builds them.
 import PackageDescription
 
 let package = Package(
@@ -28,12 +32,21 @@ let package = Package(
     products: [
         .library(name: "PlainviewURL", targets: ["PlainviewURL"]),
         .library(name: "NavigationPolicy", targets: ["NavigationPolicy"]),
-        .library(name: "PlainviewConfig", targets: ["PlainviewConfig"]),
         .library(name: "AppSwitch", targets: ["AppSwitch"]),
         .library(name: "PaymentURLHelpers", targets: ["PaymentURLHelpers"]),
         .library(name: "PageScan", targets: ["PageScan"]),
+        .library(name: "PlainviewConfig", targets: ["PlainviewConfig"]),
+        .library(name: "GoodlistTools", targets: ["GoodlistTools"]),
+        .library(name: "FlowImport", targets: ["FlowImport"]),
         .library(name: "FlowSimulator", targets: ["FlowSimulator"]),
+        .library(name: "PlainviewEngines", targets: ["PlainviewEngines"]),
+        .library(name: "PlainviewServer", targets: ["PlainviewServer"]),
+        .library(name: "BackendChecker", targets: ["BackendChecker"]),
+        // Test helpers (project paths, test vectors, running the built CLI, generated dense pages), as NIO ships
+        // NIOTestUtils: for Plainview's own tests and its benchmark package.
+        .library(name: "PlainviewTestSupport", targets: ["TestSupport"]),
         .executable(name: "plainview", targets: ["plainview"]),
+        .executable(name: "plainview-webkit", targets: ["plainview-webkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -46,14 +59,17 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
     ],
     targets: [
+        // Shared by the targets that write output, never imported by users: the one JSON writer and the JSON, HTML
+        // and XML escapers (as swift-collections keeps InternalCollectionsUtilities).
+        .target(name: "PlainviewSupport"),
         // The URL core: the only place a URL is parsed, resolved, serialised, percent-coded or classified.
         .target(name: "PlainviewURL"),
         // Pure decisions: no I/O, no libxml2, no networking. FoundationEssentials at most.
-        .target(name: "NavigationPolicy", dependencies: ["PlainviewURL"]),
+        .target(name: "NavigationPolicy", dependencies: ["PlainviewURL", "PlainviewSupport"]),
         // The app-switch protocols (Swish, BankID, ROAMpay X): reading and building their URLs; pure.
-        .target(name: "AppSwitch", dependencies: ["NavigationPolicy", "PlainviewURL"]),
+        .target(name: "AppSwitch", dependencies: ["NavigationPolicy", "PlainviewURL", "PlainviewSupport"]),
         // The payment-url helper endpoints' responses (intent page, universal-link ladder, AASA, assetlinks); pure.
-        .target(name: "PaymentURLHelpers", dependencies: ["NavigationPolicy", "PlainviewURL"]),
+        .target(name: "PaymentURLHelpers", dependencies: ["NavigationPolicy", "PlainviewURL", "PlainviewSupport"]),
         // libxml2 through pkg-config; only PageScan imports it.
         .systemLibrary(
             name: "CLibXML2",
@@ -61,18 +77,30 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "PageScan", dependencies: ["CLibXML2", "PlainviewURL"]),
-        // The one strict config reader (ConfigNode: policy, environment, flow, redaction files; file:line:key errors),
-        // goodlist files, the Public Suffix List, atomic writes.
-        .target(name: "PlainviewConfig", dependencies: ["NavigationPolicy", "PlainviewURL", "Yams"]),
+        // The one strict config reader (ConfigNode: policy, environment with app behaviours, flow and redaction
+        // files; file:line:key errors), goodlist files and the built-in list, the Public Suffix List, atomic writes.
+        .target(name: "PlainviewConfig", dependencies: ["NavigationPolicy", "AppSwitch", "PlainviewURL", "PlainviewSupport", "Yams"]),
+        // Goodlist maintenance: lint (and fix), check, diff, learn from traces.
+        .target(name: "GoodlistTools", dependencies: ["PlainviewConfig", "NavigationPolicy", "PlainviewURL"]),
+        // Recordings: HAR 1.2 reading and writing, drafting a flow folder from a recording, redaction of secrets.
+        // Never touches the simulated device.
+        .target(
+            name: "FlowImport",
+            dependencies: ["PlainviewConfig", "PageScan", "AppSwitch", "PlainviewURL", "PlainviewSupport"]
+        ),
         .target(
             name: "FlowSimulator",
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
+                "FlowImport", "PlainviewSupport",
             ]
         ),
         // Engine mode's drivers: Chromium over the DevTools pipe, plainview-webkit over the same framing (child
         // processes; no browser library linked, so `swift build` needs no engine installed).
-        .target(name: "PlainviewEngines", dependencies: ["FlowSimulator", "NavigationPolicy", "PageScan", "PlainviewURL"]),
+        .target(
+            name: "PlainviewEngines",
+            dependencies: ["FlowSimulator", "NavigationPolicy", "PageScan", "PlainviewURL", "PlainviewSupport"]
+        ),
         // A loopback HTTP/HTTPS proxy whose every answer comes from its owner (a flow's recording): CONNECT tunnels
         // end in TLS with one embedded self-signed certificate. Only the WebKit driver uses it.
         .target(
@@ -84,59 +112,69 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The WebKitGTK driver of `simulate --engine webkit` (loads WebKitGTK at run time; nothing depends on it but the
-        // tests, which need it built).
-        .executableTarget(name: "plainview-webkit", dependencies: ["NavigationPolicy", "PlainviewRecordingProxy"]),
-        // Helper endpoints and recorded Pages over real HTTP (Hummingbird), and the backend checker (HTTP client).
+        // The WebKitGTK driver of `simulate --engine webkit` (loads WebKitGTK at run time).
+        .executableTarget(name: "plainview-webkit", dependencies: ["PlainviewSupport", "PlainviewRecordingProxy"]),
+        // Helper endpoints and recorded Pages over real HTTP (Hummingbird).
         .target(
             name: "PlainviewServer",
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "PaymentURLHelpers", "PageScan", "PlainviewConfig", "FlowSimulator",
+                "PlainviewSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        // Probes a merchant backend's helper endpoints over real HTTP; the only target with an HTTP client.
+        .target(
+            name: "BackendChecker",
+            dependencies: [
+                "PlainviewURL", "NavigationPolicy", "PaymentURLHelpers", "PageScan",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "plainview",
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
-                "FlowSimulator", "PlainviewServer", "PlainviewEngines",
+                "GoodlistTools", "FlowImport", "FlowSimulator", "PlainviewServer", "BackendChecker", "PlainviewEngines",
+                "PlainviewSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Benchmarks: `swift build -c release && .build/release/plainview-bench` (see README "Performance").
-        .executableTarget(
-            name: "plainview-bench",
-            dependencies: [
-                "PlainviewURL", "NavigationPolicy", "PageScan", "FlowSimulator", "PlainviewConfig", "PlainviewEngines", "TestSupport",
-            ],
-            exclude: []
-        ),
-        // Shared by the test targets (project paths, conformance vectors, running the built CLI) and the bench (dense pages).
+        // Shared by the test targets and the benchmark package: project paths, the test vectors in Tests/Vectors,
+        // running the built CLI, generated dense pages.
         .target(name: "TestSupport", path: "Sources/TestSupport"),
-        .testTarget(
-            name: "NavigationPolicyTests",
-            dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "TestSupport"]
-        ),
+
+        // One test target per library (plus the black-box CLI tests).
+        .testTarget(name: "PlainviewSupportTests", dependencies: ["PlainviewSupport", "TestSupport"]),
         .testTarget(name: "PlainviewURLTests", dependencies: ["PlainviewURL", "TestSupport"]),
+        .testTarget(name: "NavigationPolicyTests", dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "TestSupport"]),
+        .testTarget(name: "AppSwitchTests", dependencies: ["AppSwitch", "NavigationPolicy", "PlainviewURL", "TestSupport"]),
+        .testTarget(
+            name: "PaymentURLHelpersTests",
+            dependencies: ["PaymentURLHelpers", "NavigationPolicy", "PlainviewURL", "TestSupport"]
+        ),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "AppSwitch", "TestSupport"]),
+        .testTarget(name: "GoodlistToolsTests", dependencies: ["GoodlistTools", "PlainviewConfig", "NavigationPolicy", "PlainviewURL", "TestSupport"]),
         .testTarget(
-            name: "FlowSimulatorTests",
-            dependencies: [
-                "FlowSimulator", "PlainviewConfig", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "PlainviewEngines", "TestSupport",
-            ],
+            name: "FlowImportTests",
+            dependencies: ["FlowImport", "PlainviewConfig", "PlainviewURL", "PageScan", "AppSwitch", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
-            name: "PlainviewCLITests",
+            name: "FlowSimulatorTests",
             dependencies: [
-                "plainview", "plainview-webkit", "PageScan", "PlainviewConfig", "FlowSimulator", "PlainviewServer", "AppSwitch",
-                "PlainviewEngines", "TestSupport",
+                "FlowSimulator", "FlowImport", "PlainviewConfig", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport",
             ]
+        ),
+        .testTarget(
+            name: "PlainviewEnginesTests",
+            dependencies: ["PlainviewEngines", "plainview-webkit", "FlowSimulator", "NavigationPolicy", "TestSupport"]
         ),
         .testTarget(
             name: "RecordingProxyTests",
@@ -155,6 +193,22 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "BackendCheckerTests",
+            dependencies: [
+                "BackendChecker", "PlainviewServer", "NavigationPolicy", "PaymentURLHelpers", "PlainviewURL", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "PlainviewCLITests",
+            dependencies: [
+                "plainview", "plainview-webkit", "PageScan", "PlainviewConfig", "GoodlistTools", "FlowImport", "FlowSimulator",
+                "PlainviewServer", "AppSwitch", "PlainviewEngines", "TestSupport",
             ]
         ),
     ],

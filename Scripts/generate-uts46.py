@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generates Sources/PlainviewURL/UTS46Table.swift: the UTS #46 mapping table and the character properties
+"""Generates Sources/PlainviewURL/Host/UTS46Table.swift: the UTS #46 mapping table and the character properties
 IDNA validity needs (Bidi_Class, Joining_Type, General_Category=Mark, Canonical_Combining_Class=Virama).
 
 Data (all from PyPI, no downloads of its own):
@@ -12,7 +12,7 @@ the Georgian capitals U+10A0… are disallowed, scripts of Unicode 15.1+ are ref
 exactly those. So, with idna 3.4 (Unicode 15.0.0 data) and unicodedata2 15.0.0 kept apart from the installed ones:
 
     pip install --no-deps --target /tmp/idna-15 idna==3.4 && pip install --target /tmp/idna-15 unicodedata2==15.0.0
-    PYTHONPATH=/tmp/idna-15 python3 Scripts/generate-uts46.py > Sources/PlainviewURL/UTS46Table.swift
+    PYTHONPATH=/tmp/idna-15 python3 Scripts/generate-uts46.py > Sources/PlainviewURL/Host/UTS46Table.swift
 
 Processing is the URL Standard's: non-transitional (deviations are valid), UseSTD3ASCIIRules=false
 (disallowed_STD3_valid is valid, disallowed_STD3_mapped is mapped).

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The load figures of the README's serve section: wrk (2 threads, 64 keep-alive connections, 30 s) against a
+# The load figures of docs/helper-endpoints.md: wrk (2 threads, 64 keep-alive connections, 30 s) against a
 # release build of `plainview serve` on 127.0.0.1, for a served page, a flood of refused requests, and the
 # served page with every request line logged. Prints wrk's report and the bytes `serve` wrote to stderr.
 #

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of the URL core, the policy and the app-switch parsers with libFuzzer
-# (`swiftc -sanitize=fuzzer`). Compiles Sources/PlainviewURL, Sources/NavigationPolicy and Sources/AppSwitch
-# (their imports of each other removed) with NavigationPolicyFuzz.swift into one binary (not a package
-# target), seeds each target from the conformance vectors beside the checkout (shared/conformance) and the
+# (`swiftc -sanitize=fuzzer`). Compiles Sources/PlainviewSupport, Sources/PlainviewURL, Sources/NavigationPolicy and
+# Sources/AppSwitch (their imports of each other removed) with NavigationPolicyFuzz.swift into one binary (not a
+# package target), seeds each target from the conformance vectors (Tests/Vectors/conformance) and the
 # committed seeds in Benchmarks/fuzz/seeds/TARGET/, and runs each target for a bounded time.
 #
 #   Benchmarks/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
@@ -26,12 +26,12 @@ if [ -n "${FUZZ_SKIP_COMPILE:-}" ] && [ -x "$bin" ]; then
     echo "using $bin (FUZZ_SKIP_COMPILE)"
 else
 echo "compiling $bin"
-# One module: the three targets' sources without their imports of each other.
+# One module: the four targets' sources (in their folders) without their imports of each other.
 src=$out/src
 rm -rf "$src" && mkdir -p "$src"
-for module in PlainviewURL NavigationPolicy AppSwitch; do
-    for f in "$root"/Sources/$module/*.swift; do
-        sed -E '/^(@testable )?import (PlainviewURL|NavigationPolicy|AppSwitch)$/d' "$f" > "$src/${module}_$(basename "$f")"
+for module in PlainviewSupport PlainviewURL NavigationPolicy AppSwitch; do
+    find "$root/Sources/$module" -name '*.swift' | while read -r f; do
+        sed -E '/^(@testable )?import (PlainviewSupport|PlainviewURL|NavigationPolicy|AppSwitch)$/d' "$f" > "$src/${module}_$(basename "$f")"
     done
 done
 swiftc -sanitize=fuzzer -O -parse-as-library -module-name NavigationPolicyFuzz -package-name plainview \

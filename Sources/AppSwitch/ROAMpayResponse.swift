@@ -1,6 +1,7 @@
 // ROAMpay X return (the ROAMpay X universal link guide §4.2–4.3): RPX opens `hostURL?transactionResponse=<base64 JSON>`.
 import NavigationPolicy
 import PlainviewURL
+import PlainviewSupport
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

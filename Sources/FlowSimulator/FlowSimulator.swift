@@ -1,2 +1,4 @@
-// FlowSimulator: the headless flow simulator. See World.swift (the device), Simulator.swift (runs, explore),
-// FlowLoader.swift (flow files), Trace.swift (trace events) and Pages/README.md (the flow-file format).
+// FlowSimulator: the headless flow simulator. Device/ is the simulated phone (World.swift and its extensions: web
+// view, browsers, OS routing, apps), Flows/ reads flow files and recordings (FlowLoader.swift), Simulation/ runs
+// flows and explores branches (Simulator.swift, trace events in TraceEvent.swift), Engines/ is engine mode's seam
+// (WebEngine.swift), Reporting/ writes JUnit and HTML. The flow-file format: Pages/README.md.

@@ -2,6 +2,7 @@
 // apple-app-site-association and assetlinks.json. Every echoed value is escaped for where it lands.
 import NavigationPolicy
 import PlainviewURL
+import PlainviewSupport
 
 /// Languages of the back-link page: the set the seed lists as supported by Swedbank Pay (`sv-SE`, `nb-NO`,
 /// `da-DK`, `en-US`, `fi-FI`). Matched case-insensitively (BCP 47 tags are), served in canonical case.

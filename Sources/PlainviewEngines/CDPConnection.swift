@@ -5,6 +5,7 @@
 import FlowSimulator
 import Foundation
 import NavigationPolicy
+import PlainviewSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

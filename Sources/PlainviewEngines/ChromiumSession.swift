@@ -15,6 +15,7 @@ import FlowSimulator
 import Foundation
 import NavigationPolicy
 import PlainviewURL
+import PlainviewSupport
 
 final class ChromiumSession: EngineSession {
     /// Android WebView's User-Agent (the `wv` token): pages take their mobile, in-app branch (a flow's

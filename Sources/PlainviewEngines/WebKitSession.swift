@@ -24,6 +24,7 @@ import Foundation
 import NavigationPolicy
 import PageScan
 import PlainviewURL
+import PlainviewSupport
 
 final class WebKitSession: EngineSession {
     /// WKWebView's own User-Agent on an iPhone (no `Version/… Safari/…`: that is Safari's, not a web view's).

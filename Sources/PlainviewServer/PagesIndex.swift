@@ -21,6 +21,7 @@ import Foundation
 import NavigationPolicy
 import PlainviewConfig
 import Synchronization
+import PlainviewSupport
 
 /// One recorded page as served: the flow it comes from and its place in the response counters.
 struct ServedPage: Sendable {

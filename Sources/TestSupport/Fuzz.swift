@@ -27,6 +27,9 @@ public struct FuzzRNG: RandomNumberGenerator, Sendable {
 
 /// Byte-level mutations in the style of libFuzzer's default mutators, plus dictionary insertion.
 public struct FuzzMutator: Sendable {
+    /// Tokens of JSON's own grammar, for mutating any JSON document (add the format's keys to it).
+    public static let jsonSyntax = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u0000", "\\ud800", "null", "true", "1e999", "-0"]
+
     /// Tokens spliced in whole (the "dictionary"): delimiters and keywords of the grammar under test.
     public var dictionary: [[UInt8]]
 

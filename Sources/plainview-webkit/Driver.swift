@@ -17,8 +17,8 @@
 //   View.message {handler, body}      View.crashed {reason}
 //   Proxy.request {request, method, url, destination, referer}
 import Foundation
-import NavigationPolicy
 import PlainviewRecordingProxy
+import PlainviewSupport
 #if canImport(Glibc)
 import Glibc
 #endif

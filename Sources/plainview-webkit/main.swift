@@ -1,7 +1,6 @@
 // plainview-webkit: the WebKitGTK web view of `plainview simulate --engine webkit`. Started by plainview with its
 // command pipe on fd 3 and its event pipe on fd 4 (see Driver.swift for the protocol); not meant to be run by hand.
 import Foundation
-import NavigationPolicy
 import PlainviewRecordingProxy
 #if canImport(Glibc)
 import Glibc

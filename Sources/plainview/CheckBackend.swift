@@ -1,5 +1,6 @@
 import ArgumentParser
 import PlainviewServer
+import BackendChecker
 
 struct CheckBackend: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,7 +3,7 @@ import ArgumentParser
 import Foundation
 import NavigationPolicy
 import PlainviewConfig
-import FlowSimulator
+import PlainviewSupport
 
 struct Decide: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -52,7 +52,7 @@ struct Decide: AsyncParsableCommand {
         var system: any SystemServices = NoApps()
         do {
             loadedPolicy = try PolicyFile.load(path: policy, platform: platform)
-            if let env { system = EnvironmentSystem(try FlowLoader.environment(path: env)) }
+            if let env { system = EnvironmentSystem(try EnvironmentFile.device(path: env)) }
         } catch {
             throw inputError(error.description)
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavigationPolicy
 import PageScan
+import PlainviewSupport
 
 struct Extract: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import NavigationPolicy
 import PlainviewConfig
+import PlainviewSupport
+import GoodlistTools
 
 struct GoodlistCheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import NavigationPolicy
 import PlainviewConfig
+import PlainviewSupport
+import GoodlistTools
 
 struct GoodlistDiffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

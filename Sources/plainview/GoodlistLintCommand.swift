@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NavigationPolicy
 import PlainviewConfig
+import GoodlistTools
 
 struct GoodlistLintCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import FlowSimulator
 import Foundation
 import NavigationPolicy
 import PlainviewConfig
+import FlowImport
 
 /// Redaction flags shared by `import` and `simulate FILE.har`.
 struct RedactionOptions: ParsableArguments {

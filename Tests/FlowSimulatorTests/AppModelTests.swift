@@ -23,7 +23,7 @@ import TestSupport
               - {name: BankID, behaviour: {model: bankid, then: cancel}}
               - {name: RPX, behaviour: {model: roampay, failure: "6010"}}
               - {name: Custom, schemes: [myswish], behaviour: {model: swish}}
-            """, behaviour: ConfigBridge.decodeBehaviour)
+            """, behaviour: AppBehaviour.decode)
         let env = loaded.environment
         let apps = Dictionary(uniqueKeysWithValues: env.apps.map { ($0.name, $0) })
         #expect(apps["Swish"]?.schemes == ["swish"])
@@ -48,11 +48,11 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("env.yaml").path
         try "apps: [{name: RPX, behaviour: {model: roampay-x, failure: invalid-session}}]".write(toFile: path, atomically: true, encoding: .utf8)
-        let env = try FlowLoader.environment(path: path)
+        let env = try EnvironmentFile.device(path: path)
         #expect(env.apps.first?.model == .roampayX)
         #expect(env.apps.first?.universalLinks.first?.host == "assets.roamdata.com")
         try "apps: [{name: RPX, behaviour: {model: roampay-x, failur: invalid-session}}]".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigError.self) { _ = try FlowLoader.environment(path: path) }
+        #expect(throws: ConfigError.self) { _ = try EnvironmentFile.device(path: path) }
     }
 
     @Test(arguments: [
@@ -64,7 +64,7 @@ import TestSupport
         do {
             do {
                 _ = try EnvironmentFile.parse("apps:\n  - name: X\n    behaviour: \(behaviour)\n", file: "env.yaml",
-                                              behaviour: ConfigBridge.decodeBehaviour)
+                                              behaviour: AppBehaviour.decode)
                 Issue.record("accepted \(behaviour)")
             } catch {
                 #expect("\(error)".contains(message), "\(error)")

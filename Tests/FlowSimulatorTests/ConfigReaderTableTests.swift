@@ -4,6 +4,7 @@ import FlowSimulator
 import Foundation
 import PlainviewConfig
 import Testing
+import FlowImport
 
 @Suite struct ConfigReaderTableTests {
     enum Kind: String, Sendable { case policy, environment, flow, redaction }

@@ -1,6 +1,7 @@
 @testable import NavigationPolicy
 import Testing
 @testable import FlowSimulator
+import PlainviewConfig
 
 /// Two apps that may be missing, Bank (`bankapp:`) and Wallet (`walletapp:`).
 struct TwoApps: SystemServices {

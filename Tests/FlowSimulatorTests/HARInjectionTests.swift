@@ -2,7 +2,9 @@ import Foundation
 import PlainviewConfig
 import Testing
 import TestSupport
+@testable import FlowImport
 @testable import FlowSimulator
+
 
 /// Recorded values reach flow.yaml only through the YAML emitter: a URL, header or file name holding line or
 /// paragraph separators, `#`, `:`, quotes or YAML indicators reads back as exactly what was recorded, adds no
@@ -40,7 +42,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let har = dir.appendingPathComponent("rec\(suffix.unicodeScalars.count).har")
         try Self.recording(suffix).write(to: har)
-        let policy = Project.path("Tests/FlowSimulatorTests/Fixtures/har/policy-ios.yaml").path
+        let policy = Project.path("Tests/FlowImportTests/Fixtures/har/policy-ios.yaml").path
         // The source name, shown in a comment, is hostile too.
         let writer = HARFlowWriter.Options(name: "flow" + suffix, source: har.path + suffix, policyPath: policy)
         let folder = dir.appendingPathComponent("flow")

@@ -3,10 +3,11 @@ import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator
+import FlowImport
 
 /// `simulate FILE.har`: the recording becomes a flow in memory, read by the flow loader as an imported folder is.
 @Suite struct HARReplayTests {
-    static let folder = "Tests/FlowSimulatorTests/Fixtures/har"
+    static let folder = "Tests/FlowImportTests/Fixtures/har"
     static func path(_ name: String) -> String { Project.path("\(folder)/\(name)").path }
     static let options = HARReplayOptions(policy: path("policy-ios-3ds.yaml"), expect: .complete)
 

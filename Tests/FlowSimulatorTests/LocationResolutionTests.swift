@@ -1,6 +1,7 @@
 @testable import NavigationPolicy
 import Testing
 @testable import FlowSimulator
+import PlainviewURL
 
 /// A `Location` header is resolved as a browser resolves it (the URL core), and the policy is asked about
 /// where it really goes (issue 13: `\\host` used to stay on the page's host as a path and pass as own-host).

@@ -4,6 +4,7 @@ import NavigationPolicy
 import PlainviewConfig
 import Testing
 import TestSupport
+import PlainviewSupport
 
 /// The JSON Schemas in schemas/ (what editors check files with) and the strict readers (what Plainview checks
 /// files with) must accept the same keys, and every shipped example must name its schema and pass it.
@@ -174,7 +175,7 @@ struct SchemaTests {
             switch schema {
             case "flow.schema.json": _ = try FlowLoader.load(file: file.path)
             case "policy.schema.json": _ = try PolicyFile.load(path: file.path)
-            case "environment.schema.json": _ = try FlowLoader.environment(path: file.path)
+            case "environment.schema.json": _ = try EnvironmentFile.device(path: file.path)
             default: Issue.record("\(file.path): unexpected schema \(schema)")
             }
         }

@@ -1,6 +1,7 @@
 @testable import NavigationPolicy
 import Testing
 @testable import FlowSimulator
+import PlainviewConfig
 
 /// A decider for world-only tests: web pages load, completeUrl completes, everything else as the table says.
 /// (Flows always run on NavigationPolicyEngine; these tests check the world's own mechanics.)

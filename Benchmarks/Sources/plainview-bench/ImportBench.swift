@@ -1,0 +1,110 @@
+// `plainview import` on generated recordings: a long session (20,000 document entries, each page with a
+// token link, an e-mail, a card and a session cookie) and one response setting 200,000 cookies. Reported as
+// entries (or cookies) per second and MB/s of HAR, in process (read, redact, draft, write the folder), and the
+// peak memory of the `plainview import` process as a multiple of the file size.
+import FlowSimulator
+import Foundation
+import FlowImport
+
+enum ImportBench {
+    static func run(quick: Bool) -> [Metric] {
+        let documents = quick ? 2_000 : 20_000
+        let cookies = quick ? 20_000 : 200_000
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-bench-import-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        } catch {
+            return [Metric(name: "import.entries_per_s", value: .nan, unit: "1/s", note: "cannot create \(dir.path)")]
+        }
+        let docsHAR = dir.appendingPathComponent("documents.har")
+        let cookiesHAR = dir.appendingPathComponent("cookies.har")
+        guard (try? documentsHAR(documents).write(to: docsHAR)) != nil, (try? cookiesHARData(cookies).write(to: cookiesHAR)) != nil else {
+            return [Metric(name: "import.entries_per_s", value: .nan, unit: "1/s", note: "cannot write the generated HARs")]
+        }
+        var out: [Metric] = []
+        /// Items per second and MB/s for one in-process import of `har`. The target: the whole recording imports
+        /// within 30 s of CPU (before, neither finished within 300 s), so the rate target is items ÷ 30.
+        func measure(_ har: URL, _ items: Int, rateName: String, mbName: String, what: String, target: Double) {
+            guard let (seconds, bytes) = importOnce(har, into: dir.appendingPathComponent(rateName)) else { return }
+            let rate = Double(items) / seconds
+            out.append(Metric(name: rateName, value: rate, unit: "1/s", target: ">= \(Int(target))", pass: rate >= target,
+                              note: "\(items) \(what) in \(String(format: "%.2f", seconds)) s CPU: read, redact, draft, write"))
+            out.append(Metric(name: mbName, value: Double(bytes) / 1e6 / seconds, unit: "MB/s",
+                              note: "\(String(format: "%.1f", Double(bytes) / 1e6)) MB HAR"))
+        }
+        measure(docsHAR, documents, rateName: "import.entries_per_s.\(documents / 1000)k_documents",
+                mbName: "import.mb_per_s.\(documents / 1000)k_documents", what: "documents", target: Double(documents) / 30)
+        measure(cookiesHAR, cookies, rateName: "import.set_cookies_per_s.\(cookies / 1000)k_in_one_response",
+                mbName: "import.mb_per_s.\(cookies / 1000)k_cookies", what: "Set-Cookie headers in one response", target: Double(cookies) / 30)
+        out.append(peakMemory(docsHAR, out: dir.appendingPathComponent("peak-flow")))
+        return out
+    }
+
+    /// One in-process import (best of two): CPU seconds and the HAR's size.
+    static func importOnce(_ har: URL, into folder: URL) -> (Double, Int)? {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: har.path)[.size] as? Int) ?? 0
+        var best = Double.infinity
+        for _ in 0..<2 {
+            let writer = HARFlowWriter.Options(name: "bench", source: har.path)
+            let start = Measure.threadCPUSeconds()
+            guard (try? HARImport.run(har: har, name: har.path, to: folder, force: true, options: .init(writer: writer))) != nil else {
+                return nil
+            }
+            best = min(best, Measure.threadCPUSeconds() - start)
+        }
+        return (best, bytes)
+    }
+
+    static func peakMemory(_ har: URL, out: URL) -> Metric {
+        let name = "import.peak_memory_over_file_size"
+        guard let exe = Paths.sibling("plainview") else {
+            return Metric(name: name, value: .nan, unit: "x", note: "build the CLI too: `swift build -c release` at the repository root")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: har.path)[.size] as? Int) ?? 1
+        guard let r = Child.peak(exe, ["import", har.path, "--out", out.path, "--force"]) else {
+            return Metric(name: name, value: .nan, unit: "x", note: "could not run \(exe)")
+        }
+        let ratio = Double(r.maxRSSBytes) / Double(size)
+        return Metric(name: name, value: Double(r.maxRSSBytes) / 1_000_000, unit: "MB", baseline: Double(size) / 1_000_000,
+                      ratio: ratio, note: "whole `plainview import` process on the documents HAR; exit \(r.status), \(String(format: "%.1f", r.seconds)) s wall")
+    }
+
+    // MARK: - Generated recordings
+
+    static func entry(_ url: String, requestHeaders: String, responseHeaders: String, body: String) -> String {
+        """
+        {"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z",\
+        "request":{"method":"GET","url":"\(url)","httpVersion":"h2","headers":[\(requestHeaders)],"queryString":[],"cookies":[]},\
+        "response":{"status":200,"statusText":"OK","httpVersion":"h2","headers":[\(responseHeaders)],"cookies":[],\
+        "content":{"size":\(body.utf8.count),"mimeType":"text/html","text":"\(body)"},"redirectURL":""},"cache":{},"timings":{}}
+        """
+    }
+
+    static func wrap(_ entries: [String]) -> Data {
+        var s = #"{"log":{"version":"1.2","creator":{"name":"plainview-bench","version":"1"},"pages":[],"entries":["#
+        s += entries.joined(separator: ",\n")
+        s += "]}}\n"
+        return Data(s.utf8)
+    }
+
+    /// `n` pages, each linking to the next with a token, showing an e-mail and a card, setting a session cookie.
+    static func documentsHAR(_ n: Int) -> Data {
+        wrap((0..<n).map { i in
+            let body = "<html><body><a href='/p\(i + 1)?token=tok\(String(format: "%08d", i))xyz'>next</a>"
+                + "<p>mail user\(i)@example.com, card 4111 1111 1111 1111</p></body></html>"
+            return entry("https://shop.example.com/p\(i)?session=abc\(String(format: "%08d", i))",
+                         requestHeaders: #"{"name":"Cookie","value":"SESSION=s\#(String(format: "%010d", i))"}"#,
+                         responseHeaders: #"{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(String(format: "%010d", i + 1)); Path=/"}"#,
+                         body: body)
+        })
+    }
+
+    /// One page whose response sets `n` cookies.
+    static func cookiesHARData(_ n: Int) -> Data {
+        var headers = [#"{"name":"Content-Type","value":"text/html"}"#]
+        headers.reserveCapacity(n + 1)
+        for i in 0..<n { headers.append(#"{"name":"Set-Cookie","value":"c\#(i)=v\#(String(format: "%012d", i)); Path=/"}"#) }
+        return wrap([entry("https://shop.example.com/", requestHeaders: "", responseHeaders: headers.joined(separator: ","), body: "<p>x</p>")])
+    }
+}

@@ -1,0 +1,223 @@
+// From a recording to a flow: the recorded documents become the flow's network (pages), the navigations a
+// page did not make by itself become user taps, and where the recording stops is said out loud.
+//
+// A HAR holds HTTP only. It cannot hold custom-scheme, `intent:` or universal-link navigations that the OS
+// took over, taps, prompts, or app switches: the draft ends where the recording ends and says so (`ending`),
+// and the flow file gets a comment showing how to add the rest by hand.
+import Foundation
+import PageScan
+import PlainviewURL
+
+/// A flow drafted from a recording, independent of how it is written out or run.
+public struct HARFlowDraft: Sendable, Hashable {
+    public struct Response: Sendable, Hashable {
+        public var status: Int
+        /// The headers a replay needs: Location, Refresh, Set-Cookie, Content-Type (in recorded order).
+        public var headers: [HARHeader]
+        public var body: Data?
+        /// Where in the recording it came from (`log.entries[3]`).
+        public var source: String
+    }
+
+    public struct Page: Sendable, Hashable {
+        public var url: String
+        public var method: String
+        /// Served in order; the last one repeats (a URL recorded twice gets two responses).
+        public var responses: [Response]
+        public var isFrame: Bool
+    }
+
+    public enum Step: Sendable, Hashable {
+        /// The user tapped a link or submitted a form leading to `url` (`why` says how it was inferred).
+        case tap(url: String, why: String)
+        /// A tap named on the command line (`--tap TEXT|URL`).
+        case tapText(String)
+    }
+
+    /// How the recording stops.
+    public struct Ending: Sendable, Hashable {
+        /// The last navigation recorded (URL as recorded).
+        public var url: String
+        public var source: String
+        /// A sentence for the trace and the flow file.
+        public var message: String
+    }
+
+    public var start: String
+    public var pages: [Page]
+    public var steps: [Step]
+    public var ending: Ending?
+    /// Documents and subresources seen, for the description.
+    public var documentCount: Int
+    public var subresourceCount: Int
+    /// Navigations that are not http(s) (custom schemes, intent:), in order: they ended a recorded hop.
+    public var appNavigations: [String]
+}
+
+public enum HARFlowBuilder {
+    public enum BuildError: Error, Sendable, CustomStringConvertible, Equatable {
+        case noDocuments
+        public var description: String {
+            switch self {
+            case .noDocuments:
+                return "the recording holds no document navigation (only subresources or aborted requests); record the checkout from its first page"
+            }
+        }
+    }
+
+    /// Drafts the flow. `taps`, when given, replace the inferred user steps.
+    public static func draft(from log: HARLog, taps: [String]? = nil) throws(BuildError) -> HARFlowDraft {
+        let navigations = log.navigationEntries
+        var pages: [HARFlowDraft.Page] = []
+        var appNavigations: [String] = []
+        var mainDocs: [HAREntry] = []
+        // (page key, method) → index in `pages`: one lookup per entry, not a scan of the pages so far.
+        var pageIndex: [String: Int] = [:]
+        for e in navigations {
+            guard isWeb(e.request.url) else {
+                appNavigations.append(e.request.url)
+                continue
+            }
+            // Status 0: aborted (the app or the OS took the navigation over, or the user left): no response.
+            guard e.response.status >= 100 else { continue }
+            var status = e.response.status
+            var body = e.response.content.body
+            if status == 304 { status = 200 }  // served from cache: replay it as the page
+            if (300..<400).contains(status), e.response.location == nil { status = 200 }
+            if (300..<400).contains(status) || status == 204 { body = nil }
+            let kept = e.response.headers.filter {
+                ["location", "refresh", "set-cookie", "content-type"].contains($0.name.lowercased())
+            }
+            var headers = kept
+            if (300..<400).contains(status), !headers.contains(where: { $0.name.lowercased() == "location" }),
+               let loc = e.response.location {
+                headers.append(HARHeader(name: "Location", value: loc))
+            }
+            if body != nil, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                let mime = e.response.content.mimeType
+                headers.append(HARHeader(name: "Content-Type", value: mime.isEmpty ? "text/html" : mime))
+            }
+            let response = HARFlowDraft.Response(status: status, headers: headers, body: body, source: e.path)
+            let key = e.request.method + " " + canonical(e.request.url)
+            if let i = pageIndex[key] {
+                pages[i].responses.append(response)
+            } else {
+                pageIndex[key] = pages.count
+                pages.append(HARFlowDraft.Page(url: e.request.url, method: e.request.method, responses: [response],
+                                               isFrame: e.role == .frame))
+            }
+            if e.role == .document { mainDocs.append(e) }
+        }
+        guard let first = mainDocs.first else { throw .noDocuments }
+
+        var steps: [HARFlowDraft.Step] = []
+        if let taps {
+            steps = taps.map { .tapText($0) }
+        } else {
+            for (prev, next) in zip(mainDocs, mainDocs.dropFirst()) where !leadsByItself(from: prev, to: next) {
+                steps.append(.tap(url: next.request.url, why: tapReason(from: prev, to: next)))
+            }
+        }
+
+        var ending: HARFlowDraft.Ending?
+        if let lastNav = navigations.last {
+            let url = lastNav.request.url
+            if !isWeb(url) {
+                ending = .init(url: url, source: lastNav.path,
+                               message: "the recording ends with a navigation to \(url), which the recorder could only show as an attempt (status \(lastNav.response.status)); what the OS and the app did next is not in a HAR")
+            } else if let lastDoc = mainDocs.last, let loc = lastDoc.response.location,
+                      let target = resolve(loc, against: lastDoc.request.url), !isWeb(target) {
+                ending = .init(url: target, source: lastDoc.path,
+                               message: "the recording ends with a redirect to \(target); what the OS and the app did next is not in a HAR")
+            } else if lastNav.response.status == 0 {
+                ending = .init(url: url, source: lastNav.path,
+                               message: "the recording ends with an aborted navigation to \(url) (status 0: the app or the OS took it over, or the user left)")
+            } else {
+                ending = .init(url: url, source: lastNav.path,
+                               message: "the recording ends at \(url); anything after it (an app switch, a tap, a return to the app) is not in a HAR")
+            }
+        }
+        return HARFlowDraft(start: first.request.url, pages: pages, steps: steps, ending: ending,
+                            documentCount: navigations.count,
+                            subresourceCount: log.entries.count - navigations.count, appNavigations: appNavigations)
+    }
+
+    // MARK: - Did the page go there by itself?
+
+    /// True when `prev` leads to `next` without the user: a redirect, a Refresh header or meta refresh, a form
+    /// the page submits itself, or a script navigation that runs on load.
+    static func leadsByItself(from prev: HAREntry, to next: HAREntry) -> Bool {
+        let target = canonical(next.request.url)
+        if let loc = prev.response.location, let r = resolve(loc, against: prev.request.url) {
+            return canonical(r) == target
+        }
+        if let refresh = prev.response.refreshHeader, let u = refreshURL(refresh, base: prev.request.url),
+           canonical(u) == target {
+            return true
+        }
+        guard let body = prev.response.content.body else { return false }
+        if let scan = try? PageScanner.scan(Array(body), contentType: prev.response.contentType, documentURL: prev.request.url) {
+            if let r = scan.refresh, canonical(r.url) == target { return true }
+            if scan.forms.contains(where: { $0.autoSubmit && canonical($0.action) == target }) { return true }
+            if scan.scriptNavigations.contains(where: { $0.onLoad && canonical($0.url) == target }) { return true }
+        }
+        return heuristicAutomatic(body: body, base: prev.request.url, target: target)
+    }
+
+    /// A fallback for pages PageScan does not explain: meta refresh, self-submitting forms, `location` scripts.
+    static func heuristicAutomatic(body: Data, base: String, target: String) -> Bool {
+        let html = String(decoding: body, as: UTF8.self)
+        let lower = html.lowercased()
+        for m in metaRefresh.matches(in: html) {
+            if let u = m.group(1, in: html as NSString), let r = resolve(BrowserEscapes.decodeCharacterReferences(u), against: base),
+               canonical(r) == target { return true }
+        }
+        let submits = lower.contains(".submit()") || lower.contains("requestsubmit(")
+        if submits {
+            for m in formAction.matches(in: html) {
+                if let a = m.group(1, in: html as NSString), let r = resolve(BrowserEscapes.decodeCharacterReferences(a), against: base),
+                   canonical(r) == target { return true }
+            }
+        }
+        for m in scriptLocation.matches(in: html) {
+            if let u = m.group(1, in: html as NSString), let r = resolve(u, against: base), canonical(r) == target {
+                return true
+            }
+        }
+        return false
+    }
+
+    static let metaRefresh = RegexBox(#"<meta[^>]+http-equiv\s*=\s*["']?refresh["']?[^>]*content\s*=\s*["']?\s*\d*\s*[;,]?\s*url\s*=\s*['"]?([^"'>\s]+)"#,
+                                      options: [.caseInsensitive])
+    static let formAction = RegexBox(#"<form[^>]*\saction\s*=\s*["']([^"']*)["']"#, options: [.caseInsensitive])
+    static let scriptLocation = RegexBox(#"location(?:\.href)?\s*(?:=|\.replace\(|\.assign\()\s*["']([^"']+)["']"#)
+
+    static func tapReason(from prev: HAREntry, to next: HAREntry) -> String {
+        let referer = next.request.headers.first(named: "Referer")
+        var why = "inferred: \(prev.request.url) does not go to it by itself"
+        if let referer, canonical(referer) == canonical(prev.request.url) || URLTools.host(referer).map({ $0 == URLTools.host(prev.request.url) }) == true {
+            why += " (Referer: \(referer))"
+        } else if let referer {
+            why += " (Referer: \(referer), not the previous page: check the step)"
+        }
+        if next.request.method == "POST" { why += "; a form the user submitted" }
+        return why
+    }
+
+    static func refreshURL(_ header: String, base: String) -> String? {
+        // `5; url=https://…` or `0;URL='…'`
+        guard let r = header.range(of: "url", options: .caseInsensitive) else { return nil }
+        var rest = header[r.upperBound...].drop { $0 == " " }
+        guard rest.first == "=" else { return nil }
+        rest = rest.dropFirst().drop { $0 == " " }
+        let u = rest.trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+        return resolve(u, against: base)
+    }
+
+    static func isWeb(_ url: String) -> Bool { URLTools.isWeb(url) }
+
+    static func resolve(_ ref: String, against base: String) -> String? { URLTools.resolve(ref, against: base) }
+
+    /// For matching recorded URLs: the simulator's page key (no fragment, the URL core's serialisation).
+    static func canonical(_ url: String) -> String { URLTools.pageKey(url) }
+}

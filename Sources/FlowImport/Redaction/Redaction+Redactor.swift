@@ -1,0 +1,571 @@
+// Replaces secrets with stable placeholders: the same secret becomes the same placeholder everywhere in a
+// recording (in URLs, headers, cookies, form and JSON bodies, HTML), so URLs that must match still match,
+// a cookie set by one response is still the cookie the next request sends, and the flow still replays.
+//
+// How: two passes over the recording. The first only learns secrets (values found by name, cookies,
+// credentials, cards, personal numbers, e-mails) and gives each a placeholder in order of appearance; the
+// second replaces them where found and, for secrets of at least `minimumGlobalLength` characters, everywhere
+// else in the file too, in their plain, percent-encoded, form-encoded and HTML-escaped spellings.
+import PlainviewURL
+import PageScan
+import Foundation
+import PlainviewSupport
+
+public struct Redactor: Sendable {
+    public let config: RedactionConfig
+    private let names: [NamePattern]
+    private let keep: [NamePattern]
+    private let credentialHeaders: Set<String>
+    private let custom: [RegexBox]
+
+    private var placeholderOf: [String: String] = [:]
+    private var kindOfPlaceholder: [String: RedactionKind] = [:]
+    private var counters: [RedactionKind: Int] = [:]
+    private var placeholders: Set<String> = []
+    /// Textual placeholder → its number form (for secrets written as JSON or script numbers).
+    private var numericOf: [String: String] = [:]
+    /// Spellings to replace everywhere: their bytes → placeholder.
+    private var globalExact: [[UInt8]: String] = [:]
+    /// First `keyLength` bytes of a spelling → the distinct lengths of the spellings starting so, longest
+    /// first. Secrets often share a prefix (`v000000000017`, `v000000000018`) but rarely many lengths, so a
+    /// position costs one lookup per length, never a scan of the secrets learnt.
+    private var globalIndex: [UInt64: [Int]] = [:]
+    private var globalSpellings: [String: String] = [:]
+    private var learning = false
+
+    /// What the second pass (or the `redact…` calls) replaced.
+    public private(set) var report = RedactionReport()
+
+    public init(config: RedactionConfig = .default) {
+        self.config = config
+        names = config.names.map(NamePattern.init)
+        keep = config.keep.map(NamePattern.init)
+        credentialHeaders = Set(config.headers.map { $0.lowercased() })
+        custom = config.patterns.map { RegexBox($0) }
+    }
+
+    // MARK: - Whole recordings
+
+    /// Redacts every string of the recording a flow could carry: URLs, headers, post data, bodies, page titles.
+    public mutating func redact(_ log: HARLog) -> HARLog {
+        learning = true
+        _ = redactEntries(log)
+        learning = false
+        return redactEntries(log)
+    }
+
+    /// Learns the secrets of a recording without replacing anything (call before redacting parts of it
+    /// one by one, so a secret first seen late is still replaced early).
+    public mutating func learn(_ log: HARLog) {
+        learning = true
+        _ = redactEntries(log)
+        learning = false
+    }
+
+    private mutating func redactEntries(_ log: HARLog) -> HARLog {
+        var out = log
+        for p in out.pages.indices {
+            out.pages[p].title = redactText(out.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
+        }
+        for i in out.entries.indices {
+            var e = out.entries[i]
+            let at = e.path
+            e.request.url = redactText(e.request.url, at: "\(at).request.url", as: .url)
+            e.request.headers = redactHeaders(e.request.headers, at: "\(at).request.headers")
+            if var post = e.request.postData {
+                post.params = post.params.map { p in
+                    HARHeader(name: p.name, value: redactField(name: p.name, value: p.value, at: "\(at).request.postData.params"))
+                }
+                if let text = post.text {
+                    post.text = redactText(text, at: "\(at).request.postData.text", as: TextContext(mimeType: post.mimeType))
+                }
+                e.request.postData = post
+            }
+            e.response.headers = redactHeaders(e.response.headers, at: "\(at).response.headers")
+            if !e.response.redirectURL.isEmpty {
+                e.response.redirectURL = redactText(e.response.redirectURL, at: "\(at).response.redirectURL", as: .url)
+            }
+            if let body = e.response.content.body {
+                e.response.content.body = redactBody(body, contentType: e.response.contentType,
+                                                     at: "\(at).response.content")
+            }
+            out.entries[i] = e
+        }
+        return out
+    }
+
+    // MARK: - Parts
+
+    public enum TextContext: Sendable {
+        case url, form, json, html, plain
+
+        public init(mimeType: String) {
+            let m = mimeType.lowercased()
+            if m.contains("x-www-form-urlencoded") {
+                self = .form
+            } else if m.contains("json") {
+                self = .json
+            } else if m.contains("html") || m.contains("xml") {
+                self = .html
+            } else {
+                self = .plain
+            }
+        }
+    }
+
+    /// A header list: cookies per value, credential headers whole, everything else as text.
+    public mutating func redactHeaders(_ headers: [HARHeader], at location: String) -> [HARHeader] {
+        headers.map { HARHeader(name: $0.name, value: redactHeader(name: $0.name, value: $0.value, at: location)) }
+    }
+
+    public mutating func redactHeader(name: String, value: String, at location: String) -> String {
+        let lname = name.lowercased()
+        let place = "\(location).\(name)"
+        if config.cookies, lname == "cookie" {
+            let pairs = value.components(separatedBy: ";").map { part -> String in
+                let leading = String(part.prefix { $0 == " " })
+                let trimmed = part.dropFirst(leading.count)
+                guard let eq = trimmed.firstIndex(of: "=") else { return part }
+                let cname = String(trimmed[..<eq]), cvalue = String(trimmed[trimmed.index(after: eq)...])
+                return leading + cname + "=" + redactCookieValue(cvalue, cookie: cname, at: place)
+            }
+            return pairs.joined(separator: ";")
+        }
+        if config.cookies, lname == "set-cookie" {
+            // Several cookies may be folded into one value with newlines (Chrome does so).
+            return value.components(separatedBy: "\n").map { line -> String in
+                let semi = line.firstIndex(of: ";") ?? line.endIndex
+                let first = line[..<semi]
+                guard let eq = first.firstIndex(of: "=") else { return redactText(line, at: place, as: .plain) }
+                let cname = String(first[..<eq]).trimmingCharacters(in: .whitespaces)
+                let cvalue = String(first[first.index(after: eq)...])
+                let attributes = redactText(String(line[semi...]), at: place, as: .plain)
+                return String(first[..<eq]) + "=" + redactCookieValue(cvalue, cookie: cname, at: place) + attributes
+            }.joined(separator: "\n")
+        }
+        if credentialHeaders.contains(lname) || (matchesName(name) && !["referer", "location"].contains(lname)) {
+            guard !value.isEmpty, !isPlaceholder(value) else { return value }
+            // Keep the scheme word of `Authorization: Bearer …` / `Basic …` so the header still reads right.
+            let parts = value.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].allSatisfy({ $0.isLetter }), parts[0].count <= 12 {
+                let secret = String(parts[1])
+                if isPlaceholder(secret) { return value }
+                return parts[0] + " " + replaceSecret(secret, key: secret, kind: .credential, name: name, at: place)
+            }
+            return replaceSecret(value, key: value, kind: .credential, name: name, at: place)
+        }
+        return redactText(value, at: place, as: lname == "refresh" || lname == "location" || lname == "referer" ? .url : .plain)
+    }
+
+    /// A form field or query item given as a name/value pair.
+    public mutating func redactField(name: String, value: String, at location: String) -> String {
+        if shouldRedact(name: name, value: value) {
+            return replaceSecret(value, key: value, kind: .token, name: name, at: location)
+        }
+        return redactText(value, at: location, as: .plain)
+    }
+
+    /// A response or request body: text bodies are redacted in their own encoding (UTF-8, else each byte
+    /// as ISO-8859-1, which round-trips any bytes); binary bodies (images, fonts, media) are left alone.
+    public mutating func redactBody(_ body: Data, contentType: String, at location: String) -> Data {
+        let mime = contentType.lowercased()
+        let binaryPrefixes = ["image/", "font/", "audio/", "video/", "application/octet-stream", "application/pdf",
+                              "application/zip", "application/wasm", "application/font"]
+        if binaryPrefixes.contains(where: { mime.hasPrefix($0) }) { return body }
+        if let text = String(validating: body, as: UTF8.self) {
+            let out = redactText(text, at: location, as: TextContext(mimeType: mime.isEmpty ? "text/html" : mime))
+            return out == text ? body : Data(out.utf8)
+        }
+        guard let latin = String(data: body, encoding: .isoLatin1) else { return body }
+        let out = redactText(latin, at: location, as: TextContext(mimeType: mime.isEmpty ? "text/html" : mime))
+        if out == latin { return body }
+        return out.data(using: .isoLatin1) ?? Data(out.utf8)
+    }
+
+    /// Any text: names in its raw structure (HTML attributes, JSON pairs, multipart parts, URL passwords),
+    /// then everything found in the text as a browser decodes it (name=value pairs, scripts' assignments,
+    /// cards, personal and organisation numbers, e-mails, JWTs, Bearer credentials), then long known secrets
+    /// wherever else they stand, then configured patterns.
+    public mutating func redactText(_ text: String, at location: String, as context: TextContext) -> String {
+        guard !text.isEmpty else { return text }
+        var s = text
+        if context == .html {
+            s = redactHTMLAttributes(s, at: location)
+            if s.range(of: "<textarea", options: .caseInsensitive) != nil { s = redactTextareas(s, at: location) }
+        }
+        if context == .json || context == .html || context == .plain { s = redactJSONPairs(s, at: location) }
+        if s.contains("@") { s = redactUserinfo(s, at: location) }
+        if s.range(of: "form-data", options: .caseInsensitive) != nil { s = redactMultipart(s, at: location) }
+        s = redactDecoded(s, at: location, scripts: context != .url && context != .form)
+        s = replaceKnown(s, at: location)
+        for (i, re) in custom.enumerated() {
+            s = re.replace(in: s) { m, ns in
+                let g = m.numberOfRanges > 1 ? 1 : 0
+                guard let found = m.group(g, in: ns), !found.isEmpty, !isPlaceholder(found) else { return nil }
+                let whole = ns.substring(with: m.range)
+                let r = m.range(at: g)
+                let before = (whole as NSString).substring(to: r.location - m.range.location)
+                let after = (whole as NSString).substring(from: r.location - m.range.location + r.length)
+                return before + replaceSecret(found, key: found, kind: .pattern, name: "patterns[\(i)]", at: location) + after
+            }
+        }
+        return s
+    }
+
+    // MARK: - Detectors by name
+
+    /// A placeholder of this redactor or of an earlier run (a flow imported once and redacted again).
+    private func isPlaceholder(_ s: String) -> Bool {
+        placeholders.contains(s) || Detectors.isPlaceholder(s)
+    }
+
+    private func matchesName(_ name: String) -> Bool {
+        let lower = name.lowercased(), words = NamePattern.words(name)
+        guard names.contains(where: { $0.matches(lower: lower, words: words) }) else { return false }
+        return !keep.contains { $0.matches(lower: lower, words: words) }
+    }
+
+    private func shouldRedact(name: String, value: String) -> Bool {
+        guard !value.isEmpty, !isPlaceholder(value), matchesName(name) else { return false }
+        // A URL-valued field (a return URL) stays a URL; its own secrets are redacted inside it.
+        let v = (PercentEncoding.decodeComponent(value) ?? value).lowercased()
+        if v.hasPrefix("http://") || v.hasPrefix("https://") || v.hasPrefix("/") || v.contains("://") { return false }
+        return true
+    }
+
+    private mutating func redactCookieValue(_ value: String, cookie: String, at location: String) -> String {
+        guard !value.isEmpty, !isPlaceholder(value), !keep.contains(where: { $0.matches(cookie) }) else { return value }
+        let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+        let inner = quoted ? String(value.dropFirst().dropLast()) : value
+        guard !inner.isEmpty else { return value }
+        let p = replaceSecret(inner, key: PercentEncoding.decodeComponent(inner) ?? inner, kind: .cookie, name: cookie, at: location)
+        return quoted ? "\"\(p)\"" : p
+    }
+
+    static let userinfo = RegexBox(#"\b([A-Za-z][A-Za-z0-9+.\-]*://[^/?#@\s"'<>:]*:)([^/?#@\s"'<>]+)@"#)
+
+    /// The password of `https://user:password@host/`.
+    private mutating func redactUserinfo(_ text: String, at location: String) -> String {
+        Redactor.userinfo.replace(in: text) { m, ns in
+            guard let head = m.group(1, in: ns), let password = m.group(2, in: ns), !isPlaceholder(password) else { return nil }
+            let key = HARForm.percentDecode(password)
+            return head + replaceSecret(password, key: key, kind: .credential, name: "URL password", at: location) + "@"
+        }
+    }
+
+    static let textarea = RegexBox(#"(<textarea[^>]*\sname\s*=\s*["']?([^"'\s>]{1,80})["']?[^>]*>)([^<]*)(</textarea>)"#,
+                                   options: [.caseInsensitive])
+
+    /// `<textarea name="creq">…</textarea>` (some ACS forms post the 3-D Secure message so).
+    private mutating func redactTextareas(_ text: String, at location: String) -> String {
+        Redactor.textarea.replace(in: text) { m, ns in
+            guard let open = m.group(1, in: ns), let name = m.group(2, in: ns), let value = m.group(3, in: ns),
+                  let close = m.group(4, in: ns) else { return nil }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard shouldRedact(name: name, value: trimmed) else { return nil }
+            return open + replaceSecret(trimmed, key: BrowserEscapes.decodeCharacterReferences(trimmed), kind: .token, name: name, at: location) + close
+        }
+    }
+
+    static let multipart = RegexBox(#"(Content-Disposition:[ \t]*form-data;[ \t]*name="([^"]{1,80})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)"#,
+                                    options: [.caseInsensitive])
+
+    /// `multipart/form-data` parts whose name matches.
+    private mutating func redactMultipart(_ text: String, at location: String) -> String {
+        Redactor.multipart.replace(in: text) { m, ns in
+            guard let head = m.group(1, in: ns), let name = m.group(2, in: ns), let value = m.group(3, in: ns),
+                  shouldRedact(name: name, value: value) else { return nil }
+            return head + replaceSecret(value, key: value, kind: .token, name: name, at: location)
+        }
+    }
+
+    static let jsonPairs = RegexBox(#""([^"\\]{1,80})"\s*:\s*(?:"((?:[^"\\]|\\.){0,4096})"|(-?[0-9][0-9.eE+\-]{0,40}))"#)
+
+    /// `"name": "value"` and `"name": 123` in JSON bodies and inline scripts.
+    private mutating func redactJSONPairs(_ text: String, at location: String) -> String {
+        guard text.contains("\"") && text.contains(":") else { return text }
+        return Redactor.jsonPairs.replace(in: text) { m, ns in
+            guard let name = m.group(1, in: ns) else { return nil }
+            let whole = ns.substring(with: m.range)
+            if let str = m.group(2, in: ns) {
+                let key = str.replacingOccurrences(of: "\\/", with: "/")
+                guard shouldRedact(name: name, value: key) else { return nil }
+                let prefixLen = m.range(at: 2).location - m.range.location
+                return String(whole.prefix(prefixLen)) + replaceSecret(str, key: key, kind: .token, name: name, at: location) + "\""
+            }
+            if let num = m.group(3, in: ns) {
+                guard shouldRedact(name: name, value: num) else { return nil }
+                let prefixLen = m.range(at: 3).location - m.range.location
+                let p = replaceSecret(num, key: num, kind: .token, name: name, at: location)
+                return String(whole.prefix(prefixLen)) + (p == num ? num : numericPlaceholder(for: p))
+            }
+            return nil
+        }
+    }
+
+    static let tags = RegexBox(#"<[A-Za-z][A-Za-z0-9\-]*\s[^>]{0,8192}>"#)
+    static let attributes = RegexBox(#"([A-Za-z_:][A-Za-z0-9_:.\-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"'=`]+))"#)
+
+    /// In each tag: the `value`/`content` of an element whose `name`/`id`/`property` matches (hidden 3DS
+    /// inputs, `<meta name="csrf-token">`), and any attribute whose own name matches (`data-session-id`).
+    private mutating func redactHTMLAttributes(_ text: String, at location: String) -> String {
+        guard text.contains("<") else { return text }
+        return Redactor.tags.replace(in: text) { tm, tns in
+            let tag = tns.substring(with: tm.range)
+            let ans = tag as NSString
+            let found = Redactor.attributes.matches(in: tag)
+            guard !found.isEmpty else { return nil }
+            struct Attr { var name: String; var valueRange: NSRange; var value: String }
+            var attrs: [Attr] = []
+            for a in found {
+                guard let n = a.group(1, in: ans) else { continue }
+                for g in 2...4 {
+                    let r = a.range(at: g)
+                    if r.location != NSNotFound {
+                        attrs.append(Attr(name: n.lowercased(), valueRange: r, value: ans.substring(with: r)))
+                        break
+                    }
+                }
+            }
+            let label = attrs.first { ["name", "id", "property", "itemprop"].contains($0.name) && matchesName($0.value) }
+            var edits: [(NSRange, String)] = []
+            for a in attrs {
+                let key = BrowserEscapes.decodeCharacterReferences(a.value)
+                var byName: String?
+                if let label, ["value", "content"].contains(a.name) {
+                    byName = label.value
+                } else if !["name", "id", "property", "itemprop", "value", "content", "type", "class", "href", "src",
+                            "action", "method", "style", "rel", "lang", "for"].contains(a.name), matchesName(a.name) {
+                    byName = a.name
+                }
+                guard let byName, shouldRedact(name: byName, value: key), !isPlaceholder(a.value) else { continue }
+                edits.append((a.valueRange, replaceSecret(a.value, key: key, kind: .token, name: byName, at: location)))
+            }
+            guard !edits.isEmpty else { return nil }
+            let out = NSMutableString(string: tag)
+            for (r, v) in edits.sorted(by: { $0.0.location > $1.0.location }) { out.replaceCharacters(in: r, with: v) }
+            return out as String
+        }
+    }
+
+    // MARK: - Detectors on decoded text
+
+    /// A secret found in the decoded text: its span in the original, the value that identifies it, and what it is.
+    private struct Finding {
+        var range: NSRange
+        var key: String
+        var kind: RedactionKind
+        var name: String
+    }
+
+    /// Runs the detectors over `text` as a browser decodes it and replaces each finding at its original span.
+    /// `scripts`: also `name = "value"` assignments and `name: 'value'` properties (inline scripts, HTML text),
+    /// and numbers written as JSON or script numbers stay numbers; false for URLs and form bodies.
+    private mutating func redactDecoded(_ text: String, at location: String, scripts: Bool) -> String {
+        guard Detectors.mayHoldSecret(text) else { return text }
+        let view = DecodedText(text)
+        let decoded = view.string
+        let dns = decoded as NSString
+        var found: [Finding] = []
+        func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
+            guard r.length > 0 else { return }
+            let o = view.originalRange(r)
+            let original = view.originalText(r)
+            guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
+            found.append(Finding(range: o, key: key, kind: kind, name: name))
+        }
+        for m in Detectors.jwt.matches(in: decoded) {
+            add(m.range, key: dns.substring(with: m.range), kind: .jwt)
+        }
+        for m in Detectors.schemeCredential.matches(in: decoded) {
+            add(m.range(at: 1), key: dns.substring(with: m.range(at: 1)), kind: .credential, name: "Bearer")
+        }
+        if config.emails, decoded.contains("@") {
+            for m in Detectors.email.matches(in: decoded) {
+                let whole = dns.substring(with: m.range)
+                let tld = whole.split(separator: ".").last.map { $0.lowercased() } ?? ""
+                guard !Detectors.notMailDomains.contains(tld) else { continue }
+                add(m.range, key: whole.lowercased(), kind: .email)
+            }
+        }
+        if config.cards {
+            for m in Detectors.cardRun.matches(in: decoded) {
+                let run = dns.substring(with: m.range)
+                guard Detectors.isCardNumber(run) else { continue }
+                add(m.range, key: Detectors.digits(run).map(String.init).joined(), kind: .card)
+            }
+        }
+        if config.personalNumbers {
+            for m in Detectors.personalNumberRun.matches(in: decoded) {
+                let run = dns.substring(with: m.range)
+                if Detectors.isPersonalNumber(run) {
+                    add(m.range, key: Detectors.digitsAndCheck(run), kind: .personalNumber)
+                } else if Detectors.isOrganisationNumber(run) {
+                    add(m.range, key: Detectors.digitsAndCheck(run), kind: .organisationNumber)
+                }
+            }
+        }
+        for m in Redactor.pairs.matches(in: decoded) {
+            guard let name = m.group(1, in: dns), let value = m.group(2, in: dns), shouldRedact(name: name, value: value)
+            else { continue }
+            add(m.range(at: 2), key: value, kind: .token, name: name)
+        }
+        if scripts {
+            for m in Redactor.assignments.matches(in: decoded) {
+                guard let name = m.group(1, in: dns), let value = m.group(3, in: dns), shouldRedact(name: name, value: value)
+                else { continue }
+                add(m.range(at: 3), key: value, kind: .token, name: name)
+            }
+        }
+        guard !found.isEmpty else { return text }
+        // Leftmost first; at one place the longest; overlapping later findings are covered by the earlier one.
+        found.sort { $0.range.location != $1.range.location ? $0.range.location < $1.range.location : $0.range.length > $1.range.length }
+        let source = view.original
+        var out: [UInt16] = []
+        out.reserveCapacity(source.count)
+        var cursor = 0
+        for f in found where f.range.location >= cursor {
+            let spelling = String(decoding: source[f.range.location..<(f.range.location + f.range.length)], as: UTF16.self)
+            var placeholder = replaceSecret(spelling, key: f.key, kind: f.kind, name: f.name, at: location)
+            if placeholder == spelling { continue }  // a kept value
+            if scripts, [.card, .personalNumber, .organisationNumber].contains(f.kind),
+               Detectors.isBareNumber(source, f.range.location, f.range.location + f.range.length) {
+                placeholder = numericPlaceholder(for: placeholder)  // a JSON/JS number stays a number
+            } else if f.kind == .email, spelling.range(of: "%40", options: .caseInsensitive) != nil {
+                placeholder = placeholder.replacingOccurrences(of: "@", with: "%40")
+            }
+            out.append(contentsOf: source[cursor..<f.range.location])
+            out.append(contentsOf: placeholder.utf16)
+            cursor = f.range.location + f.range.length
+        }
+        guard cursor > 0 else { return text }
+        out.append(contentsOf: source[cursor...])
+        return String(decoding: out, as: UTF16.self)
+    }
+
+    // `name=value` in URLs, form bodies, cookie strings and scripts, after decoding (so also inside another
+    // URL's encoded parameter). The value stops at the next separator or `?`.
+    static let pairs = RegexBox(#"(?<![^?&;#\s"'(,{])([A-Za-z0-9_.\-\[\]]{1,80})=([^&#;?"'\s<>]+)"#)
+    // `name = "value"`, `obj.name = 'value'`, `name: "value"` in scripts.
+    static let assignments = RegexBox(#"([A-Za-z_$][A-Za-z0-9_$.\-]{0,80})["']?\s*[:=]\s*(["'])([^"'\n\\]{1,4096})\2"#)
+
+    /// The number standing for `placeholder` where the secret was a bare number (JSON or script): negative, so
+    /// no real card or personal number has its shape, and stable per secret.
+    private mutating func numericPlaceholder(for placeholder: String) -> String {
+        if let n = numericOf[placeholder] { return n }
+        let n = "-\(990_000_000 + numericOf.count + 1)"
+        numericOf[placeholder] = n
+        placeholders.insert(n)
+        return n
+    }
+
+    // MARK: - Placeholders
+
+    /// Returns the placeholder of secret `key` (creating it), records the replacement of `found`, and learns
+    /// the spellings of the secret to replace elsewhere.
+    private mutating func replaceSecret(_ found: String, key: String, kind: RedactionKind, name: String,
+                                        at location: String) -> String {
+        if !config.keepValues.isEmpty, config.keepValues.contains(found) || config.keepValues.contains(key) { return found }
+        let placeholder: String
+        if let p = placeholderOf[key] ?? placeholderOf[found] {
+            placeholder = p
+        } else {
+            let n = (counters[kind] ?? 0) + 1
+            counters[kind] = n
+            placeholder = kind == .email ? "redacted\(n)@example.invalid" : "REDACTED-\(kind.placeholderStem)-\(n)"
+            placeholderOf[key] = placeholder
+            kindOfPlaceholder[placeholder] = kind
+            placeholders.insert(placeholder)
+            placeholders.insert(placeholder.replacingOccurrences(of: "@", with: "%40"))
+        }
+        if placeholderOf[found] == nil { placeholderOf[found] = placeholder }
+        learnSpellings(found: found, key: key, placeholder: placeholder)
+        if !learning { report.record(kind, at: location, name: name, placeholder: placeholder) }
+        return placeholder
+    }
+
+    private mutating func learnSpellings(found: String, key: String, placeholder: String) {
+        var spellings: Set<String> = [found, key]
+        spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved))
+        spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved, spaceAsPlus: true))
+        spellings.insert(HTMLEscaping.escape(key))
+        spellings.insert(BrowserEscapes.decodeCharacterReferences(found))
+        if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
+        let ph = placeholder
+        for s in spellings where s.count >= config.minimumGlobalLength && globalSpellings[s] == nil && !isPlaceholder(s) {
+            // An e-mail's spelling in a URL keeps its form: `%40`.
+            let p = s.contains("%40") ? ph.replacingOccurrences(of: "@", with: "%40") : ph
+            globalSpellings[s] = p
+            addGlobal(s, placeholder: p)
+        }
+    }
+
+    /// Replaces every known secret spelling in `text`: one pass over the bytes, leftmost match first and, at
+    /// one position, the longest spelling (so a secret containing another wins). Candidates are found by
+    /// their first bytes (a hash lookup per position), so the cost does not grow with the number of secrets.
+    private mutating func replaceKnown(_ text: String, at location: String) -> String {
+        if learning { return text }  // learning registers nothing here
+        let k = keyLength
+        guard !globalIndex.isEmpty, text.utf8.count >= k else { return text }
+        var out: [UInt8] = []
+        var changed = false
+        var counts: [String: Int] = [:]
+        var native = text
+        native.makeContiguousUTF8()  // bridged strings (from NSString) too: always scanned, never skipped
+        _ = native.utf8.withContiguousStorageIfAvailable { b in
+            var i = 0
+            var copiedUpTo = 0
+            while i + k <= b.count {
+                var key: UInt64 = 0
+                for j in 0..<k { key = key << 8 | UInt64(b[i + j]) }
+                var matched: (length: Int, placeholder: String)?
+                if let lengths = globalIndex[key] {
+                    for length in lengths where i + length <= b.count {
+                        // Only a whole token: not the tail or head of a longer word (`api-bearer` keeps `bearer`).
+                        guard i == 0 || !Detectors.isWordByte(b[i - 1]),
+                              i + length == b.count || !Detectors.isWordByte(b[i + length]) else { continue }
+                        if let p = globalExact[Array(b[i..<(i + length)])] {
+                            matched = (length, p)
+                            break
+                        }
+                    }
+                }
+                if let (length, placeholder) = matched {
+                    if !changed { out.reserveCapacity(b.count) }
+                    changed = true
+                    out.append(contentsOf: b[copiedUpTo..<i])
+                    out.append(contentsOf: placeholder.utf8)
+                    counts[placeholder, default: 0] += 1
+                    i += length
+                    copiedUpTo = i
+                } else {
+                    i += 1
+                }
+            }
+            if changed { out.append(contentsOf: b[copiedUpTo...]) }
+        }
+        guard changed else { return text }
+        for (placeholder, n) in counts.sorted(by: { $0.key < $1.key }) {
+            let kind = kindOfPlaceholder[placeholder.replacingOccurrences(of: "%40", with: "@")] ?? .token
+            report.record(kind, at: location, name: "", placeholder: placeholder, count: n)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private var keyLength: Int { max(1, min(config.minimumGlobalLength, 8)) }
+
+    private mutating func addGlobal(_ text: String, placeholder: String) {
+        let bytes = Array(text.utf8)
+        let k = keyLength
+        guard bytes.count >= k, globalExact[bytes] == nil else { return }
+        globalExact[bytes] = placeholder
+        var key: UInt64 = 0
+        for j in 0..<k { key = key << 8 | UInt64(bytes[j]) }
+        var lengths = globalIndex[key, default: []]
+        if !lengths.contains(bytes.count) {
+            lengths.append(bytes.count)
+            lengths.sort(by: >)
+            globalIndex[key] = lengths
+        }
+    }
+}

@@ -1,0 +1,49 @@
+// The simulated device's cookie jars.
+import Foundation
+import PlainviewURL
+
+/// A context's cookies (the web view and the browser each have their own jar).
+struct CookieJar: Sendable, Hashable {
+    /// Domain → cookie name → value. A dictionary, not a list: a response may set hundreds of thousands of
+    /// cookies, and storing or looking one up must not scan the others.
+    private var byDomain: [String: [String: String]] = [:]
+
+    /// Stores a `Set-Cookie` value received from `url`.
+    mutating func set(_ header: String, from url: String) {
+        guard let host = URLTools.host(url) else { return }
+        let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let first = parts.first, let eq = first.firstIndex(of: "=") else { return }
+        let name = String(first[..<eq]).trimmingCharacters(in: .whitespaces)
+        let value = String(first[first.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return }
+        var domain = host
+        for attr in parts.dropFirst() {
+            let kv = attr.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+            if kv.count == 2, kv[0].lowercased() == "domain" {
+                var d = kv[1].lowercased()
+                if d.hasPrefix(".") { d.removeFirst() }
+                // A cookie may only be set for the host itself or a parent domain of it.
+                if host == d || host.hasSuffix("." + d) { domain = d }
+            }
+        }
+        byDomain[domain, default: [:]][name] = value
+    }
+
+    /// True when a request to `url` carries the cookie `requirement` (`name` or `name=value`).
+    func satisfies(_ requirement: String, for url: String) -> Bool {
+        guard let host = URLTools.host(url) else { return false }
+        let (name, value) = Self.split(requirement)
+        // The host and each parent domain: one lookup per label.
+        var domain = Substring(host)
+        while true {
+            if let stored = byDomain[String(domain)]?[name], value == nil || stored == value { return true }
+            guard let dot = domain.firstIndex(of: ".") else { return false }
+            domain = domain[domain.index(after: dot)...]
+        }
+    }
+
+    static func split(_ requirement: String) -> (String, String?) {
+        guard let eq = requirement.firstIndex(of: "=") else { return (requirement, nil) }
+        return (String(requirement[..<eq]), String(requirement[requirement.index(after: eq)...]))
+    }
+}

@@ -1,0 +1,56 @@
+// The simulated network: answers from the flow's recorded pages, in memory. No sockets.
+import PlainviewURL
+
+/// What the network answered for one request.
+enum FetchResult {
+    /// A recorded response. `missingCookie` is set when the page required a cookie the jar lacked
+    /// (the response is then the page's `withoutCookie` answer or a 403).
+    case response(RecordedResponse, missingCookie: String?)
+    /// Nothing recorded for this request.
+    case unrecorded
+}
+
+/// The recorded pages with their per-page response counters (the server's state).
+struct Network {
+    let pages: [RecordedPage]
+    private let keys: [String]
+    private var served: [Int]
+    /// Answers what no recorded page answers (the helper endpoints), if the flow names them.
+    let responder: (@Sendable (String, String) -> RecordedResponse?)?
+
+    init(pages: [RecordedPage], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil) {
+        self.pages = pages
+        self.responder = responder
+        self.keys = pages.map { URLTools.pageKey($0.url) }
+        self.served = Array(repeating: 0, count: pages.count)
+    }
+
+    /// The recorded page for a request: the most specific match (method and context named beat unnamed).
+    func index(for url: String, method: String, context: PageContext) -> Int? {
+        let key = URLTools.pageKey(url)
+        var best: (Int, Int)?
+        for (i, p) in pages.enumerated() where keys[i] == key {
+            if let m = p.method, m != method { continue }
+            if let c = p.context, c != context { continue }
+            let score = (p.method == nil ? 0 : 1) + (p.context == nil ? 0 : 2)
+            if let b = best, b.1 >= score { continue }
+            best = (i, score)
+        }
+        return best?.0
+    }
+
+    mutating func fetch(_ url: String, method: String, context: PageContext, jar: CookieJar) -> FetchResult {
+        guard let i = index(for: url, method: method, context: context) else {
+            if let r = responder?(method, url) { return .response(r, missingCookie: nil) }
+            return .unrecorded
+        }
+        let page = pages[i]
+        if let need = page.requireCookie, !jar.satisfies(need, for: url) {
+            return .response(page.missingCookieResponse, missingCookie: need)
+        }
+        guard !page.responses.isEmpty else { return .unrecorded }
+        let n = min(served[i], page.responses.count - 1)
+        served[i] += 1
+        return .response(page.responses[n], missingCookie: nil)
+    }
+}

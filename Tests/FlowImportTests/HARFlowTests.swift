@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+import TestSupport
+import PlainviewConfig
+@testable import FlowImport
+
+
+@Suite struct HARFlowDraftTests {
+    func draft(_ name: String, taps: [String]? = nil) throws -> HARFlowDraft {
+        try HARFlowBuilder.draft(from: HARFixture.read(name), taps: taps)
+    }
+
+    @Test func redirectChainBecomesPagesAndOneInferredTap() throws {
+        let d = try draft("redirect_chain.har")
+        #expect(d.start == "https://shop.example.com/pay?order=42")
+        #expect(d.pages.map(\.url) == [
+            "https://shop.example.com/pay?order=42", "https://psp.example.net/checkout/start",
+            "https://psp.example.net/checkout/card", "https://shop.example.com/complete",
+        ])
+        #expect(d.pages.map { $0.responses[0].status } == [302, 301, 200, 200])
+        #expect(d.pages[1].responses[0].headers == [HARHeader(name: "Location", value: "/checkout/card")])
+        // The card page links to complete; the user tapped it (Referer says so).
+        guard case .tap(let url, let why)? = d.steps.first else {
+            Issue.record("no tap inferred: \(d.steps)")
+            return
+        }
+        #expect(d.steps.count == 1)
+        #expect(url == "https://shop.example.com/complete")
+        #expect(why.contains("Referer: https://psp.example.net/checkout/card"))
+        #expect(d.subresourceCount == 2)
+        #expect(d.ending?.message.contains("ends at https://shop.example.com/complete") == true)
+    }
+
+    @Test func metaRefreshAndAutoPostedFormsNeedNoTap() throws {
+        #expect(try draft("meta_refresh.har").steps.isEmpty)
+        let threeDS = try draft("auto_post_3ds.har")
+        #expect(threeDS.steps.isEmpty)
+        #expect(threeDS.pages.map(\.method) == ["GET", "POST", "POST", "GET"])
+    }
+
+    @Test func aFormTheUserSubmittedIsATap() throws {
+        let d = try draft("firefox_variant.har")
+        #expect(d.pages.first { $0.url.hasSuffix("/widget") }?.isFrame == true)
+        guard case .tap(let url, let why)? = d.steps.first else {
+            Issue.record("no tap inferred: \(d.steps)")
+            return
+        }
+        #expect(url == "https://shop.example.com/submit")
+        #expect(why.contains("form the user submitted"))
+        #expect(d.steps.count == 1)  // the 303 to /done follows by itself
+    }
+
+    @Test func customSchemeAttemptEndsTheRecording() throws {
+        let d = try draft("chrome_variant.har")
+        #expect(d.appNavigations == ["bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null"])
+        #expect(!d.pages.contains { $0.url.hasPrefix("bankid:") })
+        let end = try #require(d.ending)
+        #expect(end.message.contains("navigation to bankid:"))
+        #expect(end.source == "log.entries[4]")
+    }
+
+    @Test func redirectToAnAppSchemeEndsTheRecording() throws {
+        let json = """
+        {"log": {"entries": [
+          {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://shop.example.com/return",
+           "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
+           "response": {"status": 302, "headers": [{"name": "Location", "value": "shopapp://payment/done"}]}}
+        ]}}
+        """
+        let d = try HARFlowBuilder.draft(from: HARReader().read(data: Data(json.utf8)))
+        #expect(d.ending?.message.contains("redirect to shopapp://payment/done") == true)
+    }
+
+    @Test func repeatedURLsBecomeResponsesInOrder() throws {
+        let json = """
+        {"log": {"entries": [
+          {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://a.example/poll", "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
+           "response": {"status": 200, "headers": [{"name": "Refresh", "value": "1"}], "content": {"mimeType": "text/html", "text": "wait"}}},
+          {"startedDateTime": "2026-11-20T10:00:01Z", "request": {"method": "GET", "url": "https://A.example/poll#x", "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
+           "response": {"status": 302, "headers": [{"name": "Location", "value": "/done"}]}}
+        ]}}
+        """
+        let d = try HARFlowBuilder.draft(from: HARReader().read(data: Data(json.utf8)))
+        #expect(d.pages.count == 1)
+        #expect(d.pages[0].responses.map(\.status) == [200, 302])
+    }
+
+    @Test func tapsFromTheCommandLineReplaceInferredOnes() throws {
+        let d = try draft("redirect_chain.har", taps: ["Done"])
+        #expect(d.steps == [.tapText("Done")])
+    }
+
+    @Test func aRecordingWithoutDocumentsIsAnError() throws {
+        let json = #"{"log": {"entries": [{"_resourceType": "script", "request": {"method": "GET", "url": "https://a.example/a.js"}, "response": {"status": 200}}]}}"#
+        #expect(throws: HARFlowBuilder.BuildError.noDocuments) {
+            try HARFlowBuilder.draft(from: HARReader().read(data: Data(json.utf8)))
+        }
+    }
+
+    @Test(arguments: [
+        ("0; url=https://a.example/x", "https://a.example/x"),
+        ("5;URL='/y'", "https://a.example/y"),
+        ("3", nil),
+    ])
+    func refreshHeader(value: String, url: String?) {
+        #expect(HARFlowBuilder.refreshURL(value, base: "https://a.example/") == url)
+    }
+}
+
+@Suite struct HARFlowWriterTests {
+    @Test func flowFileNamesEveryPageAndItsBodyFile() throws {
+        let log = try HARFixture.read("redirect_chain.har")
+        let d = try HARFlowBuilder.draft(from: log)
+        let files = HARFlowWriter.files(for: d, options: .init(name: "chain", source: "chain.har", policyPath: "../common/ios-policy.yaml",
+                                                               expect: "complete"))
+        #expect(files.map(\.name) == ["flow.yaml", "01-psp.example.net-card.html", "02-shop.example.com-complete.html"])
+        let yaml = String(decoding: files[0].data, as: UTF8.self)
+        #expect(yaml.contains("policy: \"../common/ios-policy.yaml\"\n"))
+        #expect(yaml.contains("start: \"https://shop.example.com/pay?order=42\"\n"))
+        #expect(yaml.contains("  - url: \"https://psp.example.net/checkout/start\"\n    status: 301\n    location: \"/checkout/card\"\n"))
+        #expect(yaml.contains("    file: \"01-psp.example.net-card.html\"  # log.entries[2]\n"))
+        #expect(yaml.contains("steps:\n"))
+        #expect(yaml.contains("  - tap: {url: \"https://shop.example.com/complete\"}\n"))
+        #expect(yaml.contains("expect:\n  outcome: \"complete\"\n"))
+        #expect(yaml.contains("# NOT redacted"))
+        #expect(files[1].data == log.entries[2].response.content.body)
+    }
+
+    @Test func draftedPolicyWhenNoneIsGiven() throws {
+        let d = try HARFlowBuilder.draft(from: HARFixture.read("meta_refresh.har"))
+        let yaml = String(decoding: HARFlowWriter.files(for: d, options: .init(name: "m", source: "m.har", platform: "android"))[0].data,
+                          as: UTF8.self)
+        #expect(yaml.contains("policy:  # drafted"))
+        #expect(yaml.contains("  platform: \"android\"\n"))
+        #expect(yaml.contains("  paymentUrl: \"https://shop.example.com/android/return?order=42\""))
+        #expect(yaml.contains("# expect:"))
+    }
+
+    @Test func nonUTF8BodiesAreWrittenByteForByte() throws {
+        let log = try HARFixture.read("non_utf8_body.har")
+        let files = HARFlowWriter.files(for: try HARFlowBuilder.draft(from: log), options: .init(name: "l", source: "l.har"))
+        #expect(files.count == 2)
+        #expect(files[1].data == log.entries[0].response.content.body)
+        #expect(String(decoding: files[0].data, as: UTF8.self).contains("\"Content-Type\": \"text/html; charset=ISO-8859-1\""))
+    }
+
+    @Test(arguments: [
+        ("plain", "\"plain\""),
+        ("a \"q\" \\ b", "\"a \\\"q\\\" \\\\ b\""),
+        ("line\nbreak\t#: &*", "\"line\\nbreak\\t#: &*\""),
+        ("\u{7}bell åäö", "\"\\u0007bell åäö\""),
+    ])
+    func yamlQuoting(raw: String, quoted: String) {
+        #expect(YAMLEmitter.quoted(raw) == quoted)
+    }
+
+    @Test func writingIsAtomicAndRefusesToOverwrite() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("Pages/flow-a")
+        try HARFlowWriter.write([("flow.yaml", Data("a".utf8)), ("p.html", Data("<p>".utf8))], to: target, force: false)
+        #expect(try String(contentsOf: target.appendingPathComponent("flow.yaml"), encoding: .utf8) == "a")
+        #expect(throws: HARFlowWriter.WriteError.self) {
+            try HARFlowWriter.write([("flow.yaml", Data("b".utf8))], to: target, force: false)
+        }
+        #expect(try String(contentsOf: target.appendingPathComponent("flow.yaml"), encoding: .utf8) == "a")
+        try HARFlowWriter.write([("flow.yaml", Data("c".utf8))], to: target, force: true)
+        #expect(try String(contentsOf: target.appendingPathComponent("flow.yaml"), encoding: .utf8) == "c")
+        #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("p.html").path))
+        // No temporary or backup folders are left behind.
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("Pages").path)
+        #expect(siblings == ["flow-a"])
+    }
+
+    @Test func aFolderThatCannotBeCreatedIsAnErrorAndLeavesNothing() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let blocker = dir.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        #expect(throws: HARFlowWriter.WriteError.self) {
+            try HARFlowWriter.write([("flow.yaml", Data("a".utf8))], to: blocker.appendingPathComponent("flow"), force: false)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["file"])
+    }
+
+    @Test(arguments: [
+        (1, "https://shop.example.com/pay", "text/html", "01-shop.example.com-pay.html"),
+        (2, "https://shop.example.com/", "text/html", "02-shop.example.com.html"),
+        (3, "https://x.example/a/b/c.aspx?x=1", "text/html", "03-x.example-c.html"),
+        (4, "https://x.example/api", "application/json", "04-x.example-api.json"),
+        // The URL core resolves `..` and `%2e%2e` as a browser does: the path is `/`.
+        (5, "https://x.example/ÅÄÖ/../%2e%2e", "text/html", "05-x.example.html"),
+        (6, "https://X.example./ÅÄÖ/p%20q", "text/html", "06-x.example-p-q.html"),
+    ])
+    func fileNamesAreSafe(n: Int, url: String, mime: String, expected: String) {
+        var used: Set<String> = []
+        let name = HARFlowWriter.fileName(n, url: url, contentType: mime, used: &used)
+        #expect(name == expected)
+        #expect(!name.contains("/") && !name.hasPrefix("."))
+    }
+}

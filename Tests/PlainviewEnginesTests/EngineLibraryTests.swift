@@ -1,0 +1,49 @@
+import FlowSimulator
+import Foundation
+import PlainviewEngines
+import Testing
+import TestSupport
+
+/// The engines as a library: a WebEngine made once drives several flows through the simulator in process, and its
+/// verdicts are the model's on the shipped pages that both can read (the CLI tests cover `simulate --engine`).
+/// Where an engine is absent the test is skipped with the Debian package to install; under CI=true it runs and fails.
+@Suite(.serialized) struct EngineLibraryTests {
+    static let chromiumMissing = ChromiumEngine.locate() == nil ? "Chromium is not installed (apt-get install chromium)" : nil
+    static let webKitMissing = WebKitEngine.missing()
+
+    /// Shipped flows whose pages navigate by markup the model reads as the engines run it.
+    static let flows = ["01-ios-card-3ds-goodlisted", "02-ios-3ds-not-goodlisted", "08-ios-user-cancels"]
+
+    static func loadFlows() throws -> [Flow] {
+        try flows.map { try FlowLoader.load(file: Project.path("Pages/\($0)/flow.yaml").path) }
+    }
+
+    /// Runs every flow on one engine and checks each against the model: same outcome, every expectation met.
+    static func agreeWithTheModel(_ engine: any WebEngine) throws {
+        defer { engine.shutdown() }
+        for flow in try loadFlows() {
+            let model = Simulator.run(flow)
+            let real = Simulator.run(flow, engine: engine)
+            #expect(real.passed, "\(engine.name) \(flow.name): \(real.failures)")
+            #expect(real.branches.map(\.outcome.kind) == model.branches.map(\.outcome.kind), "\(engine.name) \(flow.name)")
+        }
+    }
+
+    @Test(.enabled(if: chromiumMissing == nil || Program.isCI, "\(chromiumMissing ?? "")"))
+    func chromiumRunsSeveralFlowsAsTheModelDoes() async throws {
+        try await offPool { try Self.agreeWithTheModel(try ChromiumEngine(timeout: 60)) }
+    }
+
+    @Test(.enabled(if: webKitMissing == nil || Program.isCI, "\(webKitMissing ?? "")"))
+    func webKitRunsSeveralFlowsAsTheModelDoes() async throws {
+        try await offPool { try Self.agreeWithTheModel(try WebKitEngine(timeout: 60)) }
+    }
+
+    @Test func aMissingEngineSaysWhichPackageToInstall() {
+        #expect(ChromiumEngine.debianPackage == "chromium")
+        #expect(WebKitEngine.debianPackages == ["libwebkit2gtk-4.1-0", "xvfb"])
+        if let missing = Self.webKitMissing {
+            #expect(missing.contains("plainview-webkit") || missing.contains("libwebkit2gtk") || missing.contains("Xvfb") || missing.contains("xvfb"), "\(missing)")
+        }
+    }
+}
