@@ -79,7 +79,8 @@ let package = Package(
         .target(name: "PageScan", dependencies: ["CLibXML2", "PlainviewURL"]),
         // The one strict config reader (ConfigNode: policy, environment with app behaviours, flow and redaction
         // files; file:line:key errors), goodlist files and the built-in list, the Public Suffix List, atomic writes.
-        .target(name: "PlainviewConfig", dependencies: ["NavigationPolicy", "AppSwitch", "PlainviewURL", "PlainviewSupport", "Yams"]),
+        .target(
+            name: "PlainviewConfig", dependencies: ["NavigationPolicy", "AppSwitch", "PlainviewURL", "PlainviewSupport", "Yams"]),
         // Goodlist maintenance: lint (and fix), check, diff, learn from traces.
         .target(name: "GoodlistTools", dependencies: ["PlainviewConfig", "NavigationPolicy", "PlainviewURL"]),
         // Recordings: HAR 1.2 reading and writing, drafting a flow folder from a recording, redaction of secrets.
@@ -152,7 +153,8 @@ let package = Package(
         // One test target per library (plus the black-box CLI tests).
         .testTarget(name: "PlainviewSupportTests", dependencies: ["PlainviewSupport", "TestSupport"]),
         .testTarget(name: "PlainviewURLTests", dependencies: ["PlainviewURL", "TestSupport"]),
-        .testTarget(name: "NavigationPolicyTests", dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "TestSupport"]),
+        .testTarget(
+            name: "NavigationPolicyTests", dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "TestSupport"]),
         .testTarget(name: "AppSwitchTests", dependencies: ["AppSwitch", "NavigationPolicy", "PlainviewURL", "TestSupport"]),
         .testTarget(
             name: "PaymentURLHelpersTests",
@@ -160,7 +162,9 @@ let package = Package(
         ),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
         .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "AppSwitch", "TestSupport"]),
-        .testTarget(name: "GoodlistToolsTests", dependencies: ["GoodlistTools", "PlainviewConfig", "NavigationPolicy", "PlainviewURL", "TestSupport"]),
+        .testTarget(
+            name: "GoodlistToolsTests",
+            dependencies: ["GoodlistTools", "PlainviewConfig", "NavigationPolicy", "PlainviewURL", "TestSupport"]),
         .testTarget(
             name: "FlowImportTests",
             dependencies: ["FlowImport", "PlainviewConfig", "PlainviewURL", "PageScan", "AppSwitch", "TestSupport"],

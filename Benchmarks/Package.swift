@@ -9,7 +9,7 @@ let package = Package(
     name: "PlainviewBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Plainview", path: ".."),
+        .package(name: "Plainview", path: "..")
     ],
     targets: [
         .executableTarget(
@@ -24,7 +24,7 @@ let package = Package(
                 .product(name: "PlainviewEngines", package: "Plainview"),
                 .product(name: "PlainviewTestSupport", package: "Plainview"),
             ]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,8 +23,10 @@ public enum AppSwitchEncoding {
     /// query). `&`, `=`, `+`, `#`, `%` and every other reserved or disallowed character are encoded.
     /// Used for ROAMpay X, whose guide shows `hostURL=RPXUniversalLinkNativeTestApp://` unencoded.
     public static func encodeQueryValue(_ value: String) -> String {
-        encode(value) { isUnreserved($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/")
-            || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }
+        encode(value) {
+            isUnreserved($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/")
+                || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@")
+        }
     }
 
     /// Decodes `%XX` sequences once. `+` stays `+` (RFC 3986, not HTML forms).
@@ -71,7 +73,8 @@ struct AppSwitchURLParts: Sendable, Hashable {
     /// Splits `raw`. nil when it holds spaces or control characters or is not a URL a browser would parse.
     init?(_ raw: String) {
         guard !raw.isEmpty, raw.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }),
-              let url = WebURL(raw) else { return nil }
+            let url = WebURL(raw)
+        else { return nil }
         switch url.host {
         case nil, .empty?:
             host = nil
@@ -108,7 +111,8 @@ struct AppSwitchURLParts: Sendable, Hashable {
         return query.split(separator: "&", omittingEmptySubsequences: true).map { piece in
             if let eq = piece.firstIndex(of: "=") {
                 let name = String(piece[..<eq])
-                return RawQueryItem(name: AppSwitchEncoding.decode(name) ?? name, rawValue: String(piece[piece.index(after: eq)...]))
+                return RawQueryItem(
+                    name: AppSwitchEncoding.decode(name) ?? name, rawValue: String(piece[piece.index(after: eq)...]))
             }
             let name = String(piece)
             return RawQueryItem(name: AppSwitchEncoding.decode(name) ?? name, rawValue: nil)
@@ -141,7 +145,8 @@ struct QueryReader {
         guard let entry = items[key] else { return nil }
         guard let raw = entry else { return "" }
         guard let decoded = AppSwitchEncoding.decode(raw) else {
-            throw AppSwitchError.invalidField(field: name, rule: "must be percent-encoded UTF-8 (`%` followed by two hex digits)", value: raw)
+            throw AppSwitchError.invalidField(
+                field: name, rule: "must be percent-encoded UTF-8 (`%` followed by two hex digits)", value: raw)
         }
         return decoded
     }

@@ -101,13 +101,16 @@ public enum AppSwitchMessage: Sendable, Hashable, Encodable {
         }
         let names = Set(parts.queryItems.map { $0.name.lowercased() })
         if parts.scheme == "https",
-           (parts.host == ROAMpay.universalLinkHost && ROAMpay.isTransactionPath(parts.path))
-            || (names.contains("authtoken") && names.contains("hosturl")) {
+            (parts.host == ROAMpay.universalLinkHost && ROAMpay.isTransactionPath(parts.path))
+                || (names.contains("authtoken") && names.contains("hosturl"))
+        {
             return .roampayRequest(try ROAMpayRequest.parse(url))
         }
         throw AppSwitchError.unrecognizedURL(
             url: url,
-            expected: "a Swish, BankID or ROAMpay X URL (swish://paymentrequest?…, bankid:///?…, https://app.bankid.com/?…, https://…/transaction/?amount=…, or …?transactionResponse=…)")
+            expected:
+                "a Swish, BankID or ROAMpay X URL (swish://paymentrequest?…, bankid:///?…, https://app.bankid.com/?…, https://…/transaction/?amount=…, or …?transactionResponse=…)"
+        )
     }
 
     private enum CodingKeys: String, CodingKey { case kind }

@@ -102,16 +102,22 @@ public struct BankIDLaunch: Sendable, Hashable, Encodable {
     /// redirect to follow. The token, when present, must be a UUID; `redirect` is decoded once.
     public static func parse(_ url: String) throws -> BankIDLaunch {
         guard let parts = AppSwitchURLParts(url) else {
-            throw AppSwitchError.unrecognizedURL(url: url, expected: "a BankID launch URL (bankid:///?autostarttoken=… or https://app.bankid.com/?autostarttoken=…)")
+            throw AppSwitchError.unrecognizedURL(
+                url: url,
+                expected: "a BankID launch URL (bankid:///?autostarttoken=… or https://app.bankid.com/?autostarttoken=…)")
         }
         let form: BankIDLaunchForm
         switch parts.scheme {
         case BankID.scheme where parts.host == nil && (parts.path.isEmpty || parts.path == "/"):
             form = .scheme
-        case "https" where parts.host == BankID.universalLinkHost && (parts.port == nil || parts.port == "443") && (parts.path.isEmpty || parts.path == "/"):
+        case "https"
+        where parts.host == BankID.universalLinkHost && (parts.port == nil || parts.port == "443")
+            && (parts.path.isEmpty || parts.path == "/"):
             form = .universalLink
         default:
-            throw AppSwitchError.unrecognizedURL(url: url, expected: "a BankID launch URL (bankid:///?autostarttoken=… or https://app.bankid.com/?autostarttoken=…)")
+            throw AppSwitchError.unrecognizedURL(
+                url: url,
+                expected: "a BankID launch URL (bankid:///?autostarttoken=… or https://app.bankid.com/?autostarttoken=…)")
         }
         let query = try QueryReader(parts)
         let token = try query.value("autostarttoken")
@@ -134,11 +140,13 @@ public struct BankIDLaunch: Sendable, Hashable, Encodable {
 
     private static func validateToken(_ token: String) throws {
         if token.isEmpty {
-            throw AppSwitchError.missingField(field: "autostarttoken", rule: "the autoStartToken from BankID's auth/sign response (a UUID)")
+            throw AppSwitchError.missingField(
+                field: "autostarttoken", rule: "the autoStartToken from BankID's auth/sign response (a UUID)")
         }
         if !BankID.isValidAutoStartToken(token) {
             throw AppSwitchError.invalidField(
-                field: "autostarttoken", rule: "must be a UUID (8-4-4-4-12 hex digits, e.g. 7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6)",
+                field: "autostarttoken",
+                rule: "must be a UUID (8-4-4-4-12 hex digits, e.g. 7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6)",
                 value: token)
         }
     }
@@ -157,11 +165,12 @@ public struct BankIDLaunch: Sendable, Hashable, Encodable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(autoStartToken, forKey: .autoStartToken)
         try c.encode(redirect.parameterValue, forKey: .redirect)
-        let returnsTo: String = switch redirect {
-        case .previousApp: "previous-app"
-        case .url: "redirect-url"
-        case .absent: "none"
-        }
+        let returnsTo: String =
+            switch redirect {
+            case .previousApp: "previous-app"
+            case .url: "redirect-url"
+            case .absent: "none"
+            }
         try c.encode(returnsTo, forKey: .returnsTo)
         try c.encode(form, forKey: .form)
         try c.encode(url, forKey: .url)

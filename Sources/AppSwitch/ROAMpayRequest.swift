@@ -89,7 +89,8 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
         try Self.validateBase(base)
         try Self.validateAmount(amount)
         if authToken.isEmpty {
-            throw AppSwitchError.missingField(field: "authToken", rule: "length > 0: the security token from /wsapi/SecurityTokens")
+            throw AppSwitchError.missingField(
+                field: "authToken", rule: "length > 0: the security token from /wsapi/SecurityTokens")
         }
         try Self.validateHostURL(hostURL)
         if let tip, !Self.isDigits(tip) {
@@ -100,13 +101,16 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
             throw AppSwitchError.invalidField(field: "invoiceID", rule: #"must match "[a-zA-Z0-9]{0,15}""#, value: invoiceID)
         }
         if let notes = transactionNotes,
-           !(notes.utf8.count <= 200 && notes.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E })) {
+            !(notes.utf8.count <= 200 && notes.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }))
+        {
             throw AppSwitchError.invalidField(
                 field: "transactionNotes", rule: #"must match "[\x20-\x7E]{0,200}" (printable ASCII, at most 200)"#, value: notes)
         }
         if let ref = customReferenceNumber,
-           !(ref.utf8.count <= 20 && ref.utf8.allSatisfy({ Self.isAlnum($0) || $0 == UInt8(ascii: "-") })) {
-            throw AppSwitchError.invalidField(field: "customReferenceNumber", rule: #"must match "[-a-zA-Z0-9]{0,20}""#, value: ref)
+            !(ref.utf8.count <= 20 && ref.utf8.allSatisfy({ Self.isAlnum($0) || $0 == UInt8(ascii: "-") }))
+        {
+            throw AppSwitchError.invalidField(
+                field: "customReferenceNumber", rule: #"must match "[-a-zA-Z0-9]{0,20}""#, value: ref)
         }
     }
 
@@ -135,17 +139,20 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
     /// `invoiceId`, `readerserialnumber` and `ReaderSerialNumber`. A parameter given twice is an error.
     public static func parse(_ url: String) throws -> ROAMpayRequest {
         guard let parts = AppSwitchURLParts(url), parts.scheme == "https", parts.host != nil else {
-            throw AppSwitchError.unrecognizedURL(url: url, expected: "a ROAMpay X link (https://assets.roamdata.com/transaction/?amount=…&authToken=…&hostURL=…)")
+            throw AppSwitchError.unrecognizedURL(
+                url: url, expected: "a ROAMpay X link (https://assets.roamdata.com/transaction/?amount=…&authToken=…&hostURL=…)")
         }
         let q = try QueryReader(parts, caseInsensitive: true)
         guard let amount = try q.value("amount") else {
             throw AppSwitchError.missingField(field: "amount", rule: "the amount in cents")
         }
         guard let authToken = try q.value("authToken") else {
-            throw AppSwitchError.missingField(field: "authToken", rule: "length > 0: the security token from /wsapi/SecurityTokens")
+            throw AppSwitchError.missingField(
+                field: "authToken", rule: "length > 0: the security token from /wsapi/SecurityTokens")
         }
         guard let hostURL = try q.value("hostURL") else {
-            throw AppSwitchError.missingField(field: "hostURL", rule: "RPX opens it after the transaction: yourscheme:// or an http(s) URL")
+            throw AppSwitchError.missingField(
+                field: "hostURL", rule: "RPX opens it after the transaction: yourscheme:// or an http(s) URL")
         }
         var request = ROAMpayRequest(
             base: parts.base, amount: amount, authToken: authToken, hostURL: hostURL,
@@ -153,13 +160,15 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
             transactionNotes: try q.value("transactionNotes"), customReferenceNumber: try q.value("customReferenceNumber"))
         if let raw = try q.value("loginStrategy") {
             guard let v = ROAMpayLoginStrategy(rawValue: raw.lowercased()) else {
-                throw AppSwitchError.invalidField(field: "loginStrategy", rule: #"must be "normal" or "readerserialnumber""#, value: raw)
+                throw AppSwitchError.invalidField(
+                    field: "loginStrategy", rule: #"must be "normal" or "readerserialnumber""#, value: raw)
             }
             request.loginStrategy = v
         }
         if let raw = try q.value("tenderType") {
             guard let v = ROAMpayTenderType(rawValue: raw.lowercased()) else {
-                throw AppSwitchError.invalidField(field: "tenderType", rule: #"must be "cash", "keyed", "card" or "keyedonpinpad""#, value: raw)
+                throw AppSwitchError.invalidField(
+                    field: "tenderType", rule: #"must be "cash", "keyed", "card" or "keyedonpinpad""#, value: raw)
             }
             request.tenderType = v
         }
@@ -204,10 +213,12 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
         let pieces = tax.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         let whole = pieces.first.map(String.init) ?? ""
         let fraction = pieces.count == 2 ? String(pieces[1]) : nil
-        let patternOK = isDigits(whole) && whole.count <= 3
+        let patternOK =
+            isDigits(whole) && whole.count <= 3
             && (fraction.map { isDigits($0) && $0.count <= 3 } ?? true)
         guard patternOK else {
-            throw AppSwitchError.invalidField(field: "tax", rule: #"must match "^\d{1,3}(\.\d{1,3})?$" (a percentage)"#, value: tax)
+            throw AppSwitchError.invalidField(
+                field: "tax", rule: #"must match "^\d{1,3}(\.\d{1,3})?$" (a percentage)"#, value: tax)
         }
         // >= 0 holds by the pattern; <= 100: 100 with a zero fraction at most.
         let wholeValue = Int(whole) ?? 0
@@ -219,18 +230,21 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
 
     static func validateHostURL(_ hostURL: String) throws {
         if hostURL.isEmpty {
-            throw AppSwitchError.missingField(field: "hostURL", rule: "RPX opens it after the transaction: yourscheme:// or an http(s) URL")
+            throw AppSwitchError.missingField(
+                field: "hostURL", rule: "RPX opens it after the transaction: yourscheme:// or an http(s) URL")
         }
         let rule = #"must be your app's custom URL ending in "://" (native app) or an http:// or https:// URL (web app)"#
         guard let parts = AppSwitchURLParts(hostURL) else {
             throw AppSwitchError.invalidField(field: "hostURL", rule: rule, value: hostURL)
         }
         if SchemeKind(scheme: parts.scheme) == .neverExternal {
-            throw AppSwitchError.invalidField(field: "hostURL", rule: "must not use the \(parts.scheme): scheme; " + rule, value: hostURL)
+            throw AppSwitchError.invalidField(
+                field: "hostURL", rule: "must not use the \(parts.scheme): scheme; " + rule, value: hostURL)
         }
         if SchemeKind(scheme: parts.scheme) == .web {
             guard parts.host != nil else {
-                throw AppSwitchError.invalidField(field: "hostURL", rule: "a web-app hostURL needs a host (https://shop.example/…)", value: hostURL)
+                throw AppSwitchError.invalidField(
+                    field: "hostURL", rule: "a web-app hostURL needs a host (https://shop.example/…)", value: hostURL)
             }
             return
         }
@@ -242,9 +256,11 @@ public struct ROAMpayRequest: Sendable, Hashable, Codable {
 
     static func validateBase(_ base: String) throws {
         guard let parts = AppSwitchURLParts(base), parts.scheme == "https", parts.host != nil,
-              parts.query == nil, parts.fragment == nil, parts.userinfo == nil else {
+            parts.query == nil, parts.fragment == nil, parts.userinfo == nil
+        else {
             throw AppSwitchError.invalidField(
-                field: "base", rule: "must be an https URL with a host and no query (a universal link), e.g. \(ROAMpay.defaultBase)",
+                field: "base",
+                rule: "must be an https URL with a host and no query (a universal link), e.g. \(ROAMpay.defaultBase)",
                 value: base)
         }
     }

@@ -146,16 +146,18 @@ public struct ROAMpayTransaction: Sendable, Hashable, Encodable {
         }
     }
 
-    static var textFields: [(String, WritableKeyPath<ROAMpayTransaction, String?>)] { [
-        ("responseCode", \.responseCode), ("transactionResponseCode", \.transactionResponseCode),
-        ("clerkDisplay", \.clerkDisplay), ("customerDisplay", \.customerDisplay),
-        ("transactionID", \.transactionID), ("transactionGUID", \.transactionGUID),
-        ("transactionGroupID", \.transactionGroupID), ("clientTransactionID", \.clientTransactionID),
-        ("batchNumber", \.batchNumber), ("sequenceNumber", \.sequenceNumber), ("invoiceID", \.invoiceID),
-        ("authCode", \.authCode), ("cardType", \.cardType), ("cardExpirationDate", \.cardExpirationDate),
-        ("transactionType", \.transactionType), ("posEntryMode", \.posEntryMode),
-        ("cardVerificationMethod", \.cardVerificationMethod),
-    ] }
+    static var textFields: [(String, WritableKeyPath<ROAMpayTransaction, String?>)] {
+        [
+            ("responseCode", \.responseCode), ("transactionResponseCode", \.transactionResponseCode),
+            ("clerkDisplay", \.clerkDisplay), ("customerDisplay", \.customerDisplay),
+            ("transactionID", \.transactionID), ("transactionGUID", \.transactionGUID),
+            ("transactionGroupID", \.transactionGroupID), ("clientTransactionID", \.clientTransactionID),
+            ("batchNumber", \.batchNumber), ("sequenceNumber", \.sequenceNumber), ("invoiceID", \.invoiceID),
+            ("authCode", \.authCode), ("cardType", \.cardType), ("cardExpirationDate", \.cardExpirationDate),
+            ("transactionType", \.transactionType), ("posEntryMode", \.posEntryMode),
+            ("cardVerificationMethod", \.cardVerificationMethod),
+        ]
+    }
 
     /// Reads one transaction object; `path` names it in errors (`transactions[0]`).
     init(json: [String: AppSwitchJSON], path: String) throws {
@@ -173,13 +175,20 @@ public struct ROAMpayTransaction: Sendable, Hashable, Encodable {
             case .null: break
             case .object(var o):
                 var amount = ROAMpayAmount()
-                if let c = o.removeValue(forKey: "currency") { amount.currency = try Self.text(c, path: "\(path).submittedAmount.currency") }
-                if let t = o.removeValue(forKey: "total") { amount.total = try Self.cents(t, path: "\(path).submittedAmount.total") }
-                if let s = o.removeValue(forKey: "subTotal") { amount.subTotal = try Self.cents(s, path: "\(path).submittedAmount.subTotal") }
+                if let c = o.removeValue(forKey: "currency") {
+                    amount.currency = try Self.text(c, path: "\(path).submittedAmount.currency")
+                }
+                if let t = o.removeValue(forKey: "total") {
+                    amount.total = try Self.cents(t, path: "\(path).submittedAmount.total")
+                }
+                if let s = o.removeValue(forKey: "subTotal") {
+                    amount.subTotal = try Self.cents(s, path: "\(path).submittedAmount.subTotal")
+                }
                 submittedAmount = amount
                 for (k, v) in o { otherFields["submittedAmount.\(k)"] = v }
             default:
-                throw AppSwitchError.malformedResponse(field: "\(path).submittedAmount", reason: "must be an object, found \(v.typeName)")
+                throw AppSwitchError.malformedResponse(
+                    field: "\(path).submittedAmount", reason: "must be an object, found \(v.typeName)")
             }
         }
         emvData = rest.removeValue(forKey: "emvData")
@@ -193,7 +202,8 @@ public struct ROAMpayTransaction: Sendable, Hashable, Encodable {
         case .string(let s): return s
         case .int(let i): return String(i)
         default:
-            throw AppSwitchError.malformedResponse(field: path, reason: "must be a string or a whole number, found \(value.typeName)")
+            throw AppSwitchError.malformedResponse(
+                field: path, reason: "must be a string or a whole number, found \(value.typeName)")
         }
     }
 
@@ -204,7 +214,8 @@ public struct ROAMpayTransaction: Sendable, Hashable, Encodable {
         case .double(let d) where d.rounded() == d && abs(d) < 9e15: return Int(d)
         case .string(let s) where ROAMpayRequest.isDigits(s) && s.count <= 15: return Int(s)
         default:
-            throw AppSwitchError.malformedResponse(field: path, reason: "must be an amount in cents (a whole number), found \(value.typeName)")
+            throw AppSwitchError.malformedResponse(
+                field: path, reason: "must be an amount in cents (a whole number), found \(value.typeName)")
         }
     }
 
@@ -218,7 +229,9 @@ public struct ROAMpayTransaction: Sendable, Hashable, Encodable {
             if let c = s.currency { a["currency"] = .string(c) }
             if let t = s.total { a["total"] = .int(t) }
             if let st = s.subTotal { a["subTotal"] = .int(st) }
-            for (k, v) in otherFields where k.hasPrefix("submittedAmount.") { a[String(k.dropFirst("submittedAmount.".count))] = v }
+            for (k, v) in otherFields where k.hasPrefix("submittedAmount.") {
+                a[String(k.dropFirst("submittedAmount.".count))] = v
+            }
             o["submittedAmount"] = .object(a)
         }
         if let e = emvData { o["emvData"] = e }
@@ -271,7 +284,8 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
         }
         let values = parts.queryItems.filter { $0.name == "transactionResponse" }
         guard let last = values.last else {
-            throw AppSwitchError.missingField(field: "transactionResponse", rule: "RPX returns hostURL?transactionResponse=<base64 JSON>")
+            throw AppSwitchError.missingField(
+                field: "transactionResponse", rule: "RPX returns hostURL?transactionResponse=<base64 JSON>")
         }
         var response = try decode(base64: last.rawValue ?? "")
         // hostURL: the URL as RPX was given it, i.e. without the transactionResponse item(s).
@@ -289,36 +303,44 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
     /// Decodes the base64 of `transactionResponse` (see `parse(url:)` for what is tolerated).
     public static func decode(base64 raw: String) throws -> ROAMpayResponse {
         if raw.isEmpty {
-            throw AppSwitchError.missingField(field: "transactionResponse", rule: "RPX returns hostURL?transactionResponse=<base64 JSON>")
+            throw AppSwitchError.missingField(
+                field: "transactionResponse", rule: "RPX returns hostURL?transactionResponse=<base64 JSON>")
         }
         if raw.utf8.count > maximumEncodedLength {
-            throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "is \(raw.utf8.count) characters long; at most \(maximumEncodedLength) are read")
+            throw AppSwitchError.malformedResponse(
+                field: "transactionResponse",
+                reason: "is \(raw.utf8.count) characters long; at most \(maximumEncodedLength) are read")
         }
         var text = raw
         if text.contains("%") {
             guard let d = AppSwitchEncoding.decode(text) else {
-                throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "has a % that is not followed by two hex digits")
+                throw AppSwitchError.malformedResponse(
+                    field: "transactionResponse", reason: "has a % that is not followed by two hex digits")
             }
             text = d
         }
         var chars: [UInt8] = []
         for b in text.utf8 {
             switch b {
-            case UInt8(ascii: " "): chars.append(UInt8(ascii: "+"))   // a form decoder turned + into space
-            case UInt8(ascii: "-"): chars.append(UInt8(ascii: "+"))   // base64url
+            case UInt8(ascii: " "): chars.append(UInt8(ascii: "+")) // a form decoder turned + into space
+            case UInt8(ascii: "-"): chars.append(UInt8(ascii: "+")) // base64url
             case UInt8(ascii: "_"): chars.append(UInt8(ascii: "/"))
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "\t"): continue
             default: chars.append(b)
             }
         }
         while chars.last == UInt8(ascii: "=") { chars.removeLast() }
-        if let bad = chars.first(where: { !(AppSwitchEncoding.isUnreserved($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/")) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "~") }) {
+        if let bad = chars.first(where: {
+            !(AppSwitchEncoding.isUnreserved($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "/")) || $0 == UInt8(ascii: ".")
+                || $0 == UInt8(ascii: "~")
+        }) {
             throw AppSwitchError.malformedResponse(
                 field: "transactionResponse",
                 reason: "is not base64: it contains \(AppSwitchError.quote(String(decoding: [bad], as: UTF8.self)))")
         }
         if chars.count % 4 == 1 {
-            throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "is not base64: its length is impossible (truncated?)")
+            throw AppSwitchError.malformedResponse(
+                field: "transactionResponse", reason: "is not base64: its length is impossible (truncated?)")
         }
         while chars.count % 4 != 0 { chars.append(UInt8(ascii: "=")) }
         guard let data = Data(base64Encoded: Data(chars)) else {
@@ -330,7 +352,8 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
     /// Decodes the JSON payload (`{"transactions": [ … ]}`) that RPX sends, as in the ROAMpay X universal link guide §4.2.
     public static func decode(json data: Data) throws -> ROAMpayResponse {
         guard String(validating: Array(data), as: UTF8.self) != nil else {
-            throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "does not decode to UTF-8 text, so it is not the JSON RPX sends")
+            throw AppSwitchError.malformedResponse(
+                field: "transactionResponse", reason: "does not decode to UTF-8 text, so it is not the JSON RPX sends")
         }
         let value: AppSwitchJSON
         do {
@@ -340,7 +363,8 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
             throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "is not valid JSON (\(where_))")
         }
         guard case .object(let root) = value else {
-            throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "must be a JSON object {\"transactions\": […]}, found \(value.typeName)")
+            throw AppSwitchError.malformedResponse(
+                field: "transactionResponse", reason: "must be a JSON object {\"transactions\": […]}, found \(value.typeName)")
         }
         guard let list = root["transactions"] else {
             throw AppSwitchError.malformedResponse(field: "transactionResponse", reason: "has no \"transactions\" array")
@@ -351,7 +375,8 @@ public struct ROAMpayResponse: Sendable, Hashable, Encodable {
         var transactions: [ROAMpayTransaction] = []
         for (i, item) in items.enumerated() {
             guard case .object(let o) = item else {
-                throw AppSwitchError.malformedResponse(field: "transactions[\(i)]", reason: "must be an object, found \(item.typeName)")
+                throw AppSwitchError.malformedResponse(
+                    field: "transactions[\(i)]", reason: "must be an object, found \(item.typeName)")
             }
             transactions.append(try ROAMpayTransaction(json: o, path: "transactions[\(i)]"))
         }

@@ -83,7 +83,8 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
         var callback = callbackURL
         var preEncoded = false
         if AppSwitchURLParts(callbackURL) == nil, callbackURL.lowercased().contains("%3a"),
-           let once = AppSwitchEncoding.decode(callbackURL), AppSwitchURLParts(once) != nil {
+            let once = AppSwitchEncoding.decode(callbackURL), AppSwitchURLParts(once) != nil
+        {
             callback = once
             preEncoded = true
         }
@@ -103,9 +104,13 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
             out.append("callbackurl uses merchant://, the seed's example scheme; register your app's own unique scheme")
         }
         if scheme == "https" {
-            out.append("callbackurl is an https URL: Swish opens it like a tapped link, so it returns to your app only if your app claims it as a universal link (iOS) or verified app link (Android); otherwise it opens in the browser")
+            out.append(
+                "callbackurl is an https URL: Swish opens it like a tapped link, so it returns to your app only if your app claims it as a universal link (iOS) or verified app link (Android); otherwise it opens in the browser"
+            )
         } else if scheme == "http" {
-            out.append("callbackurl is an http URL: universal links and app links are https only, so Swish returns to a browser page, not to your app")
+            out.append(
+                "callbackurl is an http URL: universal links and app links are https only, so Swish returns to a browser page, not to your app"
+            )
         }
         return out
     }
@@ -123,10 +128,12 @@ public struct SwishLaunch: Sendable, Hashable, Encodable {
     /// (`merchant%253A%252F%252F`: encoded twice) is an error, since Swish could not open it.
     public static func parse(_ url: String) throws -> SwishLaunch {
         guard let parts = AppSwitchURLParts(url), parts.scheme == Swish.scheme else {
-            throw AppSwitchError.unrecognizedURL(url: url, expected: "a Swish launch URL (swish://paymentrequest?token=…&callbackurl=…)")
+            throw AppSwitchError.unrecognizedURL(
+                url: url, expected: "a Swish launch URL (swish://paymentrequest?token=…&callbackurl=…)")
         }
         guard parts.hasAuthority, parts.host == "paymentrequest", parts.path.isEmpty || parts.path == "/" else {
-            throw AppSwitchError.unrecognizedURL(url: url, expected: "a Swish launch URL: the host must be paymentrequest (swish://paymentrequest?…)")
+            throw AppSwitchError.unrecognizedURL(
+                url: url, expected: "a Swish launch URL: the host must be paymentrequest (swish://paymentrequest?…)")
         }
         let query = try QueryReader(parts)
         guard let token = try query.value("token"), !token.isEmpty else {
@@ -188,7 +195,8 @@ public struct SwishCallback: Sendable, Hashable, Encodable {
         }
         let samePath = got.path == want.path || (got.path.isEmpty && want.path == "/") || (got.path == "/" && want.path.isEmpty)
         guard got.scheme == want.scheme, got.host == want.host, got.port == want.port, samePath else {
-            throw AppSwitchError.unrecognizedURL(url: url, expected: "the registered Swish callback \(AppSwitchError.quote(callback))")
+            throw AppSwitchError.unrecognizedURL(
+                url: url, expected: "the registered Swish callback \(AppSwitchError.quote(callback))")
         }
         let gotQuery = try QueryReader(got)
         let wantQuery = try QueryReader(want)

@@ -72,7 +72,7 @@ extension BackendChecker {
     static func encode(_ value: String, _ form: Form, path: Bool = false) -> String? {
         switch form {
         case .raw:
-            if PercentEncoding.containsControl(value) { return nil }  // CR/LF cannot be sent raw in a request line
+            if PercentEncoding.containsControl(value) { return nil } // CR/LF cannot be sent raw in a request line
             return PercentEncoding.encode(value) { b in
                 b > 0x20 && b < 0x7F && b != UInt8(ascii: "#") && b != UInt8(ascii: "&") && b != UInt8(ascii: "%")
                     && b != UInt8(ascii: "+") && !(path && (b == UInt8(ascii: "?") || b == UInt8(ascii: "/")))
@@ -87,14 +87,19 @@ extension BackendChecker {
         var text: String
     }
 
-    func checkInjection(_ client: HTTPClient, _ report: inout Report, androidDown: String?, iosDown: String?, trampoline: String?) async {
+    func checkInjection(_ client: HTTPClient, _ report: inout Report, androidDown: String?, iosDown: String?, trampoline: String?)
+        async
+    {
         var n = 0
         for t in Self.injectionTargets {
             switch t.endpoint {
             case .android: if let androidDown { report.skip(t.check, androidDown); continue }
             case .ios: if let iosDown { report.skip(t.check, iosDown); continue }
             case .trampoline:
-                if trampoline == nil { report.skip(t.check, "no back-link page under the base to probe (see the ios-universal-link redirect check)"); continue }
+                if trampoline == nil {
+                    report.skip(t.check, "no back-link page under the base to probe (see the ios-universal-link redirect check)");
+                    continue
+                }
             }
             var findings: [Finding] = []
             var refused = 0, accepted = 0, sent = 0
@@ -111,7 +116,10 @@ extension BackendChecker {
                         }
                         switch fetched {
                         case .failure(let err):
-                            findings.append(Finding(fail: false, text: "no readable answer to the \(form.rawValue) \(kind.rawValue): \(err.description)"))
+                            findings.append(
+                                Finding(
+                                    fail: false,
+                                    text: "no readable answer to the \(form.rawValue) \(kind.rawValue): \(err.description)"))
                         case .success(let r):
                             if (400...499).contains(r.status) { refused += 1 } else { accepted += 1 }
                             findings += judge(r, t: t, kind: kind, form: form, start: s, end: e)
@@ -126,7 +134,10 @@ extension BackendChecker {
                 report.warn(t.check, w.text + (findings.count > 1 ? " (and \(findings.count - 1) more)" : ""))
             } else {
                 let kinds = t.kinds.map(\.rawValue).joined(separator: ", ")
-                report.pass(t.check, "\(sent) probes (\(kinds); raw, percent-encoded, double-percent-encoded): \(refused) refused with 4xx, \(accepted) answered with every echo escaped for its context")
+                report.pass(
+                    t.check,
+                    "\(sent) probes (\(kinds); raw, percent-encoded, double-percent-encoded): \(refused) refused with 4xx, \(accepted) answered with every echo escaped for its context"
+                )
             }
         }
     }
@@ -152,20 +163,26 @@ extension BackendChecker {
             let p = path ? "\(HelperEndpoints.androidPath)/\(v)" : HelperEndpoints.androidPath
             return [ProbeURL(url: "\(base)\(p)?\(q)", markers: (s, e))]
         case .ios:
-            let items = [("scheme", options.scheme), ("language", options.language), ("id", Self.id),
-                         ("app", PercentEncoding.encodeComponent(options.appName))]
+            let items = [
+                ("scheme", options.scheme), ("language", options.language), ("id", Self.id),
+                ("app", PercentEncoding.encodeComponent(options.appName)),
+            ]
             let p = path ? "\(HelperEndpoints.iosPath)/\(v)" : HelperEndpoints.iosPath
             if t.param == "fallback" {
                 return [ProbeURL(url: "\(base)\(p)?\(query(items + [("fallback", "")]))", markers: (s, e))]
             }
             // Both rungs of the ladder: to the back-link page, and (fallback=true) to the app's scheme.
-            return [ProbeURL(url: "\(base)\(p)?\(query(items))", markers: (s, e)),
-                    ProbeURL(url: "\(base)\(p)?\(query(items + [("fallback", "true")]))", markers: (s, e))]
+            return [
+                ProbeURL(url: "\(base)\(p)?\(query(items))", markers: (s, e)),
+                ProbeURL(url: "\(base)\(p)?\(query(items + [("fallback", "true")]))", markers: (s, e)),
+            ]
         case .trampoline:
             guard let trampoline else { return [] }
             let (pageBase, _) = Self.splitURL(trampoline)
             let target = PercentEncoding.encodeComponent("\(publicBase)\(HelperEndpoints.iosPath)?\(iosQuery)&fallback=true")
-            let q = query([("target", target), ("language", options.language), ("app", PercentEncoding.encodeComponent(options.appName))])
+            let q = query([
+                ("target", target), ("language", options.language), ("app", PercentEncoding.encodeComponent(options.appName)),
+            ])
             return [ProbeURL(url: "\(pageBase)?\(q)", markers: (s, e))]
         }
     }
@@ -174,7 +191,9 @@ extension BackendChecker {
     func judge(_ r: Fetched, t: InjectionTarget, kind: PayloadKind, form: Form, start s: String, end e: String) -> [Finding] {
         var out: [Finding] = []
         let probe = "\(form.rawValue) \(kind.rawValue) in \(t.param)"
-        func fail(_ what: String, _ found: String) { out.append(Finding(fail: true, text: "\(t.param) \(what) (\(probe)): \(r.summary)\(found)")) }
+        func fail(_ what: String, _ found: String) {
+            out.append(Finding(fail: true, text: "\(t.param) \(what) (\(probe)): \(r.summary)\(found)"))
+        }
         if let h = r.headers.first(where: { $0.0.lowercased() == "x-pv-injected" }) {
             fail("became a response header (CR/LF header injection)", ", header X-Pv-Injected: \(h.1)")
         }
@@ -190,11 +209,15 @@ extension BackendChecker {
             }
             let page = Self.scan(r.body, at: base)
             let urls = page.links.map(\.url) + (page.refresh.map { [$0.url] } ?? [])
-            if let js = urls.first(where: { $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("javascript:") && $0.contains(s) }) {
+            if let js = urls.first(where: {
+                $0.trimmingCharacters(in: .whitespaces).lowercased().hasPrefix("javascript:") && $0.contains(s)
+            }) {
                 fail("becomes a javascript: link in the page", ", link \(js)")
             }
             for u in urls where u.lowercased().hasPrefix("intent:") {
-                if let why = Self.intentInjection(u, start: s) { fail("breaks out of its place in the intent URL, \(why)", ", intent \(u)") }
+                if let why = Self.intentInjection(u, start: s) {
+                    fail("breaks out of its place in the intent URL, \(why)", ", intent \(u)")
+                }
             }
             if t.endpoint == .trampoline {
                 for u in urls where Self.urlInjection(u) != nil {
@@ -207,12 +230,19 @@ extension BackendChecker {
                 // The value is the Location's scheme (the fallback rung): whatever follows it, the caller chose
                 // where the browser goes, which an unchecked scheme allows anyway. Not reachable by a third
                 // party through escaping; refusing schemes that are not the app's is the fix.
-                out.append(Finding(fail: false, text: "scheme is used unchecked as the Location's scheme (\(probe)): \(r.summary); refuse schemes that are not RFC 3986 schemes or not the app's"))
+                out.append(
+                    Finding(
+                        fail: false,
+                        text:
+                            "scheme is used unchecked as the Location's scheme (\(probe)): \(r.summary); refuse schemes that are not RFC 3986 schemes or not the app's"
+                    ))
             } else {
                 if let why = Self.urlInjection(l) { fail("adds to the Location, \(why)", "") }
                 let (_, q) = Self.splitURL(l)
                 let names = q.map(Self.queryNames) ?? []
-                if names.filter({ $0 == "target" }).count > 1 { fail("adds a second target= to the Location (parameter pollution)", "") }
+                if names.filter({ $0 == "target" }).count > 1 {
+                    fail("adds a second target= to the Location (parameter pollution)", "")
+                }
                 if l.lowercased().hasPrefix("javascript:") && l.contains(s) { fail("becomes a javascript: Location", "") }
             }
         }
@@ -255,9 +285,14 @@ extension BackendChecker {
                     return ("a tag was injected into HTML text", snippet(i))
                 }
             case .attribute(let q):
-                if region.contains(q) { return ("the value closes its \(q == UInt8(ascii: "\"") ? "double" : "single")-quoted attribute", snippet(i)) }
+                if region.contains(q) {
+                    return ("the value closes its \(q == UInt8(ascii: "\"") ? "double" : "single")-quoted attribute", snippet(i))
+                }
             case .unquotedAttribute:
-                if region.contains(where: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }) {
+                if region.contains(where: {
+                    $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"")
+                        || $0 == UInt8(ascii: "'")
+                }) {
                     return ("the value ends its unquoted attribute", snippet(i))
                 }
             case .comment:
@@ -268,27 +303,34 @@ extension BackendChecker {
                 // Inside <script>/<style>/<title>/<textarea> only "</" ends the element; a raw '<' shows that
                 // nothing is escaped, so a "</title><script>" would get through the same way.
                 if region.contains(UInt8(ascii: "<")) {
-                    return ("'<' comes back raw inside a script/style/title/textarea element, which '</…' would close", snippet(i))
+                    return (
+                        "'<' comes back raw inside a script/style/title/textarea element, which '</…' would close", snippet(i)
+                    )
                 }
             }
         }
         return nil
     }
 
-    static func isLetter(_ b: UInt8) -> Bool { (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "!") || b == UInt8(ascii: "/") }
+    static func isLetter(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "!") || b == UInt8(ascii: "/")
+    }
 
     enum HTMLContext: Equatable { case text, attribute(UInt8), unquotedAttribute, rawText, comment }
 
     /// A light tokenizer: is byte `at` in text, inside a tag (quoted or unquoted attribute), or in script/style?
     static func context(_ b: [UInt8], at: Int) -> HTMLContext {
         var i = 0
-        var rawEnd: [UInt8]? = nil   // inside <script>/<style>/<title>/<textarea>: the closing tag name
+        var rawEnd: [UInt8]? = nil // inside <script>/<style>/<title>/<textarea>: the closing tag name
         while i < at {
             if let end = rawEnd {
                 if b[i] == UInt8(ascii: "<"), i + 1 < b.count, b[i + 1] == UInt8(ascii: "/"),
-                   i + 2 + end.count <= b.count, b[(i + 2)..<(i + 2 + end.count)].map({ $0 | 0x20 }).elementsEqual(end) {
+                    i + 2 + end.count <= b.count, b[(i + 2)..<(i + 2 + end.count)].map({ $0 | 0x20 }).elementsEqual(end)
+                {
                     rawEnd = nil
-                } else { i += 1; continue }
+                } else {
+                    i += 1; continue
+                }
             }
             if b[i] == UInt8(ascii: "<"), i + 1 < b.count, isLetter(b[i + 1]) || b[i + 1] == UInt8(ascii: "!") {
                 if b[(i + 1)...].starts(with: Array("!--".utf8)) {
@@ -328,7 +370,9 @@ extension BackendChecker {
                     }
                     j += 1
                 }
-                for raw in ["script", "style", "title", "textarea"] where name.elementsEqual(Array(raw.utf8)) { rawEnd = Array(raw.utf8) }
+                for raw in ["script", "style", "title", "textarea"] where name.elementsEqual(Array(raw.utf8)) {
+                    rawEnd = Array(raw.utf8)
+                }
                 i = j + 1
                 continue
             }

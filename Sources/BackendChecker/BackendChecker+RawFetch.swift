@@ -18,17 +18,23 @@ enum RawFetch {
     struct Failure: Error, Sendable, CustomStringConvertible { var description: String }
 
     /// GET `target` (origin form, sent verbatim) from host:port with `Host: hostHeader` and `Connection: close`.
-    static func get(host: String, port: Int, target: String, hostHeader: String, timeout: Int, maxBody: Int) async -> Result<Answer, Failure> {
+    static func get(host: String, port: Int, target: String, hostHeader: String, timeout: Int, maxBody: Int) async -> Result<
+        Answer, Failure
+    > {
         await withCheckedContinuation { (cont: CheckedContinuation<Result<Answer, Failure>, Never>) in
             let thread = Thread {
-                cont.resume(returning: blockingGet(host: host, port: port, target: target, hostHeader: hostHeader,
-                                                   timeout: timeout, maxBody: maxBody))
+                cont.resume(
+                    returning: blockingGet(
+                        host: host, port: port, target: target, hostHeader: hostHeader,
+                        timeout: timeout, maxBody: maxBody))
             }
             thread.start()
         }
     }
 
-    static func blockingGet(host: String, port: Int, target: String, hostHeader: String, timeout: Int, maxBody: Int) -> Result<Answer, Failure> {
+    static func blockingGet(host: String, port: Int, target: String, hostHeader: String, timeout: Int, maxBody: Int) -> Result<
+        Answer, Failure
+    > {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -57,7 +63,9 @@ enum RawFetch {
         }
         guard fd >= 0 else { return .failure(Failure(description: "cannot connect to \(host):\(port)")) }
         defer { close(fd) }
-        let request = Array("GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: plainview-check-backend\r\nAccept: */*\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array(
+            "GET \(target) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: plainview-check-backend\r\nAccept: */*\r\nConnection: close\r\n\r\n"
+                .utf8)
         var sent = 0
         while sent < request.count {
             let offset = sent
@@ -84,7 +92,9 @@ enum RawFetch {
     /// Parses a whole response; with `complete: false`, nil until the body is known to be complete.
     static func parse(_ raw: [UInt8], complete: Bool) -> Answer? {
         let sep: [UInt8] = [13, 10, 13, 10]
-        guard raw.count >= 4, let end = (0...(raw.count - 4)).first(where: { raw[$0..<($0 + 4)].elementsEqual(sep) }) else { return nil }
+        guard raw.count >= 4, let end = (0...(raw.count - 4)).first(where: { raw[$0..<($0 + 4)].elementsEqual(sep) }) else {
+            return nil
+        }
         let head = String(decoding: raw[0..<end], as: UTF8.self)
         var lines = head.components(separatedBy: "\r\n")
         let statusLine = lines.removeFirst()
@@ -93,12 +103,15 @@ enum RawFetch {
         var headers: [(String, String)] = []
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers.append((String(line[..<colon]).lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            headers.append(
+                (String(line[..<colon]).lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         let bodyBytes = Array(raw[(end + 4)...])
         func header(_ n: String) -> String? { headers.first { $0.0 == n }?.1 }
         if header("transfer-encoding")?.lowercased().contains("chunked") == true {
-            guard let decoded = dechunk(bodyBytes) else { return complete ? Answer(status: status, headers: headers, body: String(decoding: bodyBytes, as: UTF8.self)) : nil }
+            guard let decoded = dechunk(bodyBytes) else {
+                return complete ? Answer(status: status, headers: headers, body: String(decoding: bodyBytes, as: UTF8.self)) : nil
+            }
             return Answer(status: status, headers: headers, body: String(decoding: decoded, as: UTF8.self))
         }
         if let length = header("content-length").flatMap({ Int($0) }) {
@@ -116,7 +129,9 @@ enum RawFetch {
         var out: [UInt8] = []
         var i = 0
         while true {
-            guard let lineEnd = (i..<max(i, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }) else { return nil }
+            guard let lineEnd = (i..<max(i, bytes.count - 1)).first(where: { bytes[$0] == 13 && bytes[$0 + 1] == 10 }) else {
+                return nil
+            }
             let sizeText = String(decoding: bytes[i..<lineEnd], as: UTF8.self).split(separator: ";").first.map(String.init) ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16) else { return nil }
             i = lineEnd + 2

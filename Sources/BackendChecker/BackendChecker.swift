@@ -65,10 +65,13 @@ public struct BackendChecker: Sendable {
         let afterScheme = text.range(of: "://").map { text[$0.upperBound...] } ?? ""
         let slash = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
         guard let origin = PublicOrigin(String(text[text.startIndex..<slash])) else {
-            throw BackendCheckError(description: "expected an http(s) base URL like https://shop.example.com/swedbank-pay-mobile/, got '\(options.baseURL)'")
+            throw BackendCheckError(
+                description:
+                    "expected an http(s) base URL like https://shop.example.com/swedbank-pay-mobile/, got '\(options.baseURL)'")
         }
         let path = String(afterScheme[slash...])
-        guard path.utf8.allSatisfy({ PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }), !path.contains("?") else {
+        guard path.utf8.allSatisfy({ PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }), !path.contains("?")
+        else {
             throw BackendCheckError(description: "the base URL path has characters that need percent-encoding: '\(path)'")
         }
         if let p = options.publicURL {
@@ -135,7 +138,8 @@ public struct BackendChecker: Sendable {
 
     /// True when `url` may be fetched: under the base, or one of the origin's two well-known files.
     func mayFetch(_ url: String) -> Bool {
-        url.hasPrefix(base) || url == "\(origin)\(HelperEndpoints.aasaPath)" || url == "\(origin)\(HelperEndpoints.assetLinksPath)"
+        url.hasPrefix(base) || url == "\(origin)\(HelperEndpoints.aasaPath)"
+            || url == "\(origin)\(HelperEndpoints.assetLinksPath)"
     }
 
     /// A URL the backend generated (on the public origin) mapped onto the probed address; nil when it is not
@@ -147,7 +151,9 @@ public struct BackendChecker: Sendable {
     }
 
     func fetch(_ client: HTTPClient, _ url: String, host: String? = nil) async -> Result<Fetched, BackendCheckError> {
-        guard mayFetch(url) else { return .failure(BackendCheckError(description: "not under the base URL, not fetched: \(url)")) }
+        guard mayFetch(url) else {
+            return .failure(BackendCheckError(description: "not under the base URL, not fetched: \(url)"))
+        }
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         request.headers.add(name: "User-Agent", value: "plainview-check-backend")
@@ -155,8 +161,10 @@ public struct BackendChecker: Sendable {
         do {
             let response = try await client.execute(request, timeout: .seconds(options.timeoutSeconds))
             let body = try await response.body.collect(upTo: Self.maxBody)
-            return .success(Fetched(url: url, status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
-                                    body: String(decoding: body.readableBytesView, as: UTF8.self)))
+            return .success(
+                Fetched(
+                    url: url, status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) },
+                    body: String(decoding: body.readableBytesView, as: UTF8.self)))
         } catch {
             return .failure(BackendCheckError(description: "GET \(url) failed: \(error)"))
         }
@@ -164,13 +172,17 @@ public struct BackendChecker: Sendable {
 
     /// GET with the request target sent byte for byte (http bases); https falls back to the HTTP client.
     func fetchRaw(_ client: HTTPClient, _ url: String) async -> Result<Fetched, BackendCheckError> {
-        guard mayFetch(url) else { return .failure(BackendCheckError(description: "not under the base URL, not fetched: \(url)")) }
+        guard mayFetch(url) else {
+            return .failure(BackendCheckError(description: "not under the base URL, not fetched: \(url)"))
+        }
         guard origin.scheme == "http" else { return await fetch(client, url) }
         let target = String(url.dropFirst("\(origin)".count))
         var host = origin.host
         if host.hasPrefix("[") { host = String(host.dropFirst().dropLast()) }
-        switch await RawFetch.get(host: host, port: origin.port ?? 80, target: target, hostHeader: origin.authority,
-                                  timeout: Int(options.timeoutSeconds), maxBody: Self.maxBody) {
+        switch await RawFetch.get(
+            host: host, port: origin.port ?? 80, target: target, hostHeader: origin.authority,
+            timeout: Int(options.timeoutSeconds), maxBody: Self.maxBody)
+        {
         case .success(let a): return .success(Fetched(url: url, status: a.status, headers: a.headers, body: a.body))
         case .failure(let e): return .failure(BackendCheckError(description: "GET \(url) failed: \(e)"))
         }
@@ -182,8 +194,9 @@ public struct BackendChecker: Sendable {
         case .failure(let e):
             report.fail("reachable", "\(e.description): no HTTP answer, so every other check is skipped")
             let why = "the backend did not answer GET \(base)"
-            report.skip(Self.androidChecks + Self.iosChecks + Self.trampolineChecks + Self.problemChecks.map(\.name)
-                        + Self.injectionCheckNames + ["apple-app-site-association", "assetlinks.json"], why)
+            report.skip(
+                Self.androidChecks + Self.iosChecks + Self.trampolineChecks + Self.problemChecks.map(\.name)
+                    + Self.injectionCheckNames + ["apple-app-site-association", "assetlinks.json"], why)
             return
         case .success(let r):
             report.pass("reachable", "\(r.summary) (any HTTP answer will do)")
@@ -214,12 +227,16 @@ public struct BackendChecker: Sendable {
             down = "GET \(url) failed"
         case .success(let r):
             let expectedData = "\(publicOrigin.authority)\(basePath)\(HelperEndpoints.androidPath)?\(query)"
-            let expectedIntent = "intent://\(expectedData)#Intent;scheme=\(publicOrigin.scheme);action=\(HelperEndpoints.intentAction);package=\(options.package);end;"
+            let expectedIntent =
+                "intent://\(expectedData)#Intent;scheme=\(publicOrigin.scheme);action=\(HelperEndpoints.intentAction);package=\(options.package);end;"
             if r.status == 404 {
                 report.fail(name, "no Android helper here: \(r.summary) (is the URL the root where sdk-callback/ is mounted?)")
                 down = "the android-intent page answered 404 (\(url))"
             } else if r.status == 301 {
-                report.fail(name, "\(r.summary): a 301 is cached by browsers without expiry, so every later return to this payment url replays the cached answer without asking the backend; expected 200 text/html with a 0 s meta refresh and a link to \(expectedIntent)")
+                report.fail(
+                    name,
+                    "\(r.summary): a 301 is cached by browsers without expiry, so every later return to this payment url replays the cached answer without asking the backend; expected 200 text/html with a 0 s meta refresh and a link to \(expectedIntent)"
+                )
             } else if r.status != 200 {
                 report.fail(name, "expected 200 text/html, \(r.summaryWithBody)")
             } else if !r.contentType.hasPrefix("text/html") {
@@ -228,14 +245,21 @@ public struct BackendChecker: Sendable {
                 let page = Self.scan(r.body, at: url)
                 let refresh = page.refresh?.url
                 let links = page.links.map(\.url)
-                let refreshOK = refresh.map { Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package) } ?? false
-                let linkOK = links.contains { Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package) }
+                let refreshOK =
+                    refresh.map { Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package) }
+                    ?? false
+                let linkOK = links.contains {
+                    Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package)
+                }
                 if refreshOK && linkOK {
                     report.pass(name, "\(r.summary): meta refresh and link open \(expectedIntent)")
                 } else {
                     let foundRefresh = page.refresh.map { "\($0.delay) s to \($0.url)" } ?? "none"
                     let foundLinks = links.isEmpty ? "none" : links.prefix(3).joined(separator: " , ")
-                    report.fail(name, "expected a 0 s meta refresh and a link to \(expectedIntent); \(r.summary) has meta refresh: \(foundRefresh)\(refreshOK ? " (ok)" : ""); link(s): \(foundLinks)\(linkOK ? " (ok)" : "")")
+                    report.fail(
+                        name,
+                        "expected a 0 s meta refresh and a link to \(expectedIntent); \(r.summary) has meta refresh: \(foundRefresh)\(refreshOK ? " (ok)" : ""); link(s): \(foundLinks)\(linkOK ? " (ok)" : "")"
+                    )
                 }
             }
         }
@@ -248,7 +272,10 @@ public struct BackendChecker: Sendable {
             case .failure(let e): report.fail(hostName, e.description + " (with Host: evil.example)")
             case .success(let r):
                 if let s = Self.snippet(r.body, around: "evil.example") {
-                    report.fail(hostName, "a generated URL follows the request's Host header (a forged Host reaches the app): \(r.summary) with Host: evil.example, body has …\(s)…")
+                    report.fail(
+                        hostName,
+                        "a generated URL follows the request's Host header (a forged Host reaches the app): \(r.summary) with Host: evil.example, body has …\(s)…"
+                    )
                 } else if let l = r.header("location"), l.lowercased().contains("evil.example") {
                     report.fail(hostName, "the Location follows the request's Host header: \(r.summary) with Host: evil.example")
                 } else {
@@ -302,7 +329,8 @@ public struct BackendChecker: Sendable {
             }
             guard [301, 302, 303, 307, 308].contains(r.status), var location = r.header("location") else {
                 report.fail(name, "expected a redirect to the back-link page, \(r.summaryWithBody)")
-                report.skip(Self.trampolineChecks, "no back-link page: the ios-universal-link endpoint did not redirect (\(r.summary))")
+                report.skip(
+                    Self.trampolineChecks, "no back-link page: the ios-universal-link endpoint did not redirect (\(r.summary))")
                 break
             }
             // A path-absolute Location is resolved the way the device would: against the public origin.
@@ -310,9 +338,15 @@ public struct BackendChecker: Sendable {
             let (_, locQuery) = Self.splitURL(location)
             let target = locQuery.flatMap { Self.queryValue("target", in: $0) }
             if target.map({ Self.sameURLPlusFallback($0, publicPaymentURL) }) != true {
-                report.fail(name, "the back-link page's target must be \(publicPaymentURL)&fallback=true; \(r.summary) has target \(target.map { "'\($0)'" } ?? "missing (no target= in the Location's query)")")
+                report.fail(
+                    name,
+                    "the back-link page's target must be \(publicPaymentURL)&fallback=true; \(r.summary) has target \(target.map { "'\($0)'" } ?? "missing (no target= in the Location's query)")"
+                )
             } else if r.status == 301 {
-                report.warn(name, "\(r.summary): target ok, but a 301 is cached by browsers without expiry (a later visit of this payment url skips the backend); 302 is what the documentation recommends")
+                report.warn(
+                    name,
+                    "\(r.summary): target ok, but a 301 is cached by browsers without expiry (a later visit of this payment url skips the backend); 302 is what the documentation recommends"
+                )
             } else {
                 report.pass(name, "\(r.summary): target = payment url + fallback=true")
             }
@@ -334,7 +368,8 @@ public struct BackendChecker: Sendable {
         switch await fetch(client, fallbackURL) {
         case .failure(let e): report.fail(fbName, e.description)
         case .success(let r):
-            let expected = "\(options.scheme)://\(publicOrigin.authority)\(basePath)\(HelperEndpoints.iosPath)?\(query)&fallback=true"
+            let expected =
+                "\(options.scheme)://\(publicOrigin.authority)\(basePath)\(HelperEndpoints.iosPath)?\(query)&fallback=true"
             if [301, 302, 303, 307, 308].contains(r.status), r.header("location") == expected {
                 if r.status == 301 {
                     report.warn(fbName, "\(r.summary): right Location, but a 301 is cached by browsers without expiry")
@@ -356,9 +391,15 @@ public struct BackendChecker: Sendable {
                 let location = r.header("location") ?? ""
                 let decoded = PercentEncoding.decodeComponent(location) ?? location
                 if location.lowercased().contains("evil.example") || decoded.lowercased().contains("evil.example") {
-                    hostVerdict = hostVerdict ?? (true, "the Location is built from the request's Host header: \(r.summary) with Host: evil.example")
+                    hostVerdict =
+                        hostVerdict ?? (
+                            true, "the Location is built from the request's Host header: \(r.summary) with Host: evil.example"
+                        )
                 } else if let s = Self.snippet(r.body, around: "evil.example") {
-                    hostVerdict = hostVerdict ?? (true, "the body names the forged Host: \(r.summary) with Host: evil.example, body has …\(s)…")
+                    hostVerdict =
+                        hostVerdict ?? (
+                            true, "the body names the forged Host: \(r.summary) with Host: evil.example, body has …\(s)…"
+                        )
                 } else {
                     seen.append(r.summary)
                 }
@@ -379,11 +420,16 @@ public struct BackendChecker: Sendable {
         case .success(let r):
             let links = Self.scan(r.body, at: url).links.map(\.url)
             let original = String(expectedTarget.dropLast("&fallback=true".count))
-            if r.status == 200, r.contentType.hasPrefix("text/html"), links.contains(where: { Self.sameURLPlusFallback($0, original) }) {
+            if r.status == 200, r.contentType.hasPrefix("text/html"),
+                links.contains(where: { Self.sameURLPlusFallback($0, original) })
+            {
                 report.pass(name, "\(r.summary): links to \(expectedTarget)")
             } else {
                 let found = links.isEmpty ? "no link" : "link(s) " + links.prefix(3).joined(separator: " , ")
-                report.fail(name, "expected 200 text/html with a link to \(expectedTarget); \(r.status == 200 ? r.summary : r.summaryWithBody) has \(found)")
+                report.fail(
+                    name,
+                    "expected 200 text/html with a link to \(expectedTarget); \(r.status == 200 ? r.summary : r.summaryWithBody) has \(found)"
+                )
             }
         }
         let openName = "back-link page open redirect"
@@ -433,7 +479,9 @@ public struct BackendChecker: Sendable {
 
     static func queryNames(_ query: String) -> [String] {
         let q = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        return q.split(separator: "&").map { PercentEncoding.decodeComponent(PercentEncoding.splitQueryItem($0).name) ?? String($0) }
+        return q.split(separator: "&").map {
+            PercentEncoding.decodeComponent(PercentEncoding.splitQueryItem($0).name) ?? String($0)
+        }
     }
 
     // MARK: - Problems
@@ -443,12 +491,22 @@ public struct BackendChecker: Sendable {
 
     static let problemChecks: [ProblemCase] = [
         .init(name: "android-intent without package", endpoint: "android", query: "id=1", status: 400, kind: .required),
-        .init(name: "android-intent invalid package", endpoint: "android", query: "package=not%20a%20package", status: 400, kind: .validation),
+        .init(
+            name: "android-intent invalid package", endpoint: "android", query: "package=not%20a%20package", status: 400,
+            kind: .validation),
         .init(name: "ios-universal-link without scheme", endpoint: "ios", query: "language=LANG", status: 400, kind: .required),
-        .init(name: "ios-universal-link invalid scheme", endpoint: "ios", query: "scheme=1%20bad&language=LANG", status: 400, kind: .validation),
-        .init(name: "ios-universal-link https scheme", endpoint: "ios", query: "scheme=https&language=LANG&fallback=true", status: 400, kind: .validation),
-        .init(name: "ios-universal-link invalid language", endpoint: "ios", query: "scheme=SCHEME&language=xx%3Cb%3E", status: 400, kind: .validation),
-        .init(name: "ios-universal-link CR/LF", endpoint: "ios", query: "scheme=SCHEME&language=LANG&fallback=true&id=%0D%0ASet-Cookie:%20pv=1", status: 400, kind: .crlf),
+        .init(
+            name: "ios-universal-link invalid scheme", endpoint: "ios", query: "scheme=1%20bad&language=LANG", status: 400,
+            kind: .validation),
+        .init(
+            name: "ios-universal-link https scheme", endpoint: "ios", query: "scheme=https&language=LANG&fallback=true",
+            status: 400, kind: .validation),
+        .init(
+            name: "ios-universal-link invalid language", endpoint: "ios", query: "scheme=SCHEME&language=xx%3Cb%3E", status: 400,
+            kind: .validation),
+        .init(
+            name: "ios-universal-link CR/LF", endpoint: "ios",
+            query: "scheme=SCHEME&language=LANG&fallback=true&id=%0D%0ASet-Cookie:%20pv=1", status: 400, kind: .crlf),
         .init(name: "unknown path", endpoint: "none", query: "", status: 404, kind: .notFound),
     ]
 
@@ -461,7 +519,9 @@ public struct BackendChecker: Sendable {
                 url = "\(base)\(HelperEndpoints.androidPath)?\(c.query)"
             case "ios":
                 if let iosDown { report.skip(c.name, iosDown); continue }
-                url = "\(base)\(HelperEndpoints.iosPath)?" + c.query.replacingOccurrences(of: "LANG", with: options.language)
+                url =
+                    "\(base)\(HelperEndpoints.iosPath)?"
+                    + c.query.replacingOccurrences(of: "LANG", with: options.language)
                     .replacingOccurrences(of: "SCHEME", with: options.scheme)
             default:
                 url = "\(base)sdk-callback/plainview-no-such-endpoint"
@@ -470,18 +530,33 @@ public struct BackendChecker: Sendable {
             case .failure(let e): report.fail(c.name, e.description)
             case .success(let r):
                 if r.headers.contains(where: { $0.0.lowercased() == "set-cookie" && $0.1.contains("pv=1") }) {
-                    report.fail(c.name, "CR/LF in a parameter became a response header (header injection): \(r.summary), Set-Cookie: \(r.header("set-cookie") ?? "")")
-                } else if r.status == c.status, r.contentType.hasPrefix("application/problem+json"), Self.isProblem(r.body, status: c.status) {
+                    report.fail(
+                        c.name,
+                        "CR/LF in a parameter became a response header (header injection): \(r.summary), Set-Cookie: \(r.header("set-cookie") ?? "")"
+                    )
+                } else if r.status == c.status, r.contentType.hasPrefix("application/problem+json"),
+                    Self.isProblem(r.body, status: c.status)
+                {
                     report.pass(c.name, "\(r.summary)")
                 } else if (500...599).contains(r.status) {
-                    report.fail(c.name, "a bad request makes the backend fail (expected \(c.status) application/problem+json): \(r.summaryWithBody)")
+                    report.fail(
+                        c.name,
+                        "a bad request makes the backend fail (expected \(c.status) application/problem+json): \(r.summaryWithBody)"
+                    )
                 } else if (400...499).contains(r.status) {
-                    report.warn(c.name, "refused, but not with \(c.status) application/problem+json (RFC 7807): \(r.summaryWithBody)")
+                    report.warn(
+                        c.name, "refused, but not with \(c.status) application/problem+json (RFC 7807): \(r.summaryWithBody)")
                 } else if c.kind == .crlf {
                     let where_ = r.header("location").map { "Location: \($0)" } ?? "no Location"
-                    report.warn(c.name, "accepted (no header was injected; \(where_)); refusing control characters with a 400 problem is safer: \(r.summary)")
+                    report.warn(
+                        c.name,
+                        "accepted (no header was injected; \(where_)); refusing control characters with a 400 problem is safer: \(r.summary)"
+                    )
                 } else {
-                    report.warn(c.name, "accepted instead of refused with \(c.status) application/problem+json; not exploitable by itself, stricter validation is good practice: \(r.summary)")
+                    report.warn(
+                        c.name,
+                        "accepted instead of refused with \(c.status) application/problem+json; not exploitable by itself, stricter validation is good practice: \(r.summary)"
+                    )
                 }
             }
         }
@@ -512,14 +587,22 @@ public struct BackendChecker: Sendable {
                 return
             }
             if !r.contentType.hasPrefix("application/json") { report.warn(name, "Apple expects application/json: \(r.summary)") }
-            if aasa.appIDs.isEmpty { report.warn(name, "declares no app (applinks.details is empty): \(r.summaryWithBody)"); return }
+            if aasa.appIDs.isEmpty {
+                report.warn(name, "declares no app (applinks.details is empty): \(r.summaryWithBody)"); return
+            }
             // The same matcher the policy engine uses for universal links, asked about a real helper URL.
             let probe = "https://\(Self.aasaProbeHost)\(helperPath)?scheme=plainview&language=en-US&id=plainview-check-0001"
             let covering = aasa.appIDs.filter { aasa.verdict(appID: $0, url: probe) == .match }
             if covering.isEmpty {
-                report.fail(name, "no details entry covers \(helperPath), where the helpers are mounted (paths/components not under the mount point?): \(r.summaryWithBody)")
+                report.fail(
+                    name,
+                    "no details entry covers \(helperPath), where the helpers are mounted (paths/components not under the mount point?): \(r.summaryWithBody)"
+                )
             } else if let want = options.expectedAppID, !covering.contains(want) {
-                report.fail(name, "\(want) is not listed for \(helperPath) (listed: \(Set(aasa.appIDs).sorted().joined(separator: ", "))): \(r.summary)")
+                report.fail(
+                    name,
+                    "\(want) is not listed for \(helperPath) (listed: \(Set(aasa.appIDs).sorted().joined(separator: ", "))): \(r.summary)"
+                )
             } else {
                 report.pass(name, "\(r.summary): \(helperPath) is claimed for \(Set(covering).sorted().joined(separator: ", "))")
             }
@@ -535,7 +618,9 @@ public struct BackendChecker: Sendable {
         switch await fetch(client, url) {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
-            guard r.status == 200 else { report.fail(name, "missing assetlinks.json: expected 200 application/json, \(r.summary)"); return }
+            guard r.status == 200 else {
+                report.fail(name, "missing assetlinks.json: expected 200 application/json, \(r.summary)"); return
+            }
             guard let list = try? JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [[String: Any]] else {
                 report.fail(name, "not a JSON array of statements: \(r.summaryWithBody)")
                 return
@@ -543,15 +628,20 @@ public struct BackendChecker: Sendable {
             var packages: [String] = []
             for s in list {
                 guard let relation = s["relation"] as? [String], let target = s["target"] as? [String: Any],
-                      let ns = target["namespace"] as? String else {
+                    let ns = target["namespace"] as? String
+                else {
                     report.fail(name, "a statement lacks relation/target.namespace: \(r.summaryWithBody)")
                     return
                 }
                 guard ns == "android_app", relation.contains("delegate_permission/common.handle_all_urls") else { continue }
                 guard let pkg = target["package_name"] as? String, HelperValidation.isAndroidPackage(pkg),
-                      let fps = target["sha256_cert_fingerprints"] as? [String], !fps.isEmpty,
-                      fps.allSatisfy({ HelperEndpointsConfiguration.normalizeFingerprint($0) == $0 }) else {
-                    report.fail(name, "an android_app statement has a bad package_name or sha256_cert_fingerprints (expected AB:CD:… upper-case, 32 bytes): \(r.summaryWithBody)")
+                    let fps = target["sha256_cert_fingerprints"] as? [String], !fps.isEmpty,
+                    fps.allSatisfy({ HelperEndpointsConfiguration.normalizeFingerprint($0) == $0 })
+                else {
+                    report.fail(
+                        name,
+                        "an android_app statement has a bad package_name or sha256_cert_fingerprints (expected AB:CD:… upper-case, 32 bytes): \(r.summaryWithBody)"
+                    )
                     return
                 }
                 packages.append(pkg)

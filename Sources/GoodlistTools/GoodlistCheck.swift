@@ -28,12 +28,16 @@ public enum GoodlistCheck {
             case .success(let url):
                 let host = url.comparableHost
                 if url.scheme == "http" {
-                    return GoodlistCheckResult(input: input, host: host, entry: nil,
-                                               error: "plain http: a page without TLS never stays in the web view (decide's web.insecure), whatever the goodlist says")
+                    return GoodlistCheckResult(
+                        input: input, host: host, entry: nil,
+                        error:
+                            "plain http: a page without TLS never stays in the web view (decide's web.insecure), whatever the goodlist says"
+                    )
                 }
                 if let port = url.port {
-                    return GoodlistCheckResult(input: input, host: host, entry: nil,
-                                               error: "port \(port): the goodlist admits hosts on their scheme's default port only")
+                    return GoodlistCheckResult(
+                        input: input, host: host, entry: nil,
+                        error: "port \(port): the goodlist admits hosts on their scheme's default port only")
                 }
                 return GoodlistCheckResult(input: input, host: host, entry: list.entry(admitting: url), error: nil)
             }
@@ -48,9 +52,11 @@ public enum GoodlistCheck {
         let trimmed = WebURL.stripped(input)
         var candidate = trimmed
         if let scheme = WebURL.scheme(of: trimmed),
-           !trimmed.utf8.dropFirst(scheme.utf8.count + 1).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            !trimmed.utf8.dropFirst(scheme.utf8.count + 1).allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+        {
             guard SchemeKind(scheme: scheme) == .web else {
-                return .failure(HostError(message: "not an http(s) URL (scheme '\(scheme)'): the goodlist applies to web pages only"))
+                return .failure(
+                    HostError(message: "not an http(s) URL (scheme '\(scheme)'): the goodlist applies to web pages only"))
             }
         } else {
             candidate = "https://" + trimmed

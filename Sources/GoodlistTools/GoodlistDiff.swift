@@ -39,16 +39,20 @@ public struct GoodlistDiff: Sendable {
         var unchanged = 0
         for (index, change) in GoodlistDiff.uncovered(in: new, by: old) {
             if let change {
-                changes.append(Change(direction: .widens, pattern: new.patterns[index], entry: new.entries[index],
-                                      hosts: change.hosts, overlapping: change.overlapping))
+                changes.append(
+                    Change(
+                        direction: .widens, pattern: new.patterns[index], entry: new.entries[index],
+                        hosts: change.hosts, overlapping: change.overlapping))
             } else {
                 unchanged += 1
             }
         }
         for (index, change) in GoodlistDiff.uncovered(in: old, by: new) {
             guard let change else { continue }
-            changes.append(Change(direction: .narrows, pattern: old.patterns[index], entry: old.entries[index],
-                                  hosts: change.hosts, overlapping: change.overlapping))
+            changes.append(
+                Change(
+                    direction: .narrows, pattern: old.patterns[index], entry: old.entries[index],
+                    hosts: change.hosts, overlapping: change.overlapping))
         }
         self.changes = changes
         self.unchangedCount = unchanged
@@ -83,8 +87,10 @@ public struct GoodlistDiff: Sendable {
         case .exact:
             parts.append(x)
         case .oneLabel:
-            parts.append(baseCovered ? "any host one label below \(x) (e.g. acs.\(x))"
-                                     : "\(x) and any host one label below it (e.g. acs.\(x))")
+            parts.append(
+                baseCovered
+                    ? "any host one label below \(x) (e.g. acs.\(x))"
+                    : "\(x) and any host one label below it (e.g. acs.\(x))")
         case .anyDepth:
             if childrenCovered {
                 parts.append("any host two or more labels below \(x) (e.g. a.b.\(x))")

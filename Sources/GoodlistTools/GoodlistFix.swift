@@ -38,11 +38,14 @@ public enum GoodlistFixer {
                 // Removable only when every key=value of this line is already on the first one, and the
                 // line has no trailing comment or syntax problem that would be lost.
                 let firstSet = Set(first.attributes)
-                let addsNothing = entry.problems.isEmpty && entry.attributes.allSatisfy(firstSet.contains)
+                let addsNothing =
+                    entry.problems.isEmpty && entry.attributes.allSatisfy(firstSet.contains)
                     && !hasTrailingComment(line.text)
                 if addsNothing {
                     remove.insert(index)
-                    changes.append("\(source.file):\(line.number): removed '\(canonical)', a duplicate of line \(source.lines[first.index].number) with nothing of its own")
+                    changes.append(
+                        "\(source.file):\(line.number): removed '\(canonical)', a duplicate of line \(source.lines[first.index].number) with nothing of its own"
+                    )
                 }
             } else {
                 firstByPattern[pattern] = (index, entry.attributes)
@@ -103,10 +106,12 @@ public enum GoodlistFixer {
         do {
             reparsed = try GoodlistSource.parse(bytes, file: source.file)
         } catch {
-            throw ConfigError(file: path, "internal check failed: the fixed list does not parse (\(error.message)); the file is unchanged")
+            throw ConfigError(
+                file: path, "internal check failed: the fixed list does not parse (\(error.message)); the file is unchanged")
         }
         guard patternSet(reparsed) == patternSet(source), invalidLines(reparsed) == invalidLines(source) else {
-            throw ConfigError(file: path, "internal check failed: the fixed list would not admit the same hosts; the file is unchanged")
+            throw ConfigError(
+                file: path, "internal check failed: the fixed list would not admit the same hosts; the file is unchanged")
         }
         try GoodlistIO.writeAtomically(bytes, to: path)
         return result

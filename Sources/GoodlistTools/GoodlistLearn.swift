@@ -64,7 +64,7 @@ public struct GoodlistLearner: Sendable {
 
     /// Reads one trace (JSON Lines). A line that is not a JSON object is an error naming file and line.
     public mutating func read(_ bytes: [UInt8], file: String) throws(ConfigError) {
-        var lastPicky: [RunKey: String] = [:]     // host of the last picky-page decision in each run
+        var lastPicky: [RunKey: String] = [:] // host of the last picky-page decision in each run
         var start = 0
         var lineNumber = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -76,8 +76,10 @@ public struct GoodlistLearner: Sendable {
             start = end + 1
             if slice.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
             guard let object = (try? JSONSerialization.jsonObject(with: Data(slice))) as? [String: Any] else {
-                throw ConfigError(file: file, line: lineNumber,
-                    "not a JSON object: expected a JSON Lines trace (one event object a line, as written by plainview simulate --trace FILE)")
+                throw ConfigError(
+                    file: file, line: lineNumber,
+                    "not a JSON object: expected a JSON Lines trace (one event object a line, as written by plainview simulate --trace FILE)"
+                )
             }
             eventCount += 1
             guard let event = object["event"] as? String else {
@@ -101,8 +103,11 @@ public struct GoodlistLearner: Sendable {
                 let rule = (object["rule"] as? String) ?? ""
                 if Self.pickyPageRules.contains(rule) {
                     lastPicky[key] = host
-                    add(host, GoodlistEvidence(kind: .left, flow: flow, branch: branch, step: step, detail: rule,
-                                               file: file, line: lineNumber))
+                    add(
+                        host,
+                        GoodlistEvidence(
+                            kind: .left, flow: flow, branch: branch, step: step, detail: rule,
+                            file: file, line: lineNumber))
                 }
             case "outcome":
                 guard (object["action"] as? String) == "stuck" else { continue }
@@ -115,11 +120,16 @@ public struct GoodlistLearner: Sendable {
                     continue
                 }
                 guard context == "browser" else {
-                    skipped.append("\(file):\(lineNumber): \(flow) got stuck in \(context.isEmpty ? "an unnamed context" : context), not in the browser the picky-page rule opened at \(host)")
+                    skipped.append(
+                        "\(file):\(lineNumber): \(flow) got stuck in \(context.isEmpty ? "an unnamed context" : context), not in the browser the picky-page rule opened at \(host)"
+                    )
                     continue
                 }
-                add(host, GoodlistEvidence(kind: .stuck, flow: flow, branch: branch, step: step,
-                                           detail: (object["reason"] as? String) ?? "stuck", file: file, line: lineNumber))
+                add(
+                    host,
+                    GoodlistEvidence(
+                        kind: .stuck, flow: flow, branch: branch, step: step,
+                        detail: (object["reason"] as? String) ?? "stuck", file: file, line: lineNumber))
             default:
                 continue
             }
@@ -159,11 +169,14 @@ extension GoodlistCandidate {
         let shown = evidence.prefix(maxEvidence).map { "\($0.kind.rawValue): \($0.summary)" }
         lines.append("#   " + shown.joined(separator: ", ") + (evidence.count > maxEvidence ? ", …" : ""))
         let why = "seen in simulated flows: " + what.joined(separator: "; ")
-        lines.append(GoodlistSource.formatLine(pattern: host, attributes: [
-            .init(key: "added", value: today.description),
-            .init(key: "why", value: why),
-            .init(key: "source", value: "plainview goodlist learn " + sources.joined(separator: " ")),
-        ]))
+        lines.append(
+            GoodlistSource.formatLine(
+                pattern: host,
+                attributes: [
+                    .init(key: "added", value: today.description),
+                    .init(key: "why", value: why),
+                    .init(key: "source", value: "plainview goodlist learn " + sources.joined(separator: " ")),
+                ]))
         return lines
     }
 }

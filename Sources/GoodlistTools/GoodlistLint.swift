@@ -46,9 +46,10 @@ public struct GoodlistDate: Sendable, Hashable, Comparable, CustomStringConverti
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), d >= 1, d <= GoodlistDate.daysIn(month: m, year: y) else { return nil }
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) }),
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), d >= 1, d <= GoodlistDate.daysIn(month: m, year: y)
+        else { return nil }
         day = GoodlistDate.daysFromCivil(y, m, d)
     }
 
@@ -141,12 +142,18 @@ public struct GoodlistLinter: Sendable {
                         at(.error, .notCanonical, message, true)
                     }
                     if pattern.kind != .exact, suffixes.isPublicSuffix(pattern.base) {
-                        at(.error, .publicSuffix,
-                           "'\(entry.patternText)' is a wildcard over the public suffix '\(pattern.base)': it admits every site registered under it; list the bank's own hosts instead",
-                           false)
+                        at(
+                            .error, .publicSuffix,
+                            "'\(entry.patternText)' is a wildcard over the public suffix '\(pattern.base)': it admits every site registered under it; list the bank's own hosts instead",
+                            false)
                     } else {
-                        pairs.append((pattern, GoodlistEntry(pattern: entry.patternText, file: source.file,
-                                                             line: line.number, provenance: entry.provenance)))
+                        pairs.append(
+                            (
+                                pattern,
+                                GoodlistEntry(
+                                    pattern: entry.patternText, file: source.file,
+                                    line: line.number, provenance: entry.provenance)
+                            ))
                     }
                 }
                 for problem in entry.problems { at(.error, .syntax, problem, false) }
@@ -160,14 +167,19 @@ public struct GoodlistLinter: Sendable {
             let entry = list.entries[i]
             let supersets = list.supersetIndices(of: pattern)
             if let first = supersets.first(where: { list.patterns[$0] == pattern }), first != i {
-                problems.append(GoodlistProblem(.error, .duplicate, file: entry.file ?? "", line: entry.line ?? 0,
-                    "'\(entry.pattern)' duplicates '\(list.entries[first].pattern)' at \(list.entries[first].location ?? "?"); remove one (keep the provenance you trust)",
-                    fixable: list.entries[first].file == entry.file))
+                problems.append(
+                    GoodlistProblem(
+                        .error, .duplicate, file: entry.file ?? "", line: entry.line ?? 0,
+                        "'\(entry.pattern)' duplicates '\(list.entries[first].pattern)' at \(list.entries[first].location ?? "?"); remove one (keep the provenance you trust)",
+                        fixable: list.entries[first].file == entry.file))
                 continue
             }
             if let broader = supersets.first(where: { list.patterns[$0] != pattern }) {
-                problems.append(GoodlistProblem(.error, .shadowed, file: entry.file ?? "", line: entry.line ?? 0,
-                    "'\(entry.pattern)' is shadowed by the broader '\(list.entries[broader].pattern)' at \(list.entries[broader].location ?? "?"), which already admits every host it admits; remove it or narrow the broader entry"))
+                problems.append(
+                    GoodlistProblem(
+                        .error, .shadowed, file: entry.file ?? "", line: entry.line ?? 0,
+                        "'\(entry.pattern)' is shadowed by the broader '\(list.entries[broader].pattern)' at \(list.entries[broader].location ?? "?"), which already admits every host it admits; remove it or narrow the broader entry"
+                    ))
             }
         }
 
@@ -194,21 +206,25 @@ public struct GoodlistLinter: Sendable {
         return "'\(written)' has \(reasons.joined(separator: " and ")); write '\(canonical)' (lint --fix does it)"
     }
 
-    private func lintProvenance(_ entry: GoodlistSource.Entry,
-                                report: (GoodlistProblem.Severity, GoodlistProblem.Code, String, Bool) -> Void) {
+    private func lintProvenance(
+        _ entry: GoodlistSource.Entry,
+        report: (GoodlistProblem.Severity, GoodlistProblem.Code, String, Bool) -> Void
+    ) {
         let p = entry.provenance
         func has(_ k: String) -> Bool { !(p[k] ?? "").trimmingCharacters(in: .whitespaces).isEmpty }
         var missing = Self.requiredKeys.filter { !has($0) }
         if !Self.whoKeys.contains(where: has) { missing.append("issuer or vendor") }
         if !missing.isEmpty {
             let what = missing.map { $0 == "added" ? "added=YYYY-MM-DD" : $0.contains(" or ") ? $0 : "\($0)=…" }
-            report(.error, .missingProvenance,
-                   "'\(entry.patternText)' has no provenance for: \(what.joined(separator: ", ")) (write key=value after the pattern; see Goodlist/README.md)",
-                   false)
+            report(
+                .error, .missingProvenance,
+                "'\(entry.patternText)' has no provenance for: \(what.joined(separator: ", ")) (write key=value after the pattern; see Goodlist/README.md)",
+                false)
         }
         for a in entry.attributes where !Self.knownKeys.contains(a.key) {
-            report(.warning, .unknownKey,
-                   "unknown provenance key '\(a.key)' (known: \(Self.knownKeys.sorted().joined(separator: ", ")))", false)
+            report(
+                .warning, .unknownKey,
+                "unknown provenance key '\(a.key)' (known: \(Self.knownKeys.sorted().joined(separator: ", ")))", false)
         }
         var dates: [String: GoodlistDate] = [:]
         for key in ["added", "verified"] {
@@ -229,9 +245,10 @@ public struct GoodlistLinter: Sendable {
             let age = today.day - last.day
             if age > maxAgeDays {
                 let what = dates["verified"] != nil ? "last verified \(last)" : "never verified (added \(last))"
-                report(.warning, .stale,
-                       "'\(entry.patternText)' \(what), \(age) days ago (more than \(maxAgeDays)): check it still works in a web view and set verified=\(today)",
-                       false)
+                report(
+                    .warning, .stale,
+                    "'\(entry.patternText)' \(what), \(age) days ago (more than \(maxAgeDays)): check it still works in a web view and set verified=\(today)",
+                    false)
             }
         }
     }

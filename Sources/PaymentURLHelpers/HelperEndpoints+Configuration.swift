@@ -22,10 +22,10 @@ public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
         // The written form: `http(s)://` then the authority, ASCII (an IDN as punycode), at most one `/` after it.
         let lower = text.lowercased()
         guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), text.utf8.count <= 310,
-              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !lower.hasSuffix(":"), !lower.hasSuffix(":/"),
-              let url = WebURL(text), SchemeKind(scheme: url.scheme) == .web, !url.hasCredentials,
-              url.path == "/", url.query == nil, url.fragment == nil, url.port != 0,
-              lower.hasSuffix("/") ? !lower.dropLast().hasSuffix("/") : true
+            text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }), !lower.hasSuffix(":"), !lower.hasSuffix(":/"),
+            let url = WebURL(text), SchemeKind(scheme: url.scheme) == .web, !url.hasCredentials,
+            url.path == "/", url.query == nil, url.fragment == nil, url.port != 0,
+            lower.hasSuffix("/") ? !lower.dropLast().hasSuffix("/") : true
         else { return nil }
         let host: String
         switch url.host {
@@ -37,8 +37,10 @@ public struct PublicOrigin: Sendable, Hashable, CustomStringConvertible {
             guard let h = url.comparableHost, !h.isEmpty, h.utf8.count <= 253 else { return nil }
             for label in h.split(separator: ".", omittingEmptySubsequences: false) {
                 guard !label.isEmpty, label.utf8.count <= 63,
-                      label.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }),
-                      !label.hasPrefix("-"), !label.hasSuffix("-") else { return nil }
+                    label.utf8.allSatisfy({ ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") }
+                    ),
+                    !label.hasPrefix("-"), !label.hasSuffix("-")
+                else { return nil }
             }
             host = h
         default:
@@ -87,35 +89,46 @@ public struct HelperEndpointsConfiguration: Sendable {
         sha256CertFingerprints: [String] = [], trampolineURL: String? = nil, appSchemes: [String]? = nil
     ) throws(HelperConfigurationError) {
         guard let origin = PublicOrigin(publicURL) else {
-            throw HelperConfigurationError(key: "public-url", message: "expected http(s)://host[:port] with an ASCII host and no path, query or userinfo, got '\(publicURL)'")
+            throw HelperConfigurationError(
+                key: "public-url",
+                message: "expected http(s)://host[:port] with an ASCII host and no path, query or userinfo, got '\(publicURL)'")
         }
         publicOrigin = origin
         if let trampolineURL {
             guard let t = PublicOrigin(trampolineURL) else {
-                throw HelperConfigurationError(key: "trampoline-url", message: "expected http(s)://host[:port], got '\(trampolineURL)'")
+                throw HelperConfigurationError(
+                    key: "trampoline-url", message: "expected http(s)://host[:port], got '\(trampolineURL)'")
             }
             trampolineOrigin = t
         } else {
             trampolineOrigin = origin
         }
         guard let r = Self.normalizeRoot(root) else {
-            throw HelperConfigurationError(key: "root", message: "expected an absolute path like /swedbank-pay-mobile/ (letters, digits, -._~ and / only, no empty, '.' or '..' segments), got '\(root)'")
+            throw HelperConfigurationError(
+                key: "root",
+                message:
+                    "expected an absolute path like /swedbank-pay-mobile/ (letters, digits, -._~ and / only, no empty, '.' or '..' segments), got '\(root)'"
+            )
         }
         self.root = r
         for id in appIDs where !Self.isValidAppID(id) {
-            throw HelperConfigurationError(key: "app-id", message: "expected TEAMID.bundle.identifier (10-character team id, then a bundle id), got '\(id)'")
+            throw HelperConfigurationError(
+                key: "app-id", message: "expected TEAMID.bundle.identifier (10-character team id, then a bundle id), got '\(id)'")
         }
         self.appIDs = appIDs
         if let androidPackage {
             guard HelperValidation.isAndroidPackage(androidPackage) else {
-                throw HelperConfigurationError(key: "android-package", message: "expected an Android package name like com.example.app, got '\(androidPackage)'")
+                throw HelperConfigurationError(
+                    key: "android-package",
+                    message: "expected an Android package name like com.example.app, got '\(androidPackage)'")
             }
         }
         self.androidPackage = androidPackage
         var fps: [String] = []
         for fp in sha256CertFingerprints {
             guard let n = Self.normalizeFingerprint(fp) else {
-                throw HelperConfigurationError(key: "sha256-cert", message: "expected 32 bytes of hex (AB:CD:… or ABCD…), got '\(fp)'")
+                throw HelperConfigurationError(
+                    key: "sha256-cert", message: "expected 32 bytes of hex (AB:CD:… or ABCD…), got '\(fp)'")
             }
             fps.append(n)
         }
@@ -127,7 +140,11 @@ public struct HelperEndpointsConfiguration: Sendable {
         }
         self.sha256CertFingerprints = fps
         for scheme in appSchemes ?? [] where !HelperValidation.isAppScheme(scheme) {
-            throw HelperConfigurationError(key: "app-scheme", message: "expected the app's custom URL scheme (a letter, then letters, digits, '+', '-' or '.'; not http, https, intent, javascript …), got '\(scheme)'")
+            throw HelperConfigurationError(
+                key: "app-scheme",
+                message:
+                    "expected the app's custom URL scheme (a letter, then letters, digits, '+', '-' or '.'; not http, https, intent, javascript …), got '\(scheme)'"
+            )
         }
         self.appSchemes = appSchemes.map { Array(Set($0.map { $0.lowercased() })).sorted() }
     }
@@ -139,7 +156,7 @@ public struct HelperEndpointsConfiguration: Sendable {
         var clean: [Substring] = []
         for (i, seg) in segments.enumerated() {
             if seg.isEmpty {
-                if i == segments.count - 1 { continue }  // trailing slash
+                if i == segments.count - 1 { continue } // trailing slash
                 return nil
             }
             guard seg != ".", seg != "..", seg.utf8.allSatisfy(PercentEncoding.isUnreserved) else { return nil }
@@ -151,10 +168,10 @@ public struct HelperEndpointsConfiguration: Sendable {
     static func isValidAppID(_ id: String) -> Bool {
         let parts = id.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].utf8.count == 10,
-              parts[0].utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }),
-              !parts[1].isEmpty, parts[1].utf8.count <= 155,
-              parts[1].utf8.allSatisfy({ PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "_") }),
-              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains("..")
+            parts[0].utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }),
+            !parts[1].isEmpty, parts[1].utf8.count <= 155,
+            parts[1].utf8.allSatisfy({ PercentEncoding.isUnreserved($0) && $0 != UInt8(ascii: "~") && $0 != UInt8(ascii: "_") }),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !parts[1].contains("..")
         else { return false }
         return true
     }
@@ -188,7 +205,10 @@ public enum HelperValidation {
         guard segs.count >= 2 else { return false }
         for seg in segs {
             guard let first = seg.utf8.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
-                  seg.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "_") })
+                seg.utf8.allSatisfy({
+                    ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+                        || $0 == UInt8(ascii: "_")
+                })
             else { return false }
         }
         return true
@@ -199,9 +219,11 @@ public enum HelperValidation {
     /// would loop, downgrade or hand the browser something unsafe). Case-insensitive.
     public static func isAppScheme(_ s: String) -> Bool {
         guard let first = s.utf8.first, s.utf8.count <= 64,
-              (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
-              s.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
-                  || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
+            s.utf8.allSatisfy({
+                ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
+                    || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")
+            })
         else { return false }
         return SchemeKind.isCustom(s)
     }

@@ -121,8 +121,10 @@ public struct HelperEndpoints: Sendable {
     private func route(_ request: HelperRequest) -> Result<HelperResponse, HelperProblem> {
         let target = request.target
         guard target.utf8.count <= Self.maxTargetLength else {
-            return .failure(HelperProblem(type: "about:blank", title: "URI Too Long", status: 414,
-                                          detail: "The request URL is longer than \(Self.maxTargetLength) bytes."))
+            return .failure(
+                HelperProblem(
+                    type: "about:blank", title: "URI Too Long", status: 414,
+                    detail: "The request URL is longer than \(Self.maxTargetLength) bytes."))
         }
         let parsed: ParsedTarget
         switch ParsedTarget.parse(target) {
@@ -137,25 +139,32 @@ public struct HelperEndpoints: Sendable {
         case Self.aasaPath: endpoint = .aasa
         case Self.assetLinksPath: endpoint = .assetLinks
         default:
-            return .failure(HelperProblem(type: "about:blank", title: "Not Found", status: 404,
-                                          detail: "There is no helper endpoint at this path."))
+            return .failure(
+                HelperProblem(
+                    type: "about:blank", title: "Not Found", status: 404,
+                    detail: "There is no helper endpoint at this path."))
         }
         guard request.method == "GET" || request.method == "HEAD" else {
-            return .failure(HelperProblem(type: "about:blank", title: "Method Not Allowed", status: 405,
-                                          detail: "Only GET and HEAD are served here."))
+            return .failure(
+                HelperProblem(
+                    type: "about:blank", title: "Method Not Allowed", status: 405,
+                    detail: "Only GET and HEAD are served here."))
         }
         switch endpoint {
         case .android: return android(parsed)
         case .ios: return ios(parsed)
         case .trampoline: return trampoline(parsed)
         case .aasa:
-            return .success(Self.document(
-                "application/json",
-                HelperDocuments.appleAppSiteAssociation(appIDs: configuration.appIDs, universalLinkPath: iosURLPath)))
+            return .success(
+                Self.document(
+                    "application/json",
+                    HelperDocuments.appleAppSiteAssociation(appIDs: configuration.appIDs, universalLinkPath: iosURLPath)))
         case .assetLinks:
-            return .success(Self.document(
-                "application/json",
-                HelperDocuments.assetLinks(package: configuration.androidPackage, fingerprints: configuration.sha256CertFingerprints)))
+            return .success(
+                Self.document(
+                    "application/json",
+                    HelperDocuments.assetLinks(
+                        package: configuration.androidPackage, fingerprints: configuration.sha256CertFingerprints)))
         }
     }
 
@@ -168,12 +177,16 @@ public struct HelperEndpoints: Sendable {
         case .success(let v): package = v
         }
         guard HelperValidation.isAndroidPackage(package) else {
-            return .failure(.badRequest("Query parameter 'package' must be an Android package name: two or more dot-separated segments, each starting with a letter and holding only letters, digits and '_' (e.g. com.example.app).", parameter: "package"))
+            return .failure(
+                .badRequest(
+                    "Query parameter 'package' must be an Android package name: two or more dot-separated segments, each starting with a letter and holding only letters, digits and '_' (e.g. com.example.app).",
+                    parameter: "package"))
         }
         let origin = configuration.publicOrigin
         // The intent's data is exactly the request URL: `intent://` + authority + raw path?query, with the
         // real scheme restored from `scheme=` (Android's Intent.parseUri).
-        let intentURL = "intent://\(origin.authority)\(t.rawPathAndQuery)#Intent;scheme=\(origin.scheme);action=\(Self.intentAction);package=\(package);end;"
+        let intentURL =
+            "intent://\(origin.authority)\(t.rawPathAndQuery)#Intent;scheme=\(origin.scheme);action=\(Self.intentAction);package=\(package);end;"
         return .success(Self.document("text/html; charset=utf-8", HelperDocuments.androidPage(intentURL: intentURL), html: true))
     }
 
@@ -184,16 +197,25 @@ public struct HelperEndpoints: Sendable {
         case .success(let v): scheme = v
         }
         guard HelperValidation.isAppScheme(scheme) else {
-            return .failure(.badRequest("Query parameter 'scheme' must be an RFC 3986 scheme (a letter, then letters, digits, '+', '-' or '.'; at most 64) and not a scheme the browser handles itself (http, https, javascript, data, file, intent …).", parameter: "scheme"))
+            return .failure(
+                .badRequest(
+                    "Query parameter 'scheme' must be an RFC 3986 scheme (a letter, then letters, digits, '+', '-' or '.'; at most 64) and not a scheme the browser handles itself (http, https, javascript, data, file, intent …).",
+                    parameter: "scheme"))
         }
         if let own = configuration.appSchemes, !own.contains(scheme.lowercased()) {
-            let named = own.isEmpty ? "this server is configured with no app scheme, so it redirects to none" : "this server redirects only to the app's own: \(own.joined(separator: ", "))"
+            let named =
+                own.isEmpty
+                ? "this server is configured with no app scheme, so it redirects to none"
+                : "this server redirects only to the app's own: \(own.joined(separator: ", "))"
             return .failure(.badRequest("Query parameter 'scheme' is not the app's scheme: \(named).", parameter: "scheme"))
         }
         if configuration.appSchemes == nil, SchemeKind.platformOwnedSchemes.contains(scheme.lowercased()) {
             // Without the app's own schemes, still never send the merchant's domain to the OS's own apps
             // (`itms-services:` installs an app, `facetime:` places a call).
-            return .failure(.badRequest("Query parameter 'scheme' names '\(scheme.lowercased())', which belongs to the OS or one of its own apps, never to a merchant's app.", parameter: "scheme"))
+            return .failure(
+                .badRequest(
+                    "Query parameter 'scheme' names '\(scheme.lowercased())', which belongs to the OS or one of its own apps, never to a merchant's app.",
+                    parameter: "scheme"))
         }
         let language: HelperLanguage
         switch t.language() {
@@ -223,7 +245,8 @@ public struct HelperEndpoints: Sendable {
         var query = t.rawQueryItems.filter { $0.name != "fallback" }.map(\.piece)
         query.append("fallback=true")
         let target = "\(origin)\(t.path)?\(query.joined(separator: "&"))"
-        var location = "\(configuration.trampolineOrigin)\(trampolineURLPath)?target=\(PercentEncoding.encodeComponent(target))&language=\(language.rawValue)"
+        var location =
+            "\(configuration.trampolineOrigin)\(trampolineURLPath)?target=\(PercentEncoding.encodeComponent(target))&language=\(language.rawValue)"
         if let app { location += "&app=\(PercentEncoding.encodeComponent(app))" }
         return .success(Self.redirect(to: location))
     }
@@ -235,7 +258,10 @@ public struct HelperEndpoints: Sendable {
         case .success(let v): target = v
         }
         guard isOwnURL(target) else {
-            return .failure(.badRequest("Query parameter 'target' must be an http(s) URL on this server's public base \(configuration.publicOrigin)\(configuration.root) without userinfo or fragment; the back-link page links nowhere else.", parameter: "target"))
+            return .failure(
+                .badRequest(
+                    "Query parameter 'target' must be an http(s) URL on this server's public base \(configuration.publicOrigin)\(configuration.root) without userinfo or fragment; the back-link page links nowhere else.",
+                    parameter: "target"))
         }
         let language: HelperLanguage
         switch t.language() {
@@ -247,8 +273,9 @@ public struct HelperEndpoints: Sendable {
         case .failure(let p): return .failure(p)
         case .success(let a): app = a
         }
-        var response = Self.document("text/html; charset=utf-8",
-                                     HelperDocuments.trampolinePage(target: target, language: language, app: app), html: true)
+        var response = Self.document(
+            "text/html; charset=utf-8",
+            HelperDocuments.trampolinePage(target: target, language: language, app: app), html: true)
         response.headers.append(HelperHeader("Content-Language", language.rawValue))
         return .success(response)
     }
@@ -258,17 +285,22 @@ public struct HelperEndpoints: Sendable {
         let origin = configuration.publicOrigin
         let prefix = "\(origin)\(configuration.root)"
         guard url.utf8.count <= Self.maxTargetLength,
-              url.utf8.allSatisfy({ PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }),
-              url.lowercased().hasPrefix(prefix.lowercased()) else { return false }
+            url.utf8.allSatisfy({ PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }),
+            url.lowercased().hasPrefix(prefix.lowercased())
+        else { return false }
         // Exact origin (the prefix comparison already pins scheme, host and port because the root starts
         // with "/"); the remainder must decode cleanly and hold no dot-segments that could climb out of root.
         let rest = url.dropFirst(prefix.count)
         let pathPart = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        guard let decodedPath = PercentEncoding.decodeComponent(pathPart), !PercentEncoding.containsControl(decodedPath) else { return false }
+        guard let decodedPath = PercentEncoding.decodeComponent(pathPart), !PercentEncoding.containsControl(decodedPath) else {
+            return false
+        }
         let segments = decodedPath.split(separator: "/", omittingEmptySubsequences: false)
         guard !segments.contains(where: { $0 == ".." || $0 == "." }), !decodedPath.contains("\\") else { return false }
         if let q = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
-            guard let decoded = PercentEncoding.decodeComponent(q), !PercentEncoding.containsControl(decoded) else { return false }
+            guard let decoded = PercentEncoding.decodeComponent(q), !PercentEncoding.containsControl(decoded) else {
+                return false
+            }
         }
         return true
     }
@@ -284,17 +316,20 @@ public struct HelperEndpoints: Sendable {
         var headers = [HelperHeader("Content-Type", contentType)] + commonHeaders
         if html {
             // Pages carry no script; forbid any, and framing.
-            headers.append(HelperHeader("Content-Security-Policy",
-                                        "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"))
+            headers.append(
+                HelperHeader(
+                    "Content-Security-Policy",
+                    "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"))
             headers.append(HelperHeader("Cache-Control", "no-store"))
         }
         return HelperResponse(status: 200, headers: headers, body: body)
     }
 
     static func redirect(to location: String) -> HelperResponse {
-        HelperResponse(status: redirectStatus,
-                       headers: [HelperHeader("Location", location), HelperHeader("Cache-Control", "no-store")] + commonHeaders,
-                       body: "")
+        HelperResponse(
+            status: redirectStatus,
+            headers: [HelperHeader("Location", location), HelperHeader("Cache-Control", "no-store")] + commonHeaders,
+            body: "")
     }
 
     public static func problemResponse(_ p: HelperProblem) -> HelperResponse {
@@ -338,15 +373,19 @@ struct ParsedTarget {
                     return .failure(.badRequest("A query parameter has a malformed percent-escape or is not UTF-8."))
                 }
                 guard !PercentEncoding.containsControl(name), !PercentEncoding.containsControl(value) else {
-                    return .failure(.badRequest("A query parameter contains a control character (CR, LF, NUL …).",
-                                                parameter: PercentEncoding.containsControl(name) ? nil : name))
+                    return .failure(
+                        .badRequest(
+                            "A query parameter contains a control character (CR, LF, NUL …).",
+                            parameter: PercentEncoding.containsControl(name) ? nil : name))
                 }
                 raw.append((name, String(piece)))
                 items.append((name, value))
             }
         }
-        return .success(ParsedTarget(path: rawPath, rawPathAndQuery: uri,
-                                     rawQueryItems: raw, items: items))
+        return .success(
+            ParsedTarget(
+                path: rawPath, rawPathAndQuery: uri,
+                rawQueryItems: raw, items: items))
     }
 
     /// Percent-encodes bytes RFC 3986 does not allow literally; leaves existing escapes alone.
@@ -358,7 +397,8 @@ struct ParsedTarget {
     func optional(_ name: String) -> Result<String?, HelperProblem> {
         let values = items.filter { $0.name == name }
         if values.count > 1 {
-            return .failure(.badRequest("Query parameter '\(name)' is given \(values.count) times; give it once.", parameter: name))
+            return .failure(
+                .badRequest("Query parameter '\(name)' is given \(values.count) times; give it once.", parameter: name))
         }
         return .success(values.first?.value)
     }
@@ -390,7 +430,9 @@ struct ParsedTarget {
         case .success(nil), .success(""): return .success(nil)
         case .success(let a?):
             guard a.count <= HelperEndpoints.maxAppNameLength else {
-                return .failure(.badRequest("Query parameter 'app' is longer than \(HelperEndpoints.maxAppNameLength) characters.", parameter: "app"))
+                return .failure(
+                    .badRequest(
+                        "Query parameter 'app' is longer than \(HelperEndpoints.maxAppNameLength) characters.", parameter: "app"))
             }
             return .success(a)
         }

@@ -57,8 +57,10 @@ final class CDPConnection {
     }
 
     /// Sends a command and waits for its reply; a protocol error is thrown with the engine's message.
-    func call(_ method: String, _ params: [(String, JSONValue?)] = [], session: String? = nil,
-              deadline: Date) throws(EngineFailure) -> [String: Any] {
+    func call(
+        _ method: String, _ params: [(String, JSONValue?)] = [], session: String? = nil,
+        deadline: Date
+    ) throws(EngineFailure) -> [String: Any] {
         let id = try send(method, params, session: session)
         while true {
             guard let m = try read(until: deadline) else {
@@ -124,8 +126,9 @@ final class CDPConnection {
         }
         var error: String?
         if let e = dict["error"] as? [String: Any] { error = (e["message"] as? String) ?? "error" }
-        return CDPMessage(id: dict["id"] as? Int, method: dict["method"] as? String, sessionID: dict["sessionId"] as? String,
-                          params: dict["params"] as? [String: Any] ?? [:], result: dict["result"] as? [String: Any] ?? [:],
-                          error: error)
+        return CDPMessage(
+            id: dict["id"] as? Int, method: dict["method"] as? String, sessionID: dict["sessionId"] as? String,
+            params: dict["params"] as? [String: Any] ?? [:], result: dict["result"] as? [String: Any] ?? [:],
+            error: error)
     }
 }

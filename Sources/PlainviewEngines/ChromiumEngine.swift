@@ -23,8 +23,10 @@ public final class ChromiumEngine: WebEngine {
     /// Fails with `missingEngine` (the message names the Debian package) when no Chromium is installed.
     public init(timeout: TimeInterval = 60) throws(EngineFailure) {
         guard let executable = Self.locate() else {
-            throw EngineFailure(.missingEngine, "--engine chromium needs Chromium, which is not installed: install the Debian package "
-                                + "`\(Self.debianPackage)` (apt-get install \(Self.debianPackage)) or set PLAINVIEW_CHROMIUM to its binary")
+            throw EngineFailure(
+                .missingEngine,
+                "--engine chromium needs Chromium, which is not installed: install the Debian package "
+                    + "`\(Self.debianPackage)` (apt-get install \(Self.debianPackage)) or set PLAINVIEW_CHROMIUM to its binary")
         }
         self.executable = executable
         runner = EngineRunner(name: "chromium", timeout: timeout)
@@ -45,18 +47,20 @@ public final class ChromiumEngine: WebEngine {
     private func start() throws(EngineFailure) -> CDPConnection {
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = profile
-        let process = try EngineProcess(executable: executable, arguments: [
-            "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--no-first-run",
-            "--no-default-browser-check", "--user-data-dir=\(profile)/data", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
-            "--disable-breakpad", "--password-store=basic", "--use-mock-keychain",
-            // One renderer for every frame, as in Android's WebView (no site isolation): the driver sees and taps
-            // cross-origin frames through the page's own session.
-            "--disable-site-isolation-trials",
-            // Android's WebView does not upgrade http navigations to https (desktop Chromium's HttpsUpgrades does).
-            "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,HttpsUpgrades",
-            "about:blank",
-        ], environment: env, log: profile + "/chromium.log")
+        let process = try EngineProcess(
+            executable: executable,
+            arguments: [
+                "--headless=new", "--remote-debugging-pipe", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                "--no-default-browser-check", "--user-data-dir=\(profile)/data", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--disable-extensions", "--mute-audio",
+                "--disable-breakpad", "--password-store=basic", "--use-mock-keychain",
+                // One renderer for every frame, as in Android's WebView (no site isolation): the driver sees and taps
+                // cross-origin frames through the page's own session.
+                "--disable-site-isolation-trials",
+                // Android's WebView does not upgrade http navigations to https (desktop Chromium's HttpsUpgrades does).
+                "--disable-features=IsolateOrigins,site-per-process,Translate,MediaRouter,HttpsUpgrades",
+                "about:blank",
+            ], environment: env, log: profile + "/chromium.log")
         let c = CDPConnection(process: process)
         do {
             // Start-up has its own bound: a loaded machine may take seconds to start a browser.

@@ -20,7 +20,8 @@ import PlainviewSupport
 final class ChromiumSession: EngineSession {
     /// Android WebView's User-Agent (the `wv` token): pages take their mobile, in-app branch (a flow's
     /// `userAgent:` replaces it).
-    static let userAgent = "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 "
+    static let userAgent =
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 "
         + "(KHTML, like Gecko) Version/4.0 Chrome/156.0.0.0 Mobile Safari/537.36"
     /// The binding the app's JavaScript hooks call (`flow.hooks`).
     static let hookBinding = "__plainviewHook"
@@ -63,17 +64,23 @@ final class ChromiumSession: EngineSession {
     /// `frameStoppedLoading` of an abandoned navigation must not make the page look idle before it shows.
     private var uncommitted: Set<String> = []
 
-    init(connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
-         onBroken: @escaping () -> Void) throws(EngineFailure) {
+    init(
+        connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
+        onBroken: @escaping () -> Void
+    ) throws(EngineFailure) {
         self.connection = connection
         self.deadline = deadline
         self.timeout = timeout
         self.onBroken = onBroken
         context = try connection.call("Target.createBrowserContext", deadline: deadline)["browserContextId"] as? String ?? ""
-        let target = try connection.call("Target.createTarget", [("url", .string("about:blank")), ("browserContextId", .string(context))],
-                                         deadline: deadline)["targetId"] as? String ?? ""
-        session = try connection.call("Target.attachToTarget", [("targetId", .string(target)), ("flatten", .bool(true))],
-                                      deadline: deadline)["sessionId"] as? String ?? ""
+        let target =
+            try connection.call(
+                "Target.createTarget", [("url", .string("about:blank")), ("browserContextId", .string(context))],
+                deadline: deadline)["targetId"] as? String ?? ""
+        session =
+            try connection.call(
+                "Target.attachToTarget", [("targetId", .string(target)), ("flatten", .bool(true))],
+                deadline: deadline)["sessionId"] as? String ?? ""
         mainFrame = target
         guard !context.isEmpty, !target.isEmpty, !session.isEmpty else {
             throw EngineFailure(.protocolError, "Chromium did not create a page")
@@ -138,8 +145,12 @@ final class ChromiumSession: EngineSession {
             headers.append(.init("Content-Type", "text/html; charset=utf-8"))
         }
         let list = JSONValue.array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
-        send("Fetch.fulfillRequest", [("requestId", .string(request.raw)), ("responseCode", .int(response.status)),
-                                      ("responseHeaders", list), ("body", .string(Data(response.body).base64EncodedString()))])
+        send(
+            "Fetch.fulfillRequest",
+            [
+                ("requestId", .string(request.raw)), ("responseCode", .int(response.status)),
+                ("responseHeaders", list), ("body", .string(Data(response.body).base64EncodedString())),
+            ])
     }
 
     func refuse(_ request: EngineRequestID) {
@@ -151,14 +162,23 @@ final class ChromiumSession: EngineSession {
     func tap(_ target: EngineTap) -> Bool {
         let frame = target.frameIndex.flatMap { frameIDs[$0] } ?? mainFrame
         do {
-            let world = try connection.call("Page.createIsolatedWorld", [("frameId", .string(frame)), ("worldName", .string("plainview")),
-                                                                        ("grantUniveralAccess", .bool(true))], session: session, deadline: deadline)
+            let world = try connection.call(
+                "Page.createIsolatedWorld",
+                [
+                    ("frameId", .string(frame)), ("worldName", .string("plainview")),
+                    ("grantUniveralAccess", .bool(true)),
+                ], session: session, deadline: deadline)
             guard let contextID = world["executionContextId"] as? Int else { return false }
-            let expression = "(\(EngineScripts.tap))(\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)), "
+            let expression =
+                "(\(EngineScripts.tap))(\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)), "
                 + "\(JSONEscaping.quote(target.url, htmlSafe: false)), \(JSONEscaping.quote(target.text ?? "", htmlSafe: false)))"
-            let r = try connection.call("Runtime.evaluate", [("expression", .string(expression)), ("contextId", .int(contextID)),
-                                                            ("userGesture", .bool(true)), ("returnByValue", .bool(true))],
-                                        session: session, deadline: deadline)
+            let r = try connection.call(
+                "Runtime.evaluate",
+                [
+                    ("expression", .string(expression)), ("contextId", .int(contextID)),
+                    ("userGesture", .bool(true)), ("returnByValue", .bool(true)),
+                ],
+                session: session, deadline: deadline)
             let tapped = ((r["result"] as? [String: Any])?["value"] as? Bool) ?? false
             if tapped {
                 tapPending = true
@@ -180,8 +200,9 @@ final class ChromiumSession: EngineSession {
                 }
                 if !budgetRunning {
                     budgetRunning = true
-                    try connection.send("Emulation.setVirtualTimePolicy", [("policy", .string("advance")), ("budget", .int(budget))],
-                                        session: session)
+                    try connection.send(
+                        "Emulation.setVirtualTimePolicy", [("policy", .string("advance")), ("budget", .int(budget))],
+                        session: session)
                 }
                 guard let m = try connection.nextEvent(until: deadline) else {
                     onBroken()
@@ -201,8 +222,9 @@ final class ChromiumSession: EngineSession {
         closed = true
         // The browser context goes with its page; a broken browser is restarted by the engine.
         if connection.broken == nil {
-            _ = try? connection.call("Target.disposeBrowserContext", [("browserContextId", .string(context))],
-                                     deadline: Date().addingTimeInterval(5))
+            _ = try? connection.call(
+                "Target.disposeBrowserContext", [("browserContextId", .string(context))],
+                deadline: Date().addingTimeInterval(5))
         }
     }
 
@@ -216,7 +238,10 @@ final class ChromiumSession: EngineSession {
 
     private func handle(_ m: CDPMessage) throws(EngineFailure) -> EngineEvent? {
         if Self.debug, m.method != "Emulation.virtualTimeBudgetExpired" {
-            FileHandle.standardError.write(Data("cdp \(m.method ?? "") \(m.params.filter { $0.key != "frame" && $0.key != "request" }) \((m.params["request"] as? [String: Any])?["url"] ?? (m.params["frame"] as? [String: Any])?["url"] ?? "")\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "cdp \(m.method ?? "") \(m.params.filter { $0.key != "frame" && $0.key != "request" }) \((m.params["request"] as? [String: Any])?["url"] ?? (m.params["frame"] as? [String: Any])?["url"] ?? "")\n"
+                        .utf8))
         }
         if m.sessionID != session {
             if m.method == "Target.detachedFromTarget", m.string("sessionId") == session {
@@ -282,7 +307,10 @@ final class ChromiumSession: EngineSession {
                 quiet = 0
                 budget = Self.firstBudget
                 tapPending = false
-                if Self.debug { FileHandle.standardError.write(Data("cdp IDLE loading=\(loadingFrames) uncommitted=\(uncommitted) pending=\(pendingLoads)\n".utf8)) }
+                if Self.debug {
+                    FileHandle.standardError.write(
+                        Data("cdp IDLE loading=\(loadingFrames) uncommitted=\(uncommitted) pending=\(pendingLoads)\n".utf8))
+                }
                 return .idle
             }
             return nil
@@ -307,13 +335,16 @@ final class ChromiumSession: EngineSession {
         // target): the world decides and carries it out.
         if kind != .web, !newWindow { abandoned.insert(frameID) }
         let frame: NavigationFrame = newWindow ? .newWindow : (frameID == mainFrame ? .main : .sub)
-        return .navigation(EngineNavigation(url: url, frame: frame, frameIndex: frameIndices[frameID],
-                                            trigger: Self.trigger(reason), gesture: takeGesture(reason), request: nil))
+        return .navigation(
+            EngineNavigation(
+                url: url, frame: frame, frameIndex: frameIndices[frameID],
+                trigger: Self.trigger(reason), gesture: takeGesture(reason), request: nil))
     }
 
     private func paused(_ p: [String: Any]) -> EngineEvent? {
         guard let id = p["requestId"] as? String, let request = p["request"] as? [String: Any],
-              let url = request["url"] as? String else { return nil }
+            let url = request["url"] as? String
+        else { return nil }
         let method = (request["method"] as? String ?? "GET").uppercased()
         let requestID = EngineRequestID(id)
         guard p["resourceType"] as? String == "Document" else {
@@ -337,15 +368,20 @@ final class ChromiumSession: EngineSession {
             frameIndex = frameIndices[frameID]
         }
         let announced = requested.removeValue(forKey: frameID)
-        let trigger: NavigationTrigger = isRedirect ? .serverRedirect : announced.map { Self.trigger($0.reason) } ?? (isMain ? .link : .initialLoad)
+        let trigger: NavigationTrigger =
+            isRedirect ? .serverRedirect : announced.map { Self.trigger($0.reason) } ?? (isMain ? .link : .initialLoad)
         let gesture = isRedirect ? false : takeGesture(announced?.reason ?? "")
-        return .navigation(EngineNavigation(url: url, frame: isMain ? .main : .sub, frameIndex: frameIndex, trigger: trigger,
-                                            gesture: gesture, method: method, request: requestID))
+        return .navigation(
+            EngineNavigation(
+                url: url, frame: isMain ? .main : .sub, frameIndex: frameIndex, trigger: trigger,
+                gesture: gesture, method: method, request: requestID))
     }
 
     /// The gesture of the user's last tap goes to the first navigation the page starts after it.
     private func takeGesture(_ reason: String) -> Bool {
-        guard tapPending, ["anchorClick", "formSubmissionGet", "formSubmissionPost", "scriptInitiated"].contains(reason) else { return false }
+        guard tapPending, ["anchorClick", "formSubmissionGet", "formSubmissionPost", "scriptInitiated"].contains(reason) else {
+            return false
+        }
         tapPending = false
         return true
     }

@@ -17,9 +17,12 @@ final class EngineRunner {
 
     /// A session for one run on the running engine (started by `start` when none runs or the last one broke); a
     /// session that cannot open takes the engine down with it.
-    func open(start: () throws(EngineFailure) -> CDPConnection,
-              session: (CDPConnection, Date, @escaping () -> Void) throws(EngineFailure) -> any EngineSession)
-        throws(EngineFailure) -> any EngineSession {
+    func open(
+        start: () throws(EngineFailure) -> CDPConnection,
+        session: (CDPConnection, Date, @escaping () -> Void) throws(EngineFailure) -> any EngineSession
+    )
+        throws(EngineFailure) -> any EngineSession
+    {
         let deadline = Date().addingTimeInterval(timeout)
         let connection = try running(start)
         do {

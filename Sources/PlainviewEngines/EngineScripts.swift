@@ -4,36 +4,36 @@ enum EngineScripts {
     /// href, else by its text; a button by its label; a form by its action or its submit button's text; a script
     /// handler (an `onclick`).
     static let tap = """
-    function(kind, url, text) {
-      var loose = function(s) { return (s || '').toLowerCase().replace(/\\s+/g, ' ').trim(); };
-      var want = loose(text), el = null, list = function(q) { return Array.prototype.slice.call(document.querySelectorAll(q)); };
-      if (kind === 'link') {
-        var links = list('a[href], area[href]');
-        el = links.find(function(a) { return a.href === url; })
-          || (want ? links.find(function(a) { return loose(a.textContent).indexOf(want) >= 0; }) : null);
-      } else if (kind === 'button') {
-        var all = list('button, input[type=submit], input[type=button], input[type=image]');
-        var label = function(b) { return loose(b.value || b.textContent || b.alt); };
-        el = all.find(function(b) { return label(b) === want; }) || all.find(function(b) { return want && label(b).indexOf(want) >= 0; }) || null;
-      } else if (kind === 'form') {
-        var buttons = 'button:not([type=button]):not([type=reset]), input[type=submit], input[type=image]';
-        var form = Array.prototype.slice.call(document.forms).find(function(f) { return f.action === url; });
-        if (want) {
-          el = list(buttons).find(function(b) { return loose(b.value || b.textContent) === want; }) || null;
+        function(kind, url, text) {
+          var loose = function(s) { return (s || '').toLowerCase().replace(/\\s+/g, ' ').trim(); };
+          var want = loose(text), el = null, list = function(q) { return Array.prototype.slice.call(document.querySelectorAll(q)); };
+          if (kind === 'link') {
+            var links = list('a[href], area[href]');
+            el = links.find(function(a) { return a.href === url; })
+              || (want ? links.find(function(a) { return loose(a.textContent).indexOf(want) >= 0; }) : null);
+          } else if (kind === 'button') {
+            var all = list('button, input[type=submit], input[type=button], input[type=image]');
+            var label = function(b) { return loose(b.value || b.textContent || b.alt); };
+            el = all.find(function(b) { return label(b) === want; }) || all.find(function(b) { return want && label(b).indexOf(want) >= 0; }) || null;
+          } else if (kind === 'form') {
+            var buttons = 'button:not([type=button]):not([type=reset]), input[type=submit], input[type=image]';
+            var form = Array.prototype.slice.call(document.forms).find(function(f) { return f.action === url; });
+            if (want) {
+              el = list(buttons).find(function(b) { return loose(b.value || b.textContent) === want; }) || null;
+            }
+            if (!el && form) {
+              el = form.querySelector(buttons);
+              if (!el) { if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); } return true; }
+            }
+          } else {
+            var handlers = list('[onclick]');
+            el = (want ? handlers.find(function(e) { return loose(e.textContent).indexOf(want) >= 0; }) : null)
+              || handlers.find(function(e) { return (e.getAttribute('onclick') || '').indexOf(url) >= 0; })
+              || handlers[0] || document.body;
+          }
+          if (!el) { return false; }
+          el.click();
+          return true;
         }
-        if (!el && form) {
-          el = form.querySelector(buttons);
-          if (!el) { if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); } return true; }
-        }
-      } else {
-        var handlers = list('[onclick]');
-        el = (want ? handlers.find(function(e) { return loose(e.textContent).indexOf(want) >= 0; }) : null)
-          || handlers.find(function(e) { return (e.getAttribute('onclick') || '').indexOf(url) >= 0; })
-          || handlers[0] || document.body;
-      }
-      if (!el) { return false; }
-      el.click();
-      return true;
-    }
-    """
+        """
 }

@@ -42,8 +42,10 @@ public final class WebKitEngine: WebEngine {
     /// names the Debian package.
     public init(timeout: TimeInterval = 60) throws(EngineFailure) {
         guard let driverPath = Self.locateDriver() else {
-            throw EngineFailure(.missingEngine, "--engine webkit needs plainview-webkit, which is built with plainview (swift build) "
-                                + "and is not beside it or on PATH; set PLAINVIEW_WEBKIT_DRIVER to its path")
+            throw EngineFailure(
+                .missingEngine,
+                "--engine webkit needs plainview-webkit, which is built with plainview (swift build) "
+                    + "and is not beside it or on PATH; set PLAINVIEW_WEBKIT_DRIVER to its path")
         }
         self.driverPath = driverPath
         runner = EngineRunner(name: "webkit", timeout: timeout)
@@ -88,8 +90,10 @@ public final class WebKitEngine: WebEngine {
         }
         if let package = hello["missing"] as? String {
             stop()
-            throw EngineFailure(.missingEngine, "--engine webkit needs WebKitGTK 4.1 and Xvfb: \(hello["message"] as? String ?? "") — "
-                                + "install the Debian package `\(package)` (apt-get install \(Self.debianPackages.joined(separator: " ")))")
+            throw EngineFailure(
+                .missingEngine,
+                "--engine webkit needs WebKitGTK 4.1 and Xvfb: \(hello["message"] as? String ?? "") — "
+                    + "install the Debian package `\(package)` (apt-get install \(Self.debianPackages.joined(separator: " ")))")
         }
         return c
     }

@@ -28,7 +28,8 @@ import PlainviewSupport
 
 final class WebKitSession: EngineSession {
     /// WKWebView's own User-Agent on an iPhone (no `Version/… Safari/…`: that is Safari's, not a web view's).
-    static let iPhoneUserAgent = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+    static let iPhoneUserAgent =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
     /// How much faster page timers run (and long refreshes fire).
     static let timeScale = 100
     /// The driver's message channel for the injected script.
@@ -77,20 +78,24 @@ final class WebKitSession: EngineSession {
     private var backlog: [CDPMessage] = []
     private var tapCount = 0
 
-    init(connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
-         onBroken: @escaping () -> Void) throws(EngineFailure) {
+    init(
+        connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
+        onBroken: @escaping () -> Void
+    ) throws(EngineFailure) {
         self.connection = connection
         self.deadline = deadline
         self.timeout = timeout
         self.onBroken = onBroken
         let iosHooks = flow.hooks.keys.filter { !$0.contains(".") }.sorted()
         let agent = flow.userAgent ?? (flow.policy.platform == .android ? ChromiumSession.userAgent : Self.iPhoneUserAgent)
-        _ = try connection.call("View.open", [
-            ("userAgent", .string(agent)),
-            ("script", .string(Self.pageScript(androidHooks: flow.hooks.keys.filter { $0.contains(".") }.sorted()))),
-            ("canOpenWindows", .bool(flow.webView.javaScriptCanOpenWindowsAutomatically)),
-            ("handlers", .array(([Self.channel] + iosHooks).map { .string($0) })),
-        ], deadline: deadline)
+        _ = try connection.call(
+            "View.open",
+            [
+                ("userAgent", .string(agent)),
+                ("script", .string(Self.pageScript(androidHooks: flow.hooks.keys.filter { $0.contains(".") }.sorted()))),
+                ("canOpenWindows", .bool(flow.webView.javaScriptCanOpenWindowsAutomatically)),
+                ("handlers", .array(([Self.channel] + iosHooks).map { .string($0) })),
+            ], deadline: deadline)
     }
 
     /// The script every frame runs first: fast timers and refreshes, the Android-style app hooks, and taps into frames.
@@ -98,68 +103,69 @@ final class WebKitSession: EngineSession {
         var hooks = ""
         for name in androidHooks {
             let parts = name.split(separator: ".", maxSplits: 1).map { JSONEscaping.quote(String($0), htmlSafe: false) }
-            hooks += "window[\(parts[0])]=window[\(parts[0])]||{};window[\(parts[0])][\(parts[1])]=function(){post({t:'hook',name:\(JSONEscaping.quote(name, htmlSafe: false))});};"
+            hooks +=
+                "window[\(parts[0])]=window[\(parts[0])]||{};window[\(parts[0])][\(parts[1])]=function(){post({t:'hook',name:\(JSONEscaping.quote(name, htmlSafe: false))});};"
         }
         return """
-        (function() {
-          if (window.__plainview) { return; }
-          var channel = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.\(channel);
-          var post = function(m) { try { channel.postMessage(JSON.stringify(m)); } catch (e) {} };
-          var scale = \(timeScale), frame = Math.random().toString(36).slice(2), pending = 0;
-          var count = function(d) {
-            pending += d;
-            if ((d > 0 && pending === 1) || pending === 0) { post({t: 'timers', frame: frame, busy: pending > 0}); }
-          };
-          var st = window.setTimeout, ct = window.clearTimeout, si = window.setInterval, live = {};
-          var call = function(f, args) { if (typeof f === 'function') { f.apply(window, args); } else { (0, eval)(String(f)); } };
-          var later = function(delay) { return Math.max(0, Number(delay) || 0) / scale; };
-          window.setTimeout = function(f, delay) {
-            var args = Array.prototype.slice.call(arguments, 2), id;
-            id = st.call(window, function() { if (live[id]) { delete live[id]; count(-1); } call(f, args); }, later(delay));
-            live[id] = true;
-            count(1);
-            return id;
-          };
-          window.clearTimeout = function(id) { if (live[id]) { delete live[id]; count(-1); } return ct.call(window, id); };
-          window.setInterval = function(f, delay) {
-            var args = Array.prototype.slice.call(arguments, 2);
-            return si.call(window, function() { call(f, args); }, later(delay));
-          };
-          window.addEventListener('load', function() { post({t: 'loaded', top: window === window.top}); });
-          window.addEventListener('pagehide', function() { if (pending > 0) { pending = 0; post({t: 'timers', frame: frame, busy: false}); } });
-          // A refresh of a second or more happens after a hundredth of its delay (a shorter one is the engine's own).
-          var soon = function(seconds, url) {
-            if (seconds < 1) { return; }
-            count(1);
-            st.call(window, function() { count(-1); post({t: 'refresh', url: url}); location.replace(url); }, seconds * 1000 / scale);
-          };
-          var refresh = function() {
-            var metas = document.querySelectorAll('meta[http-equiv]');
-            for (var i = 0; i < metas.length; i++) {
-              if ((metas[i].httpEquiv || '').toLowerCase() !== 'refresh') { continue; }
-              var m = /^\\s*(\\d+)[\\d.]*\\s*(?:[;,]\\s*(?:url\\s*=\\s*)?)?([\\s\\S]*)$/i.exec(metas[i].content || '');
-              if (!m) { return; }
-              var seconds = Number(m[1]), target = m[2].trim();
-              if (/^['"]/.test(target)) { var end = target.indexOf(target[0], 1); target = target.slice(1, end < 0 ? undefined : end); }
-              var url;
-              try { url = target ? new URL(target, document.baseURI).href : location.href; } catch (e) { return; }
-              soon(seconds, url);
-              return;
-            }
-          };
-          if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', refresh); } else { refresh(); }
-          \(hooks)
-          var find = (\(EngineScripts.tap));
-          var tap = function(t) { var ok = false; try { ok = find(t.kind, t.url, t.text); } catch (e) {} post({t: 'tap', token: t.token, ok: ok}); };
-          window.addEventListener('message', function(e) { if (e.data && typeof e.data === 'object' && e.data.__plainviewTap) { tap(e.data.__plainviewTap); } });
-          window.__plainview = { refresh: soon, tap: function(t, frameIndex) {
-            if (frameIndex === null) { tap(t); return; }
-            var w = window.frames[frameIndex];
-            if (!w) { post({t: 'tap', token: t.token, ok: false}); return; }
-            w.postMessage({__plainviewTap: t}, '*');
-          } };
-        })();
-        """
+            (function() {
+              if (window.__plainview) { return; }
+              var channel = window.webkit && window.webkit.messageHandlers && window.webkit.messageHandlers.\(channel);
+              var post = function(m) { try { channel.postMessage(JSON.stringify(m)); } catch (e) {} };
+              var scale = \(timeScale), frame = Math.random().toString(36).slice(2), pending = 0;
+              var count = function(d) {
+                pending += d;
+                if ((d > 0 && pending === 1) || pending === 0) { post({t: 'timers', frame: frame, busy: pending > 0}); }
+              };
+              var st = window.setTimeout, ct = window.clearTimeout, si = window.setInterval, live = {};
+              var call = function(f, args) { if (typeof f === 'function') { f.apply(window, args); } else { (0, eval)(String(f)); } };
+              var later = function(delay) { return Math.max(0, Number(delay) || 0) / scale; };
+              window.setTimeout = function(f, delay) {
+                var args = Array.prototype.slice.call(arguments, 2), id;
+                id = st.call(window, function() { if (live[id]) { delete live[id]; count(-1); } call(f, args); }, later(delay));
+                live[id] = true;
+                count(1);
+                return id;
+              };
+              window.clearTimeout = function(id) { if (live[id]) { delete live[id]; count(-1); } return ct.call(window, id); };
+              window.setInterval = function(f, delay) {
+                var args = Array.prototype.slice.call(arguments, 2);
+                return si.call(window, function() { call(f, args); }, later(delay));
+              };
+              window.addEventListener('load', function() { post({t: 'loaded', top: window === window.top}); });
+              window.addEventListener('pagehide', function() { if (pending > 0) { pending = 0; post({t: 'timers', frame: frame, busy: false}); } });
+              // A refresh of a second or more happens after a hundredth of its delay (a shorter one is the engine's own).
+              var soon = function(seconds, url) {
+                if (seconds < 1) { return; }
+                count(1);
+                st.call(window, function() { count(-1); post({t: 'refresh', url: url}); location.replace(url); }, seconds * 1000 / scale);
+              };
+              var refresh = function() {
+                var metas = document.querySelectorAll('meta[http-equiv]');
+                for (var i = 0; i < metas.length; i++) {
+                  if ((metas[i].httpEquiv || '').toLowerCase() !== 'refresh') { continue; }
+                  var m = /^\\s*(\\d+)[\\d.]*\\s*(?:[;,]\\s*(?:url\\s*=\\s*)?)?([\\s\\S]*)$/i.exec(metas[i].content || '');
+                  if (!m) { return; }
+                  var seconds = Number(m[1]), target = m[2].trim();
+                  if (/^['"]/.test(target)) { var end = target.indexOf(target[0], 1); target = target.slice(1, end < 0 ? undefined : end); }
+                  var url;
+                  try { url = target ? new URL(target, document.baseURI).href : location.href; } catch (e) { return; }
+                  soon(seconds, url);
+                  return;
+                }
+              };
+              if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', refresh); } else { refresh(); }
+              \(hooks)
+              var find = (\(EngineScripts.tap));
+              var tap = function(t) { var ok = false; try { ok = find(t.kind, t.url, t.text); } catch (e) {} post({t: 'tap', token: t.token, ok: ok}); };
+              window.addEventListener('message', function(e) { if (e.data && typeof e.data === 'object' && e.data.__plainviewTap) { tap(e.data.__plainviewTap); } });
+              window.__plainview = { refresh: soon, tap: function(t, frameIndex) {
+                if (frameIndex === null) { tap(t); return; }
+                var w = window.frames[frameIndex];
+                if (!w) { post({t: 'tap', token: t.token, ok: false}); return; }
+                w.postMessage({__plainviewTap: t}, '*');
+              } };
+            })();
+            """
     }
 
     // MARK: EngineSession
@@ -179,7 +185,8 @@ final class WebKitSession: EngineSession {
                 frameURLs[frame] = document.url
                 if !isRedirect { frameLoads += 1 }
                 if isRedirect, let location = response.header("Location"), let base = WebURL(document.url),
-                   let target = WebURL(location, relativeTo: base) {
+                    let target = WebURL(location, relativeTo: base)
+                {
                     redirectedFrames[Self.key(target.href)] = frame
                 }
             } else if !isRedirect {
@@ -195,11 +202,13 @@ final class WebKitSession: EngineSession {
         if !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
             headers.append(.init("Content-Type", "text/html; charset=utf-8"))
         }
-        send("Proxy.respond", [
-            ("request", .int(id)), ("status", .int(response.status)),
-            ("headers", .array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
-            ("body", .string(Data(response.body).base64EncodedString())),
-        ])
+        send(
+            "Proxy.respond",
+            [
+                ("request", .int(id)), ("status", .int(response.status)),
+                ("headers", .array(headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+                ("body", .string(Data(response.body).base64EncodedString())),
+            ])
     }
 
     func refuse(_ request: EngineRequestID) {
@@ -215,7 +224,8 @@ final class WebKitSession: EngineSession {
     func tap(_ target: EngineTap) -> Bool {
         tapCount += 1
         let token = "tap\(tapCount)"
-        let t = "{kind:\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)),url:\(JSONEscaping.quote(target.url, htmlSafe: false)),"
+        let t =
+            "{kind:\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)),url:\(JSONEscaping.quote(target.url, htmlSafe: false)),"
             + "text:\(JSONEscaping.quote(target.text ?? "", htmlSafe: false)),token:\(JSONEscaping.quote(token, htmlSafe: false))}"
         let frame = target.frameIndex.map(String.init) ?? "null"
         send("View.evaluate", [("script", .string("window.__plainview && window.__plainview.tap(\(t), \(frame));"))])
@@ -225,7 +235,8 @@ final class WebKitSession: EngineSession {
         defer { backlog.append(contentsOf: seen) }
         while let m = try? connection.nextEvent(until: until) {
             if m.method == "View.message", m.string("handler") == Self.channel,
-               let body = message(m), body["t"] as? String == "tap", body["token"] as? String == token {
+                let body = message(m), body["t"] as? String == "tap", body["token"] as? String == token
+            {
                 lastActivity = Date()
                 tapped = body["ok"] as? Bool ?? false
                 return tapped
@@ -246,7 +257,8 @@ final class WebKitSession: EngineSession {
                     // A load asked for and not yet requested, or a navigation let through and not yet at the proxy,
                     // is on its way (a new web process can take a second to start): not idle.
                     let underway = loading || !hostLoads.isEmpty || facts.values.contains { !$0.isEmpty }
-                    let settled = !busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped
+                    let settled =
+                        !busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped
                         ? Self.horizonQuiet : Self.settleQuiet
                     let quietEnd = lastActivity.addingTimeInterval(underway ? Self.stuckQuiet : settled)
                     m = try connection.nextEvent(until: min(deadline, quietEnd))
@@ -310,8 +322,17 @@ final class WebKitSession: EngineSession {
                 // WebKit honours a `Refresh` header on real time; the injected script carries it out early instead.
                 if let pending = headerRefresh, pending.url == Self.key(m.string("url") ?? "") {
                     headerRefresh = nil
-                    send("View.evaluate", [("script", .string("window.__plainview && window.__plainview.refresh("
-                        + "\(pending.refresh.delay), \(JSONEscaping.quote(pending.refresh.url, htmlSafe: false)));"))])
+                    send(
+                        "View.evaluate",
+                        [
+                            (
+                                "script",
+                                .string(
+                                    "window.__plainview && window.__plainview.refresh("
+                                        + "\(pending.refresh.delay), \(JSONEscaping.quote(pending.refresh.url, htmlSafe: false)));"
+                                )
+                            )
+                        ])
                 }
             case "finished": loading = false
             default: break
@@ -360,7 +381,8 @@ final class WebKitSession: EngineSession {
         if !newWindow, !retargeted, kind == .web {
             let hostLoad = !redirect && hostLoads.first.map { Self.key($0.url) } == Self.key(url)
             let refresh = refreshes.remove(Self.key(url)) != nil
-            facts[Self.key(url), default: []].append(Fact(navigationType: type, gesture: gesture, redirect: redirect, hostLoad: hostLoad, refresh: refresh))
+            facts[Self.key(url), default: []].append(
+                Fact(navigationType: type, gesture: gesture, redirect: redirect, hostLoad: hostLoad, refresh: refresh))
             send("View.decide", [("decision", .int(decision)), ("use", .bool(true))])
             return nil
         }
@@ -380,10 +402,12 @@ final class WebKitSession: EngineSession {
         let frameIndex = newWindow || retargeted || gesture ? nil : frameNaming(url)
         // WebKit gives no method for a URL it cannot request; the page asked for it as a GET.
         let method = (p["method"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "GET"
-        return .navigation(EngineNavigation(url: url, frame: newWindow ? .newWindow : frameIndex != nil ? .sub : .main,
-                                            frameIndex: frameIndex,
-                                            trigger: frameIndex != nil ? .initialLoad : Self.trigger(type, refresh: false),
-                                            gesture: gesture, method: method, request: nil))
+        return .navigation(
+            EngineNavigation(
+                url: url, frame: newWindow ? .newWindow : frameIndex != nil ? .sub : .main,
+                frameIndex: frameIndex,
+                trigger: frameIndex != nil ? .initialLoad : Self.trigger(type, refresh: false),
+                gesture: gesture, method: method, request: nil))
     }
 
     /// The index (in `window.frames` order) of the main document's frame whose `src` is `url`, if any.
@@ -393,13 +417,17 @@ final class WebKitSession: EngineSession {
     /// `window.frames` order) of those whose `src` is `url` (fragment aside: a request never carries one). Nil when
     /// the engine does not answer within 5 s.
     private func framesNamed(_ url: String) -> (count: Int, matches: [Int])? {
-        let script = "(function(u){var f=document.querySelectorAll('iframe,frame'),m=[];for(var i=0;i<f.length;i++){"
+        let script =
+            "(function(u){var f=document.querySelectorAll('iframe,frame'),m=[];for(var i=0;i<f.length;i++){"
             + "try{var h=new URL(f[i].getAttribute('src')||'about:blank',document.baseURI);h.hash='';"
             + "if(h.href===u){m.push(i);}}catch(e){}}return f.length+':'+m.join(',');})("
             + JSONEscaping.quote(Self.key(url), htmlSafe: false) + ")"
-        guard let reply = try? connection.call("View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(5))),
-              let value = reply["value"] as? String, let colon = value.firstIndex(of: ":"),
-              let count = Int(value[..<colon]) else { return nil }
+        guard
+            let reply = try? connection.call(
+                "View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(5))),
+            let value = reply["value"] as? String, let colon = value.firstIndex(of: ":"),
+            let count = Int(value[..<colon])
+        else { return nil }
         return (count, value[value.index(after: colon)...].split(separator: ",").compactMap { Int($0) })
     }
 
@@ -440,11 +468,18 @@ final class WebKitSession: EngineSession {
         documents[id] = (url, frameIndex)
         let redirect = fact?.redirect == true
         // A frame's first document, which no one clicked or submitted, is the frame's initial load (WebKit says "other").
-        let initial = newFrame && (fact == nil || fact?.navigationType == "other" && fact?.gesture == false && fact?.refresh == false)
-        let trigger: NavigationTrigger = redirect ? .serverRedirect : initial ? .initialLoad
-            : fact.map { Self.trigger($0.navigationType, refresh: $0.refresh) } ?? (isMain ? .link : .initialLoad)
-        return .navigation(EngineNavigation(url: url, frame: isMain ? .main : .sub, frameIndex: frameIndex, trigger: trigger,
-                                            gesture: redirect ? false : fact?.gesture ?? false, method: method, request: requestID))
+        let initial =
+            newFrame && (fact == nil || fact?.navigationType == "other" && fact?.gesture == false && fact?.refresh == false)
+        let trigger: NavigationTrigger =
+            redirect
+            ? .serverRedirect
+            : initial
+                ? .initialLoad
+                : fact.map { Self.trigger($0.navigationType, refresh: $0.refresh) } ?? (isMain ? .link : .initialLoad)
+        return .navigation(
+            EngineNavigation(
+                url: url, frame: isMain ? .main : .sub, frameIndex: frameIndex, trigger: trigger,
+                gesture: redirect ? false : fact?.gesture ?? false, method: method, request: requestID))
     }
 
     /// Which sub-frame a document request is for (see the top of this file).
@@ -454,7 +489,8 @@ final class WebKitSession: EngineSession {
             if let own = frameURLs.sorted(by: { $0.key < $1.key }).first(where: { $0.value == referer }) { return own.key }
             let origin = Self.origin(referer)
             if origin != Self.origin(mainURL),
-               let own = frameURLs.sorted(by: { $0.key < $1.key }).first(where: { Self.origin($0.value) == origin }) {
+                let own = frameURLs.sorted(by: { $0.key < $1.key }).first(where: { Self.origin($0.value) == origin })
+            {
                 return own.key
             }
         }

@@ -46,7 +46,8 @@ struct TunnelAuthority: Equatable, Sendable {
         let valid: Bool
         if host.hasPrefix("[") {
             let inner = host.utf8.dropFirst().dropLast()
-            valid = host.hasSuffix("]") && !inner.isEmpty
+            valid =
+                host.hasSuffix("]") && !inner.isEmpty
                 && inner.allSatisfy { Self.isHexDigit($0) || $0 == 0x3A || $0 == 0x2E }
         } else {
             valid = !host.isEmpty && host.utf8.allSatisfy { Self.isHostByte($0) }

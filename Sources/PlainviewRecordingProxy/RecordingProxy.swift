@@ -118,7 +118,7 @@ public final class RecordingProxy: Sendable {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(certificate)], privateKey: .privateKey(key)
         )
-        configuration.applicationProtocols = ["http/1.1"]  // never h2: the tunnel speaks HTTP/1.1 only
+        configuration.applicationProtocols = ["http/1.1"] // never h2: the tunnel speaks HTTP/1.1 only
         return configuration
     }
 }

@@ -35,7 +35,11 @@ final class ServedCounters: Sendable {
     private let counts: Mutex<[Int]>
     init(count: Int) { counts = Mutex(Array(repeating: 0, count: count)) }
     /// The response number for this request of page `i` (then counts it).
-    func next(_ i: Int) -> Int { counts.withLock { c in defer { c[i] += 1 }; return c[i] } }
+    func next(_ i: Int) -> Int {
+        counts.withLock { c in
+            defer { c[i] += 1 }; return c[i]
+        }
+    }
 }
 
 /// The Pages folder as opened at start; files are read below it without following symlinks.
@@ -123,10 +127,13 @@ struct PagesIndex: Sendable {
             guard fm.fileExists(atPath: flowURL.path, isDirectory: &flowIsDir), flowIsDir.boolValue else { continue }
             // Symlinks (a flow folder or a file) are not served: at request time no component may be one.
             let flowIsLink = (try? fm.destinationOfSymbolicLink(atPath: flowURL.path)) != nil
-            for file in ((try? fm.contentsOfDirectory(atPath: flowURL.path)) ?? []).sorted() where Self.isSafeName(file) && !flowIsLink {
+            for file in ((try? fm.contentsOfDirectory(atPath: flowURL.path)) ?? []).sorted()
+            where Self.isSafeName(file) && !flowIsLink {
                 let lower = file.lowercased()
                 guard lower.hasSuffix(".html") || lower.hasSuffix(".htm") else { continue }
-                guard (try? fm.destinationOfSymbolicLink(atPath: flowURL.appendingPathComponent(file).path)) == nil else { continue }
+                guard (try? fm.destinationOfSymbolicLink(atPath: flowURL.appendingPathComponent(file).path)) == nil else {
+                    continue
+                }
                 files["/\(flow)/\(file)"] = [flow, file]
             }
             for name in ["flow.yaml", "flow.yml"] {
@@ -162,7 +169,12 @@ struct PagesIndex: Sendable {
         for c in candidates {
             if let m = c.page.method, m != method { continue }
             if let b = best, b.flow != c.flow { break }
-            let context = switch c.page.context { case .browser: 4; case nil: 2; case .webview: 0 }
+            let context =
+                switch c.page.context {
+                case .browser: 4;
+                case nil: 2;
+                case .webview: 0
+                }
             let score = context + (c.page.method == nil ? 0 : 1)
             if let b = best, b.score >= score { continue }
             best = (c, c.flow, score)
@@ -199,23 +211,31 @@ struct PagesIndex: Sendable {
         }
         guard request.method == "GET" || request.method == "HEAD" else { return nil }
         if path == "/" {
-            var items = files.keys.sorted().map { "<li><a href=\"\(HTMLEscaping.escape($0))\">\(HTMLEscaping.escape($0))</a></li>" }
+            var items = files.keys.sorted().map {
+                "<li><a href=\"\(HTMLEscaping.escape($0))\">\(HTMLEscaping.escape($0))</a></li>"
+            }
             for target in recorded.keys.sorted() {
                 guard let served = page(method: "GET", target: target) else { continue }
-                items.append("<li><a href=\"\(HTMLEscaping.escape(target))\">\(HTMLEscaping.escape(target))</a> (recorded, \(HTMLEscaping.escape(served.flow)))</li>")
+                items.append(
+                    "<li><a href=\"\(HTMLEscaping.escape(target))\">\(HTMLEscaping.escape(target))</a> (recorded, \(HTMLEscaping.escape(served.flow)))</li>"
+                )
             }
-            let body = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Pages</title></head><body><h1>Pages</h1><ul>\n\(items.joined(separator: "\n"))\n</ul></body></html>\n"
-            return HelperResponse(status: 200, headers: [HelperHeader("Content-Type", "text/html; charset=utf-8")],
-                                  body: request.method == "HEAD" ? "" : body)
+            let body =
+                "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Pages</title></head><body><h1>Pages</h1><ul>\n\(items.joined(separator: "\n"))\n</ul></body></html>\n"
+            return HelperResponse(
+                status: 200, headers: [HelperHeader("Content-Type", "text/html; charset=utf-8")],
+                body: request.method == "HEAD" ? "" : body)
         }
         guard let file = files[path] else { return nil }
         guard let data = root.read(file, maxSize: Self.maxFileSize) else { return Self.unreadable }
-        return serve(RecordedResponse(status: 200, headers: [.init("Content-Type", "text/html; charset=utf-8")], body: data),
-                     head: request.method == "HEAD")
+        return serve(
+            RecordedResponse(status: 200, headers: [.init("Content-Type", "text/html; charset=utf-8")], body: data),
+            head: request.method == "HEAD")
     }
 
-    static let unreadable = HelperEndpoints.problemResponse(HelperProblem(
-        type: "about:blank", title: "Not Found", status: 404, detail: "The recorded page cannot be read."))
+    static let unreadable = HelperEndpoints.problemResponse(
+        HelperProblem(
+            type: "about:blank", title: "Not Found", status: 404, detail: "The recorded page cannot be read."))
 
     /// A recorded response on the wire: its status and headers (a header with control characters is left
     /// out), its body, and `nosniff`.

@@ -50,14 +50,18 @@ public enum PlainviewServer {
             throw HelperConfigurationError(key: "port", message: "expected 0…65535, got \(options.port)")
         }
         guard !options.host.isEmpty, !options.host.contains("/") else {
-            throw HelperConfigurationError(key: "host", message: "expected an address to bind, like 127.0.0.1, got '\(options.host)'")
+            throw HelperConfigurationError(
+                key: "host", message: "expected an address to bind, like 127.0.0.1, got '\(options.host)'")
         }
         // Validate every option now, with a stand-in public URL when it depends on the bound port.
-        let knownPublicURL = options.publicURL ?? (options.port == 0 ? nil : defaultPublicURL(host: options.host, port: options.port))
+        let knownPublicURL =
+            options.publicURL ?? (options.port == 0 ? nil : defaultPublicURL(host: options.host, port: options.port))
         let validated = try endpointsConfiguration(options, publicURL: knownPublicURL ?? "http://127.0.0.1")
         try options.limits.validate()
         if options.appSchemes.isEmpty {
-            logger.warning("no --app-scheme: ios-universal-link redirects to any custom scheme but the OS's own (itms-services, facetime, tel …); name the app's own scheme(s) to refuse every other")
+            logger.warning(
+                "no --app-scheme: ios-universal-link redirects to any custom scheme but the OS's own (itms-services, facetime, tel …); name the app's own scheme(s) to refuse every other"
+            )
         }
         let pages = try options.pagesDirectory.map { try PagesIndex(directory: $0) }
         for error in pages?.skipped ?? [] {
@@ -68,14 +72,18 @@ public enum PlainviewServer {
             endpoints: knownPublicURL == nil ? nil : HelperEndpoints(configuration: validated),
             pages: pages, logger: logger, warnings: warnings)
         if validated.trampolineOrigin == validated.publicOrigin && options.publicURL != nil {
-            logger.notice("the back-link page is served from the payment url's own host; iOS opens a universal link tapped on a page of the same domain in Safari (Swedbank Pay's Merchant Backend documentation, case 2a): give --trampoline-url on another host for production")
+            logger.notice(
+                "the back-link page is served from the payment url's own host; iOS opens a universal link tapped on a page of the same domain in Safari (Swedbank Pay's Merchant Backend documentation, case 2a): give --trampoline-url on another host for production"
+            )
         }
         let options = options
         let limits = options.limits
         let maxConnections = limits.maxConnections ?? ServerLimits.defaultMaxConnections()
         return Application(
             responder: responder,
-            server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits, logger: logger, warnings: warnings) },
+            server: HTTPServerBuilder { responder in
+                GuardedHTTP1Channel(responder: responder, limits: limits, logger: logger, warnings: warnings)
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(options.host, port: options.port), serverName: nil,
                 availableConnectionsDelegate: ConnectionCap(limit: maxConnections, logger: logger)),
@@ -85,7 +93,9 @@ public enum PlainviewServer {
                 let listening = defaultPublicURL(host: channel.localAddress?.ipAddress ?? options.host, port: port)
                 let publicURL = options.publicURL ?? listening
                 if options.publicURL == nil && ["0.0.0.0", "::", "[::]"].contains(options.host) {
-                    logger.warning("bound to all interfaces without --public-url: generated URLs say \(publicURL), which no device can reach; give --public-url")
+                    logger.warning(
+                        "bound to all interfaces without --public-url: generated URLs say \(publicURL), which no device can reach; give --public-url"
+                    )
                 }
                 if options.publicURL == nil, let config = try? endpointsConfiguration(options, publicURL: publicURL) {
                     responder.setEndpoints(HelperEndpoints(configuration: config))
@@ -148,14 +158,17 @@ final class PlainviewResponder: HTTPResponder, Sendable {
         let helper = HelperRequest(method: method, target: target)
         let result: HelperResponse
         if let endpoints = endpoints.withLock({ $0 }) {
-            if let pages, !endpoints.handles(target: target), let page = pages.response(for: helper, cookies: request.headers[values: .cookie]) {
+            if let pages, !endpoints.handles(target: target),
+                let page = pages.response(for: helper, cookies: request.headers[values: .cookie])
+            {
                 result = page
             } else {
                 result = endpoints.respond(to: helper)
             }
         } else {
-            result = HelperEndpoints.problemResponse(HelperProblem(
-                type: "about:blank", title: "Service Unavailable", status: 503, detail: "The server is starting."))
+            result = HelperEndpoints.problemResponse(
+                HelperProblem(
+                    type: "about:blank", title: "Service Unavailable", status: 503, detail: "The server is starting."))
         }
         // The target is logged in its canonical (percent-encoded) form, bounded.
         let refused = (400..<500).contains(result.status) && result.status != 404
@@ -170,7 +183,11 @@ final class PlainviewResponder: HTTPResponder, Sendable {
     static func printable(_ s: String) -> String {
         var out = ""
         for u in s.unicodeScalars {
-            if u.value < 0x21 || u.value >= 0x7F { out += PercentEncoding.encodeComponent(String(u)) } else { out.unicodeScalars.append(u) }
+            if u.value < 0x21 || u.value >= 0x7F {
+                out += PercentEncoding.encodeComponent(String(u))
+            } else {
+                out.unicodeScalars.append(u)
+            }
         }
         return out
     }

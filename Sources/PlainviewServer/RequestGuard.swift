@@ -76,7 +76,10 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         let problem = Self.problem(for: parserError)
-        warnings.warn(logger, "refused a request from \(context.channel.remoteAddress?.description ?? "an unknown peer") the HTTP parser rejects: \(problem.status) \(problem.detail)")
+        warnings.warn(
+            logger,
+            "refused a request from \(context.channel.remoteAddress?.description ?? "an unknown peer") the HTTP parser rejects: \(problem.status) \(problem.detail)"
+        )
         // Responses still being written are finished first (pipelined requests are answered in order).
         guard unanswered <= 0 else {
             afterResponses = problem
@@ -118,14 +121,20 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         }
         switch error {
         case .headerOverflow:
-            return HelperProblem(type: "about:blank", title: "Request Header Fields Too Large", status: 431,
-                                 detail: "The request line or a header field is longer than 16 KB, or the header fields together longer than 64 KB.")
+            return HelperProblem(
+                type: "about:blank", title: "Request Header Fields Too Large", status: 431,
+                detail:
+                    "The request line or a header field is longer than 16 KB, or the header fields together longer than 64 KB.")
         case .invalidURL:
-            return bad("The request target holds a byte no request target may hold (a control character, a space or a non-ASCII byte).")
+            return bad(
+                "The request target holds a byte no request target may hold (a control character, a space or a non-ASCII byte).")
         case .invalidHeaderToken:
-            return bad("A header field is malformed: a character a field name or value may not hold, or a line folded onto the previous one (obsolete line folding, which RFC 9112 forbids).")
+            return bad(
+                "A header field is malformed: a character a field name or value may not hold, or a line folded onto the previous one (obsolete line folding, which RFC 9112 forbids)."
+            )
         case .unexpectedContentLength:
-            return bad("The request has both Content-Length and Transfer-Encoding, so its length is ambiguous (RFC 9112, section 6.1).")
+            return bad(
+                "The request has both Content-Length and Transfer-Encoding, so its length is ambiguous (RFC 9112, section 6.1).")
         case .invalidContentLength:
             return bad("The request's Content-Length is not a single decimal number.")
         case .invalidChunkSize:
@@ -139,7 +148,9 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             // llhttp reports Content-Length with Transfer-Encoding, a Transfer-Encoding not ending in chunked and
             // a few rarer framing faults under one code NIO calls `unknown`.
-            return bad("The request is not valid HTTP/1.1: its framing is malformed or ambiguous (for example Content-Length together with Transfer-Encoding, or a Transfer-Encoding that does not end in chunked).")
+            return bad(
+                "The request is not valid HTTP/1.1: its framing is malformed or ambiguous (for example Content-Length together with Transfer-Encoding, or a Transfer-Encoding that does not end in chunked)."
+            )
         }
     }
 }

@@ -60,7 +60,8 @@ public struct ServerLimits: Sendable, Equatable {
             }
         }
         guard readTimeout >= headerTimeout else {
-            throw HelperConfigurationError(key: "read-timeout", message: "must be at least --header-timeout (\(headerTimeout) s), got \(readTimeout)")
+            throw HelperConfigurationError(
+                key: "read-timeout", message: "must be at least --header-timeout (\(headerTimeout) s), got \(readTimeout)")
         }
         if let maxConnections, !(1...1_000_000).contains(maxConnections) {
             throw HelperConfigurationError(key: "max-connections", message: "expected 1…1000000, got \(maxConnections)")
@@ -90,7 +91,9 @@ struct ConnectionCap: AvailableConnectionsDelegate {
         let now = ContinuousClock.now
         if let last = lastWarning, now - last < .seconds(10) { return }
         let times = timesFullSinceWarning == 1 ? "" : " (reached \(timesFullSinceWarning) times since the last report)"
-        logger.warning("connection cap reached: \(open) connections open (--max-connections \(limit)); new connections wait in the listen backlog until one closes\(times)")
+        logger.warning(
+            "connection cap reached: \(open) connections open (--max-connections \(limit)); new connections wait in the listen backlog until one closes\(times)"
+        )
         lastWarning = now
         timesFullSinceWarning = 0
     }
@@ -116,9 +119,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         decoder.maxHeaderFieldSize = 16 * 1024
         decoder.maxHeaderListSize = 64 * 1024
         decoder.maxHeaderFieldCount = 100
-        inner = HTTP1Channel(responder: responder, configuration: .init(
-            additionalChannelHandlers: [RequestGuard(logger: logger, warnings: warnings)],
-            idleTimeout: .seconds(Int64(limits.idleTimeout)), httpDecoderConfiguration: decoder))
+        inner = HTTP1Channel(
+            responder: responder,
+            configuration: .init(
+                additionalChannelHandlers: [RequestGuard(logger: logger, warnings: warnings)],
+                idleTimeout: .seconds(Int64(limits.idleTimeout)), httpDecoderConfiguration: decoder))
         self.limits = limits
         self.logger = logger
         self.warnings = warnings
@@ -127,7 +132,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let limits = limits, ownLogger = self.logger, warnings = warnings
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(RequestClock(limits: limits, logger: ownLogger, warnings: warnings), position: .first)
+            try channel.pipeline.syncOperations.addHandler(
+                RequestClock(limits: limits, logger: ownLogger, warnings: warnings), position: .first)
         }.flatMap { inner.setup(channel: channel, logger: logger) }
     }
 
@@ -170,8 +176,11 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .waiting = phase {
             let now = NIODeadline.now()
-            phase = .head(started: now, timer: schedule(context, at: now + .seconds(Int64(limits.headerTimeout)),
-                                                     "its request head was not complete after \(limits.headerTimeout) s (--header-timeout)"))
+            phase = .head(
+                started: now,
+                timer: schedule(
+                    context, at: now + .seconds(Int64(limits.headerTimeout)),
+                    "its request head was not complete after \(limits.headerTimeout) s (--header-timeout)"))
         }
         context.fireChannelRead(data)
     }
@@ -184,8 +193,10 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
         switch (progress, phase) {
         case (.headComplete, .head(let started, let timer)):
             timer.cancel()
-            phase = .body(timer: schedule(context, at: started + .seconds(Int64(limits.readTimeout)),
-                                          "its request was not complete after \(limits.readTimeout) s (--read-timeout)"))
+            phase = .body(
+                timer: schedule(
+                    context, at: started + .seconds(Int64(limits.readTimeout)),
+                    "its request was not complete after \(limits.readTimeout) s (--read-timeout)"))
         case (.requestComplete, .head(_, let timer)), (.requestComplete, .body(let timer)):
             timer.cancel()
             phase = .waiting
@@ -213,7 +224,9 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
     private func schedule(_ context: ChannelHandlerContext, at deadline: NIODeadline, _ reason: String) -> Scheduled<Void> {
         let logger = logger, warnings = warnings
         return context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) {
-            warnings.warn(logger, "closed the connection from \(context.channel.remoteAddress?.description ?? "an unknown peer"): \(reason)")
+            warnings.warn(
+                logger, "closed the connection from \(context.channel.remoteAddress?.description ?? "an unknown peer"): \(reason)"
+            )
             context.close(promise: nil)
         }
     }

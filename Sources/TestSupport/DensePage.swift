@@ -50,8 +50,10 @@ public enum DensePage: String, CaseIterable, Sendable {
         case .textarea: wrap("<form><textarea name=t>", "</textarea></form>") { _ in "lorem ipsum " }
         case .metaRefreshes: fill { "<meta http-equiv=refresh content=\"5;url=/r\($0)\">\n" }
         case .bundledScript:
-            wrap("<script>(function(modules){function req(i){var m={exports:{}};modules[i](m,m.exports,req);return m.exports}req(0)})([",
-                 "function(e){}]);</script>") {
+            wrap(
+                "<script>(function(modules){function req(i){var m={exports:{}};modules[i](m,m.exports,req);return m.exports}req(0)})([",
+                "function(e){}]);</script>"
+            ) {
                 "function(e,t,n){\"use strict\";var r=n(\($0 + 1)),o=n(\($0 + 2));function a(x,y){return x&&y?r.f(x,y):o.g(x)}"
                     + "e.exports={run:a,name:\"m\($0)\",go:function(){window.location.href=\"/m\($0)\"}}},\n"
             }

@@ -28,7 +28,9 @@ public struct FuzzRNG: RandomNumberGenerator, Sendable {
 /// Byte-level mutations in the style of libFuzzer's default mutators, plus dictionary insertion.
 public struct FuzzMutator: Sendable {
     /// Tokens of JSON's own grammar, for mutating any JSON document (add the format's keys to it).
-    public static let jsonSyntax = ["{", "}", "[", "]", ",", ":", "\"", "\\", "\\u0000", "\\ud800", "null", "true", "1e999", "-0"]
+    public static let jsonSyntax = [
+        "{", "}", "[", "]", ",", ":", "\"", "\\", "\\u0000", "\\ud800", "null", "true", "1e999", "-0",
+    ]
 
     /// Tokens spliced in whole (the "dictionary"): delimiters and keywords of the grammar under test.
     public var dictionary: [[UInt8]]
@@ -36,39 +38,41 @@ public struct FuzzMutator: Sendable {
     public init(dictionary: [String]) { self.dictionary = dictionary.map { Array($0.utf8) } }
 
     /// Bytes that break parsers: delimiters, controls, and the starts of invalid or long UTF-8 sequences.
-    public static let interestingBytes: [UInt8] = [
-        0x00, 0x09, 0x0A, 0x0D, 0x20, 0x7F, 0x80, 0xC0, 0xC3, 0xE2, 0xF0, 0xFF,
-    ] + Array("#;=%:/\\@?&.*$()[]{}\",+-_~!'<>|^`0123456789aAzZ".utf8)
+    public static let interestingBytes: [UInt8] =
+        [
+            0x00, 0x09, 0x0A, 0x0D, 0x20, 0x7F, 0x80, 0xC0, 0xC3, 0xE2, 0xF0, 0xFF,
+        ] + Array("#;=%:/\\@?&.*$()[]{}\",+-_~!'<>|^`0123456789aAzZ".utf8)
 
     /// One to `maxSteps` random edits of `input`; `other` is a second corpus entry for crossover.
-    public func mutate(_ input: [UInt8], other: [UInt8], rng: inout FuzzRNG, maxSteps: Int = 4, maxLength: Int = 4096) -> [UInt8] {
+    public func mutate(_ input: [UInt8], other: [UInt8], rng: inout FuzzRNG, maxSteps: Int = 4, maxLength: Int = 4096) -> [UInt8]
+    {
         var out = input
         for _ in 0...rng.below(maxSteps) {
             let p = rng.below(out.count + 1)
             switch rng.below(10) {
-            case 0 where !out.isEmpty:  // flip one bit
+            case 0 where !out.isEmpty: // flip one bit
                 let i = rng.below(out.count)
                 out[i] ^= UInt8(1) << UInt8(rng.below(8))
-            case 1 where !out.isEmpty:  // replace a byte with an interesting one
+            case 1 where !out.isEmpty: // replace a byte with an interesting one
                 out[rng.below(out.count)] = rng.pick(Self.interestingBytes)
-            case 2:  // insert an interesting byte
+            case 2: // insert an interesting byte
                 out.insert(rng.pick(Self.interestingBytes), at: p)
-            case 3 where !dictionary.isEmpty, 4 where !dictionary.isEmpty:  // insert a token
+            case 3 where !dictionary.isEmpty, 4 where !dictionary.isEmpty: // insert a token
                 out.insert(contentsOf: rng.pick(dictionary), at: p)
-            case 5 where !out.isEmpty:  // delete a run
+            case 5 where !out.isEmpty: // delete a run
                 let start = rng.below(out.count)
                 let n = min(out.count - start, 1 + rng.below(8))
                 out.removeSubrange(start..<(start + n))
-            case 6 where !out.isEmpty:  // duplicate a run
+            case 6 where !out.isEmpty: // duplicate a run
                 let start = rng.below(out.count)
                 let n = min(out.count - start, 1 + rng.below(16))
                 out.insert(contentsOf: out[start..<(start + n)], at: p)
-            case 7 where !other.isEmpty:  // crossover: our prefix, their suffix
+            case 7 where !other.isEmpty: // crossover: our prefix, their suffix
                 let cut = rng.below(other.count)
                 out = Array(out[..<min(p, out.count)]) + other[cut...]
-            case 8:  // truncate
+            case 8: // truncate
                 out = Array(out[..<p])
-            default:  // replace a byte with a random one
+            default: // replace a byte with a random one
                 if !out.isEmpty { out[rng.below(out.count)] = UInt8(truncatingIfNeeded: rng.next()) }
             }
         }
@@ -133,7 +137,8 @@ public enum FuzzCorpus {
     public static func caseFields(in name: String, _ keys: [String]) -> [[String]] {
         let data = Project.requiredConformance(name)
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let cases = root["cases"] as? [[String: Any]] else { return [] }
+            let cases = root["cases"] as? [[String: Any]]
+        else { return [] }
         return cases.compactMap { c in
             var row: [String] = []
             for key in keys {
@@ -141,7 +146,8 @@ public enum FuzzCorpus {
                 if let s = value as? String {
                     row.append(s)
                 } else if JSONSerialization.isValidJSONObject(value),
-                          let json = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) {
+                    let json = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+                {
                     row.append(String(decoding: json, as: UTF8.self))
                 } else {
                     return nil
@@ -156,13 +162,15 @@ public enum FuzzCorpus {
     public static func jsonObjects(in name: String, key: String) -> [String] {
         let data = Project.requiredConformance(name)
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let cases = root["cases"] as? [[String: Any]] else { return [] }
+            let cases = root["cases"] as? [[String: Any]]
+        else { return [] }
         var out: [String] = []
         var seen = Set<String>()
         for c in cases {
             guard let value = c[key], JSONSerialization.isValidJSONObject(value),
-                  let json = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]),
-                  let text = String(data: json, encoding: .utf8), seen.insert(text).inserted else { continue }
+                let json = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]),
+                let text = String(data: json, encoding: .utf8), seen.insert(text).inserted
+            else { continue }
             out.append(text)
         }
         return out

@@ -71,7 +71,9 @@ public enum RawHTTP {
             let offset = sent
             let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + offset, total - offset, Int32(MSG_NOSIGNAL)) }
             if n < 0, errno == EPIPE || errno == ECONNRESET { return }
-            guard n > 0 else { throw Failure(description: errno == EAGAIN ? "send() timed out after \(timeout) s" : "send() failed") }
+            guard n > 0 else {
+                throw Failure(description: errno == EAGAIN ? "send() timed out after \(timeout) s" : "send() failed")
+            }
             sent += n
         }
     }

@@ -7,7 +7,8 @@ public enum TestFlow {
     public static func folder(_ name: String, platform: String = "ios", _ rest: String) throws -> URL {
         let folder = try Project.temporaryDirectory().appendingPathComponent(name)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let policy = #"policy: {platform: \#(platform), paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}"#
+        let policy =
+            #"policy: {platform: \#(platform), paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/done", cancelUrl: "https://shop.example.com/cancel"}"#
         try Data("name: \(name)\n\(policy)\n\(rest)\n".utf8).write(to: folder.appendingPathComponent("flow.yaml"))
         return folder
     }

@@ -7,9 +7,9 @@ public enum Project {
     /// The package root (the folder holding Package.swift).
     public static let root: URL = {
         URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent()  // TestSupport
-            .deletingLastPathComponent()  // Sources
-            .deletingLastPathComponent()  // root
+            .deletingLastPathComponent() // TestSupport
+            .deletingLastPathComponent() // Sources
+            .deletingLastPathComponent() // root
     }()
 
     /// `Tests/Vectors`: other projects' test vectors (`conformance/`), reference data (`reference/`) and the vectors
@@ -94,8 +94,10 @@ public enum CLI {
     }()
 
     /// Runs `plainview ARGS…` (see `Program.run`).
-    public static func run(_ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
-                           environment: [String: String] = [:], timeout: Double = 120) throws -> CLIResult {
+    public static func run(
+        _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
+        environment: [String: String] = [:], timeout: Double = 120
+    ) throws -> CLIResult {
         try Program.run(executable, arguments, stdin: stdin, in: directory, environment: environment, timeout: timeout)
     }
 }
@@ -116,8 +118,10 @@ public enum Program {
 
     /// Runs `executable ARGS…` in `directory` (default: the project root), feeding `stdin`, and waits at most
     /// `timeout` seconds: a child still running then is killed, and its status is SIGKILL's (never a hung run).
-    public static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
-                           environment: [String: String] = [:], timeout: Double = 120) throws -> CLIResult {
+    public static func run(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil,
+        environment: [String: String] = [:], timeout: Double = 120
+    ) throws -> CLIResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -134,9 +138,13 @@ public enum Program {
         let group = DispatchGroup()
         nonisolated(unsafe) var outData = Data(), errData = Data()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave()
+        }
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
@@ -145,8 +153,9 @@ public enum Program {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
         group.wait()
-        return CLIResult(status: process.terminationStatus,
-                         stdout: String(decoding: outData, as: UTF8.self),
-                         stderr: String(decoding: errData, as: UTF8.self))
+        return CLIResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

@@ -77,7 +77,8 @@ final class Driver {
         let method = message["method"] as? String ?? ""
         if method == "View.value", let view, let script = params["script"] as? String {
             // Answered from the script's completion, on a later turn of the loop.
-            api.webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, onValue, UnsafeMutableRawPointer(bitPattern: id + 1))
+            api.webkit_web_view_evaluate_javascript(
+                view, script, -1, nil, nil, nil, onValue, UnsafeMutableRawPointer(bitPattern: id + 1))
             return
         }
         do {
@@ -93,22 +94,37 @@ final class Driver {
     private func run(_ method: String, _ p: [String: Any]) throws(CommandError) -> [(String, JSONValue?)] {
         switch method {
         case "Driver.hello":
-            return [("webkit", .string("\(api.webkit_get_major_version()).\(api.webkit_get_minor_version()).\(api.webkit_get_micro_version())"))]
+            return [
+                (
+                    "webkit",
+                    .string(
+                        "\(api.webkit_get_major_version()).\(api.webkit_get_minor_version()).\(api.webkit_get_micro_version())")
+                )
+            ]
         case "View.open":
-            open(userAgent: p["userAgent"] as? String ?? "", script: p["script"] as? String ?? "",
-                 canOpenWindows: p["canOpenWindows"] as? Bool ?? false, handlers: p["handlers"] as? [String] ?? [])
+            open(
+                userAgent: p["userAgent"] as? String ?? "", script: p["script"] as? String ?? "",
+                canOpenWindows: p["canOpenWindows"] as? Bool ?? false, handlers: p["handlers"] as? [String] ?? [])
             return []
         case "View.load":
-            guard let view, let url = p["url"] as? String else { throw CommandError(message: "View.load needs an open view and a url") }
+            guard let view, let url = p["url"] as? String else {
+                throw CommandError(message: "View.load needs an open view and a url")
+            }
             api.webkit_web_view_load_uri(view, url)
             return []
         case "View.evaluate":
-            guard let view, let script = p["script"] as? String else { throw CommandError(message: "View.evaluate needs an open view and a script") }
+            guard let view, let script = p["script"] as? String else {
+                throw CommandError(message: "View.evaluate needs an open view and a script")
+            }
             api.webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
             return []
         case "View.decide":
             guard let n = p["decision"] as? Int, let decision = decisions.removeValue(forKey: n) else { return [] }
-            if p["use"] as? Bool == true { api.webkit_policy_decision_use(decision) } else { api.webkit_policy_decision_ignore(decision) }
+            if p["use"] as? Bool == true {
+                api.webkit_policy_decision_use(decision)
+            } else {
+                api.webkit_policy_decision_ignore(decision)
+            }
             api.g_object_unref(decision)
             return []
         case "View.close":
@@ -152,7 +168,8 @@ final class Driver {
             api.connect(content, "script-message-received::\(name)", onScriptMessage, UnsafeMutableRawPointer(cName))
             _ = api.webkit_user_content_manager_register_script_message_handler(content, name)
         }
-        if !script.isEmpty, let user = api.webkit_user_script_new(script, WK.injectAllFrames, WK.injectAtDocumentStart, nil, nil) {
+        if !script.isEmpty, let user = api.webkit_user_script_new(script, WK.injectAllFrames, WK.injectAtDocumentStart, nil, nil)
+        {
             api.webkit_user_content_manager_add_script(content, user)
             api.webkit_user_script_unref(user)
         }
@@ -190,28 +207,38 @@ final class Driver {
         let navigationType = Int(api.webkit_navigation_action_get_navigation_type(action))
         nextDecision += 1
         decisions[nextDecision] = api.g_object_ref(decision)
-        output.event("View.decide", [
-            ("decision", .int(nextDecision)),
-            ("url", .string(WebKitAPI.text(api.webkit_uri_request_get_uri(request)))),
-            ("method", .string(WebKitAPI.text(api.webkit_uri_request_get_http_method(request)).uppercased())),
-            ("navigationType", .string(WK.navigationTypes.indices.contains(navigationType) ? WK.navigationTypes[navigationType] : "other")),
-            ("gesture", .bool(api.webkit_navigation_action_is_user_gesture(action) != 0)),
-            ("redirect", .bool(api.webkit_navigation_action_is_redirect(action) != 0)),
-            ("newWindow", .bool(type == WK.policyNewWindowAction)),
-            ("target", .string(WebKitAPI.text(api.webkit_navigation_action_get_frame_name(action)))),
-        ])
+        output.event(
+            "View.decide",
+            [
+                ("decision", .int(nextDecision)),
+                ("url", .string(WebKitAPI.text(api.webkit_uri_request_get_uri(request)))),
+                ("method", .string(WebKitAPI.text(api.webkit_uri_request_get_http_method(request)).uppercased())),
+                (
+                    "navigationType",
+                    .string(WK.navigationTypes.indices.contains(navigationType) ? WK.navigationTypes[navigationType] : "other")
+                ),
+                ("gesture", .bool(api.webkit_navigation_action_is_user_gesture(action) != 0)),
+                ("redirect", .bool(api.webkit_navigation_action_is_redirect(action) != 0)),
+                ("newWindow", .bool(type == WK.policyNewWindowAction)),
+                ("target", .string(WebKitAPI.text(api.webkit_navigation_action_get_frame_name(action)))),
+            ])
         return true
     }
 
     func loadChanged(_ event: Int32) {
         let names = ["started", "redirected", "committed", "finished"]
-        output.event("View.load", [("event", .string(names.indices.contains(Int(event)) ? names[Int(event)] : "other")),
-                                   ("url", .string(WebKitAPI.text(view.flatMap { api.webkit_web_view_get_uri($0) })))])
+        output.event(
+            "View.load",
+            [
+                ("event", .string(names.indices.contains(Int(event)) ? names[Int(event)] : "other")),
+                ("url", .string(WebKitAPI.text(view.flatMap { api.webkit_web_view_get_uri($0) }))),
+            ])
     }
 
     func loadFailed(_ url: UnsafePointer<CChar>?, _ error: UnsafeRawPointer?) {
         // GError: { GQuark domain; gint code; gchar *message; }
-        let message = error.flatMap { $0.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self) }.map { String(cString: $0) } ?? ""
+        let message =
+            error.flatMap { $0.load(fromByteOffset: 8, as: UnsafePointer<CChar>?.self) }.map { String(cString: $0) } ?? ""
         output.event("View.loadFailed", [("url", .string(WebKitAPI.text(url))), ("message", .string(message))])
     }
 
@@ -228,7 +255,8 @@ final class Driver {
     func dialog(_ dialog: Ptr?) {
         switch api.webkit_script_dialog_get_dialog_type(dialog) {
         case WK.dialogConfirm, WK.dialogBeforeUnload: api.webkit_script_dialog_confirm_set_confirmed(dialog, 1)
-        case WK.dialogPrompt: api.webkit_script_dialog_prompt_set_text(dialog, api.webkit_script_dialog_prompt_get_default_text(dialog))
+        case WK.dialogPrompt:
+            api.webkit_script_dialog_prompt_set_text(dialog, api.webkit_script_dialog_prompt_get_default_text(dialog))
         default: break
         }
     }
@@ -248,7 +276,14 @@ final class Driver {
 
     func crashed(_ reason: Int32) {
         let names = ["crashed", "exceeded its memory limit", "was terminated"]
-        output.event("View.crashed", [("reason", .string("the WebKit web process " + (names.indices.contains(Int(reason)) ? names[Int(reason)] : "ended")))])
+        output.event(
+            "View.crashed",
+            [
+                (
+                    "reason",
+                    .string("the WebKit web process " + (names.indices.contains(Int(reason)) ? names[Int(reason)] : "ended"))
+                )
+            ])
     }
 }
 
@@ -303,12 +338,15 @@ let onDecidePolicy: @convention(c) (Ptr?, Ptr?, UInt32, UnsafeMutableRawPointer?
     driver.decide(decision, type: type) ? 1 : 0
 }
 let onLoadChanged: @convention(c) (Ptr?, Int32, UnsafeMutableRawPointer?) -> Void = { _, event, _ in driver.loadChanged(event) }
-let onLoadFailed: @convention(c) (Ptr?, Int32, UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32 = { _, _, url, error, _ in
+let onLoadFailed: @convention(c) (Ptr?, Int32, UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {
+    _, _, url, error, _ in
     driver.loadFailed(url, error)
-    return 1  // handled: no error page replaces the current one
+    return 1 // handled: no error page replaces the current one
 }
 let onValue: GAsyncReadyCallback = { _, result, data in driver.value(result, id: Int(bitPattern: data) - 1) }
-let onWebProcessTerminated: @convention(c) (Ptr?, Int32, UnsafeMutableRawPointer?) -> Void = { _, reason, _ in driver.crashed(reason) }
+let onWebProcessTerminated: @convention(c) (Ptr?, Int32, UnsafeMutableRawPointer?) -> Void = { _, reason, _ in
+    driver.crashed(reason)
+}
 let onScriptDialog: @convention(c) (Ptr?, Ptr?, UnsafeMutableRawPointer?) -> Int32 = { _, dialog, _ in
     driver.dialog(dialog)
     return 1

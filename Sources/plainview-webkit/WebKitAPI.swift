@@ -30,7 +30,8 @@ struct MissingEngine: Error {
 
 struct WebKitAPI {
     // GLib / GObject
-    let g_signal_connect_data: @convention(c) (Ptr?, UnsafePointer<CChar>, GCallback, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UInt32) -> UInt
+    let g_signal_connect_data:
+        @convention(c) (Ptr?, UnsafePointer<CChar>, GCallback, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UInt32) -> UInt
     let g_object_ref: @convention(c) (Ptr?) -> Ptr?
     let g_object_unref: @convention(c) (Ptr?) -> Void
     let g_idle_add: @convention(c) (GSourceFunc, UnsafeMutableRawPointer?) -> UInt32
@@ -65,8 +66,11 @@ struct WebKitAPI {
     let webkit_user_content_manager_register_script_message_handler: @convention(c) (Ptr?, UnsafePointer<CChar>) -> Int32
     let webkit_web_view_load_uri: @convention(c) (Ptr?, UnsafePointer<CChar>) -> Void
     let webkit_web_view_get_uri: @convention(c) (Ptr?) -> UnsafePointer<CChar>?
-    let webkit_web_view_evaluate_javascript: @convention(c) (Ptr?, UnsafePointer<CChar>, Int, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
-                                                             Ptr?, GAsyncReadyCallback?, UnsafeMutableRawPointer?) -> Void
+    let webkit_web_view_evaluate_javascript:
+        @convention(c) (
+            Ptr?, UnsafePointer<CChar>, Int, UnsafePointer<CChar>?, UnsafePointer<CChar>?,
+            Ptr?, GAsyncReadyCallback?, UnsafeMutableRawPointer?
+        ) -> Void
     let webkit_web_view_evaluate_javascript_finish: @convention(c) (Ptr?, Ptr?, UnsafeMutableRawPointer?) -> Ptr?
     // Decisions
     let webkit_navigation_policy_decision_get_navigation_action: @convention(c) (Ptr?) -> Ptr?
@@ -97,8 +101,9 @@ struct WebKitAPI {
     static func load() throws(MissingEngine) -> WebKitAPI {
         guard let handle = dlopen(library, RTLD_NOW | RTLD_GLOBAL) else {
             let why = dlerror().map { String(cString: $0) } ?? "not found"
-            throw MissingEngine(package: "libwebkit2gtk-4.1-0",
-                                message: "WebKitGTK 4.1 cannot be loaded (\(why))")
+            throw MissingEngine(
+                package: "libwebkit2gtk-4.1-0",
+                message: "WebKitGTK 4.1 cannot be loaded (\(why))")
         }
         var missing: [String] = []
         func f<T>(_ name: String) -> T {
@@ -108,7 +113,8 @@ struct WebKitAPI {
             return unsafeBitCast(dlsym(handle, "webkit_get_major_version")!, to: T.self)
         }
         let api = WebKitAPI(
-            g_signal_connect_data: f("g_signal_connect_data"), g_object_ref: f("g_object_ref"), g_object_unref: f("g_object_unref"),
+            g_signal_connect_data: f("g_signal_connect_data"), g_object_ref: f("g_object_ref"),
+            g_object_unref: f("g_object_unref"),
             g_idle_add: f("g_idle_add"), g_free: f("g_free"),
             gtk_init_check: f("gtk_init_check"), gtk_main: f("gtk_main"), gtk_main_quit: f("gtk_main_quit"),
             gtk_window_new: f("gtk_window_new"), gtk_window_set_default_size: f("gtk_window_set_default_size"),
@@ -125,11 +131,13 @@ struct WebKitAPI {
             webkit_web_view_new_with_context: f("webkit_web_view_new_with_context"),
             webkit_web_view_get_settings: f("webkit_web_view_get_settings"),
             webkit_settings_set_user_agent: f("webkit_settings_set_user_agent"),
-            webkit_settings_set_javascript_can_open_windows_automatically: f("webkit_settings_set_javascript_can_open_windows_automatically"),
+            webkit_settings_set_javascript_can_open_windows_automatically: f(
+                "webkit_settings_set_javascript_can_open_windows_automatically"),
             webkit_web_view_get_user_content_manager: f("webkit_web_view_get_user_content_manager"),
             webkit_user_script_new: f("webkit_user_script_new"), webkit_user_script_unref: f("webkit_user_script_unref"),
             webkit_user_content_manager_add_script: f("webkit_user_content_manager_add_script"),
-            webkit_user_content_manager_register_script_message_handler: f("webkit_user_content_manager_register_script_message_handler"),
+            webkit_user_content_manager_register_script_message_handler: f(
+                "webkit_user_content_manager_register_script_message_handler"),
             webkit_web_view_load_uri: f("webkit_web_view_load_uri"), webkit_web_view_get_uri: f("webkit_web_view_get_uri"),
             webkit_web_view_evaluate_javascript: f("webkit_web_view_evaluate_javascript"),
             webkit_web_view_evaluate_javascript_finish: f("webkit_web_view_evaluate_javascript_finish"),
@@ -141,7 +149,8 @@ struct WebKitAPI {
             webkit_navigation_action_get_frame_name: f("webkit_navigation_action_get_frame_name"),
             webkit_uri_request_get_uri: f("webkit_uri_request_get_uri"),
             webkit_uri_request_get_http_method: f("webkit_uri_request_get_http_method"),
-            webkit_policy_decision_use: f("webkit_policy_decision_use"), webkit_policy_decision_ignore: f("webkit_policy_decision_ignore"),
+            webkit_policy_decision_use: f("webkit_policy_decision_use"),
+            webkit_policy_decision_ignore: f("webkit_policy_decision_ignore"),
             webkit_script_dialog_get_dialog_type: f("webkit_script_dialog_get_dialog_type"),
             webkit_script_dialog_confirm_set_confirmed: f("webkit_script_dialog_confirm_set_confirmed"),
             webkit_script_dialog_prompt_get_default_text: f("webkit_script_dialog_prompt_get_default_text"),
@@ -150,8 +159,11 @@ struct WebKitAPI {
             jsc_value_to_string: f("jsc_value_to_string")
         )
         guard missing.isEmpty else {
-            throw MissingEngine(package: "libwebkit2gtk-4.1-0",
-                                message: "this WebKitGTK lacks \(missing.joined(separator: ", ")) (WebKitGTK 2.40 or later with the 4.1 API is needed)")
+            throw MissingEngine(
+                package: "libwebkit2gtk-4.1-0",
+                message:
+                    "this WebKitGTK lacks \(missing.joined(separator: ", ")) (WebKitGTK 2.40 or later with the 4.1 API is needed)"
+            )
         }
         return api
     }

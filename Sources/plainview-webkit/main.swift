@@ -17,8 +17,17 @@ func serveMissing(_ missing: MissingEngine) -> Never {
     readCommands { message in
         let id = message["id"] as? Int ?? 0
         if message["method"] as? String == "Driver.hello" {
-            output.send(.object([("id", .int(id)), ("result", .object([("missing", .string(missing.package)),
-                                                                         ("message", .string(missing.message))]))]))
+            output.send(
+                .object([
+                    ("id", .int(id)),
+                    (
+                        "result",
+                        .object([
+                            ("missing", .string(missing.package)),
+                            ("message", .string(missing.message)),
+                        ])
+                    ),
+                ]))
         } else {
             output.send(.object([("id", .int(id)), ("error", .object([("message", .string(missing.message))]))]))
         }
@@ -39,20 +48,25 @@ do {
 }
 guard api.gtk_init_check(nil, nil) != 0 else {
     if let xvfb { kill(xvfb, SIGKILL) }
-    serveMissing(MissingEngine(package: "xvfb", message: "GTK cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")"))
+    serveMissing(
+        MissingEngine(
+            package: "xvfb", message: "GTK cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")"))
 }
 
 let proxy: RecordingProxy
 do {
     proxy = try RecordingProxy { request in
-        output.event("Proxy.request", [
-            ("request", .int(request.id)), ("method", .string(request.method)), ("url", .string(request.url)),
-            ("destination", .string(request.destination)),
-            ("referer", .string(request.headers.first { $0.name.lowercased() == "referer" }?.value ?? "")),
-        ])
+        output.event(
+            "Proxy.request",
+            [
+                ("request", .int(request.id)), ("method", .string(request.method)), ("url", .string(request.url)),
+                ("destination", .string(request.destination)),
+                ("referer", .string(request.headers.first { $0.name.lowercased() == "referer" }?.value ?? "")),
+            ])
     }
 } catch {
-    serveMissing(MissingEngine(package: "libwebkit2gtk-4.1-0", message: "the recording proxy cannot listen on 127.0.0.1: \(error)"))
+    serveMissing(
+        MissingEngine(package: "libwebkit2gtk-4.1-0", message: "the recording proxy cannot listen on 127.0.0.1: \(error)"))
 }
 driver = Driver(api: api, output: output, proxy: proxy)
 

@@ -35,11 +35,12 @@ struct AppBankID: AsyncParsableCommand {
     @OptionGroup var output: AppOutputOptions
 
     func run() async throws {
-        let target: BankIDRedirect = switch redirect {
-        case nil: .absent
-        case let r? where r.lowercased() == "null": .previousApp
-        case let r?: .url(r)
-        }
+        let target: BankIDRedirect =
+            switch redirect {
+            case nil: .absent
+            case let r? where r.lowercased() == "null": .previousApp
+            case let r?: .url(r)
+            }
         let launch = try AppOutput.run {
             try BankIDLaunch(autoStartToken: autostarttoken, redirect: target, form: universal ? .universalLink : .scheme)
         }
@@ -89,13 +90,15 @@ struct AppROAMpay: AsyncParsableCommand {
                 invoiceID: invoiceID, transactionNotes: transactionNotes, customReferenceNumber: customReferenceNumber)
             if let loginStrategy {
                 guard let v = ROAMpayLoginStrategy(rawValue: loginStrategy.lowercased()) else {
-                    throw AppSwitchError.invalidField(field: "loginStrategy", rule: #"must be "normal" or "readerserialnumber""#, value: loginStrategy)
+                    throw AppSwitchError.invalidField(
+                        field: "loginStrategy", rule: #"must be "normal" or "readerserialnumber""#, value: loginStrategy)
                 }
                 r.loginStrategy = v
             }
             if let tenderType {
                 guard let v = ROAMpayTenderType(rawValue: tenderType.lowercased()) else {
-                    throw AppSwitchError.invalidField(field: "tenderType", rule: #"must be "cash", "keyed", "card" or "keyedonpinpad""#, value: tenderType)
+                    throw AppSwitchError.invalidField(
+                        field: "tenderType", rule: #"must be "cash", "keyed", "card" or "keyedonpinpad""#, value: tenderType)
                 }
                 r.tenderType = v
             }
@@ -114,7 +117,10 @@ struct AppROAMpayResponse: AsyncParsableCommand {
 
     @Option(name: .customLong("host-url"), help: "The hostURL of the request: yourscheme:// or an http(s) URL.")
     var hostURL: String
-    @Option(help: "approved | cancelled-by-user (4945) | reader-battery-low (6010) | invalid-session (4995) | unknown-error (4999) | invalid-tender-type (4993) | declined | unrecognized.")
+    @Option(
+        help:
+            "approved | cancelled-by-user (4945) | reader-battery-low (6010) | invalid-session (4995) | unknown-error (4999) | invalid-tender-type (4993) | declined | unrecognized."
+    )
     var outcome: ROAMpayOutcome = .approved
     @OptionGroup var output: AppOutputOptions
 

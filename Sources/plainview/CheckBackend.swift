@@ -20,13 +20,17 @@ struct CheckBackend: AsyncParsableCommand {
     )
 
     @Argument(help: "The backend's root endpoint, e.g. https://shop.example.com/swedbank-pay-mobile/.") var url: String
-    @Option(name: .customLong("public-url"), help: "Origin (http(s)://host[:port]) the backend generates URLs for, when it differs from URL's.")
+    @Option(
+        name: .customLong("public-url"),
+        help: "Origin (http(s)://host[:port]) the backend generates URLs for, when it differs from URL's.")
     var publicURL: String?
     @Option(help: "Package name sent to the Android helper.") var package = "com.example.plainview"
-    @Option(help: "Custom scheme sent to the iOS helper; one the backend accepts as the app's (serve's --app-scheme).") var scheme = "plainviewcheck"
+    @Option(help: "Custom scheme sent to the iOS helper; one the backend accepts as the app's (serve's --app-scheme).")
+    var scheme = "plainviewcheck"
     @Option(help: "Language sent to the iOS helper.") var language = "en-US"
     @Option(name: .customLong("app-id"), help: "Expect this TEAMID.bundle.id in apple-app-site-association.") var appID: String?
-    @Option(name: .customLong("android-package"), help: "Expect assetlinks.json to delegate to this package.") var androidPackage: String?
+    @Option(name: .customLong("android-package"), help: "Expect assetlinks.json to delegate to this package.") var androidPackage:
+        String?
     @Option(help: "Seconds to wait for each response.") var timeout: Int64 = 10
 
     func run() async throws {

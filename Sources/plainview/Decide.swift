@@ -10,10 +10,10 @@ struct Decide: AsyncParsableCommand {
         commandName: "decide",
         abstract: "Decide what the web view must do with each URL.",
         discussion: """
-        Prints one JSON object per URL: {"url","action","target","via","rule","reason"}.
-        Without a `goodlist` key in the policy file, the shipped goodlist (built in) is used.
-        A single `-` reads the URLs from standard input, one per line (for many URLs).
-        """
+            Prints one JSON object per URL: {"url","action","target","via","rule","reason"}.
+            Without a `goodlist` key in the policy file, the shipped goodlist (built in) is used.
+            A single `-` reads the URLs from standard input, one per line (for many URLs).
+            """
     )
 
     @Option(name: .long, help: "The policy file (YAML or JSON).")
@@ -43,7 +43,8 @@ struct Decide: AsyncParsableCommand {
     func validate() throws {
         if urls.isEmpty { throw ValidationError("give at least one URL to decide (or - to read them from standard input)") }
         if let current, WebURL(current) == nil {
-            throw ValidationError("--current: expected an absolute URL (like https://acs.bank.example/challenge), found '\(current)'")
+            throw ValidationError(
+                "--current: expected an absolute URL (like https://acs.bank.example/challenge), found '\(current)'")
         }
     }
 
@@ -68,8 +69,9 @@ struct Decide: AsyncParsableCommand {
         }
         var out = ""
         for url in inputs {
-            let navigation = Navigation(url: url, currentURL: current, frame: frame,
-                                        trigger: redirect ? .serverRedirect : .link, userGesture: gesture)
+            let navigation = Navigation(
+                url: url, currentURL: current, frame: frame,
+                trigger: redirect ? .serverRedirect : .link, userGesture: gesture)
             out += DecisionJSON.line(url: url, engine.decide(navigation)) + "\n"
         }
         FileHandle.standardOutput.write(Data(out.utf8))
@@ -79,9 +81,11 @@ struct Decide: AsyncParsableCommand {
 /// One decision as a JSON object with the contract's keys, in the contract's order.
 enum DecisionJSON {
     static func line(url: String, _ d: Decision) -> String {
-        JSONWriter.line(.object([
-            ("url", .string(url)), ("action", .string(d.action.name)), ("target", .string(orNull: d.action.target)),
-            ("via", .string(orNull: d.action.via?.rawValue)), ("rule", .string(d.rule.rawValue)), ("reason", .string(d.reason)),
-        ]))
+        JSONWriter.line(
+            .object([
+                ("url", .string(url)), ("action", .string(d.action.name)), ("target", .string(orNull: d.action.target)),
+                ("via", .string(orNull: d.action.via?.rawValue)), ("rule", .string(d.rule.rawValue)),
+                ("reason", .string(d.reason)),
+            ]))
     }
 }

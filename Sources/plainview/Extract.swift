@@ -24,8 +24,9 @@ struct Extract: AsyncParsableCommand {
     @Option(name: .customLong("content-type"), help: "The Content-Type header the page came with (for its charset).")
     var contentType: String?
 
-    @Option(name: .customLong("android-interface"),
-            help: "An Android JavaScript-interface object name to report calls of (repeatable; default: callbacks, Android).")
+    @Option(
+        name: .customLong("android-interface"),
+        help: "An Android JavaScript-interface object name to report calls of (repeatable; default: callbacks, Android).")
     var androidInterfaces: [String] = []
 
     func run() async throws {
@@ -47,8 +48,9 @@ struct Extract: AsyncParsableCommand {
         let interfaces = androidInterfaces.isEmpty ? PageScanner.defaultAndroidInterfaces : Set(androidInterfaces)
         let result: PageScanResult
         do {
-            result = try PageScanner.scan(fileDescriptor: fd, name: file == "-" ? "standard input" : "'\(file)'",
-                                          contentType: contentType, documentURL: base, androidInterfaces: interfaces)
+            result = try PageScanner.scan(
+                fileDescriptor: fd, name: file == "-" ? "standard input" : "'\(file)'",
+                contentType: contentType, documentURL: base, androidInterfaces: interfaces)
         } catch {
             if error.code == .invalidDocumentURL { throw inputError("--base: \(error.message)") }
             if error.code == .unreadable { throw inputError(error.message) }
@@ -58,7 +60,9 @@ struct Extract: AsyncParsableCommand {
         var out = JSONWriter(.pretty, sink: output.write)
         Self.write(result, to: &out)
         out.flush()
-        if let code = output.writeError { throw inputError("cannot write the output: \(String(cString: strerror(code)).lowercased())") }
+        if let code = output.writeError {
+            throw inputError("cannot write the output: \(String(cString: strerror(code)).lowercased())")
+        }
     }
 
     /// The JSON object, written as it goes: every key present (`refresh` is null when the page has none), keys
@@ -68,10 +72,12 @@ struct Extract: AsyncParsableCommand {
         out.raw("{\n  ")
         out.key("forms")
         out.array(result.forms, indent: 2) { f in
-            .object([("action", .string(f.action)), ("autoSubmit", .bool(f.autoSubmit)),
-                     ("autoSubmitOrder", f.autoSubmitOrder.map(JSONValue.int)),
-                     ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
-                     ("method", .string(f.method)), ("target", f.target.map(JSONValue.string))])
+            .object([
+                ("action", .string(f.action)), ("autoSubmit", .bool(f.autoSubmit)),
+                ("autoSubmitOrder", f.autoSubmitOrder.map(JSONValue.int)),
+                ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
+                ("method", .string(f.method)), ("target", f.target.map(JSONValue.string)),
+            ])
         }
         out.raw(",\n  ")
         out.key("frames")
@@ -79,8 +85,10 @@ struct Extract: AsyncParsableCommand {
         out.raw(",\n  ")
         out.key("hooks")
         out.array(result.hooks, indent: 2) { h in
-            .object([("argument", h.argument.map(JSONValue.string)), ("kind", .string(h.kind.rawValue)),
-                     ("name", .string(h.name)), ("onLoad", .bool(h.onLoad))])
+            .object([
+                ("argument", h.argument.map(JSONValue.string)), ("kind", .string(h.kind.rawValue)),
+                ("name", .string(h.name)), ("onLoad", .bool(h.onLoad)),
+            ])
         }
         out.raw(",\n  ")
         out.key("links")
@@ -99,8 +107,10 @@ struct Extract: AsyncParsableCommand {
         out.raw(",\n  ")
         out.key("truncations")
         out.array(result.truncations, indent: 2) { t in
-            .object([("count", .int(t.count)), ("dropped", .int(t.dropped)), ("kind", .string(t.kind.rawValue)),
-                     ("limit", .int(t.limit))])
+            .object([
+                ("count", .int(t.count)), ("dropped", .int(t.dropped)), ("kind", .string(t.kind.rawValue)),
+                ("limit", .int(t.limit)),
+            ])
         }
         out.raw("\n}\n")
     }

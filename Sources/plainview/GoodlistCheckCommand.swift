@@ -10,12 +10,14 @@ struct GoodlistCheckCommand: AsyncParsableCommand {
         commandName: "check",
         abstract: "Say for each URL (or host) whether the goodlist allows it, and which entry (file:line).",
         discussion: """
-        Exit 0 when every URL is allowed, 1 when one is not (or has no usable host), 64 when a list cannot be \
-        read or has an invalid line.
-        """
+            Exit 0 when every URL is allowed, 1 when one is not (or has no usable host), 64 when a list cannot be \
+            read or has an invalid line.
+            """
     )
 
-    @Option(name: .customLong("goodlist"), help: "List files or folders, or plainview:3ds (repeatable; default: the built-in list, plainview:3ds).")
+    @Option(
+        name: .customLong("goodlist"),
+        help: "List files or folders, or plainview:3ds (repeatable; default: the built-in list, plainview:3ds).")
     var goodlist: [String] = []
 
     @Flag(help: "One JSON object per URL: {\"url\",\"host\",\"allowed\",\"pattern\",\"file\",\"line\",\"error\"}.")
@@ -30,11 +32,13 @@ struct GoodlistCheckCommand: AsyncParsableCommand {
         let results = GoodlistCheck.check(urls, against: list)
         for r in results {
             if json {
-                printOut(JSONWriter.line(.object([
-                    ("url", .string(r.input)), ("host", .string(orNull: r.host)), ("allowed", .bool(r.allowed)),
-                    ("pattern", .string(orNull: r.entry?.pattern)), ("file", .string(orNull: r.entry?.file)),
-                    ("line", .int(orNull: r.entry?.line)), ("error", .string(orNull: r.error)),
-                ])))
+                printOut(
+                    JSONWriter.line(
+                        .object([
+                            ("url", .string(r.input)), ("host", .string(orNull: r.host)), ("allowed", .bool(r.allowed)),
+                            ("pattern", .string(orNull: r.entry?.pattern)), ("file", .string(orNull: r.entry?.file)),
+                            ("line", .int(orNull: r.entry?.line)), ("error", .string(orNull: r.error)),
+                        ])))
             } else if let entry = r.entry {
                 printOut("allowed: \(r.input) (host \(r.host ?? "")) by '\(entry.pattern)' at \(entry.location ?? "?")")
             } else if let error = r.error {

@@ -8,11 +8,11 @@ struct GoodlistCommand: AsyncParsableCommand {
         commandName: "goodlist",
         abstract: "Maintain the known-good 3-D Secure host list: lint, check, diff, learn.",
         discussion: """
-        List files: the SDK's good_redirects format (one host pattern a line) or Plainview's .goodlist format \
-        (pattern then key=value provenance; see Goodlist/README.md). A folder stands for its *.goodlist and \
-        good_redirects files, and plainview:3ds names the list built into plainview (the shipped \
-        Goodlist/3ds.goodlist). A command given no list uses the built-in one, as decide and simulate do.
-        """,
+            List files: the SDK's good_redirects format (one host pattern a line) or Plainview's .goodlist format \
+            (pattern then key=value provenance; see Goodlist/README.md). A folder stands for its *.goodlist and \
+            good_redirects files, and plainview:3ds names the list built into plainview (the shipped \
+            Goodlist/3ds.goodlist). A command given no list uses the built-in one, as decide and simulate do.
+            """,
         subcommands: [GoodlistLintCommand.self, GoodlistCheckCommand.self, GoodlistDiffCommand.self, GoodlistLearnCommand.self]
     )
 }

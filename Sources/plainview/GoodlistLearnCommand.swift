@@ -10,19 +10,21 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
         commandName: "learn",
         abstract: "From simulator traces, the hosts that made a flow leave the web view or get stuck, as candidate entries.",
         discussion: """
-        Reads JSON Lines traces (plainview simulate --trace FILE): 'decide' events whose rule is web.picky-page \
-        or web.picky-page-from-payment (the flow left the web view at that host), and 'stuck' outcomes (counted \
-        against the run's last picky-page host, else its last decided host). Prints candidate entries in the \
-        .goodlist format with the evidence as comments; hosts the current list already admits are left out. \
-        Candidates carry no issuer/vendor on purpose: lint fails until a person has checked them. Exit 0; 64 \
-        when a trace cannot be read.
-        """
+            Reads JSON Lines traces (plainview simulate --trace FILE): 'decide' events whose rule is web.picky-page \
+            or web.picky-page-from-payment (the flow left the web view at that host), and 'stuck' outcomes (counted \
+            against the run's last picky-page host, else its last decided host). Prints candidate entries in the \
+            .goodlist format with the evidence as comments; hosts the current list already admits are left out. \
+            Candidates carry no issuer/vendor on purpose: lint fails until a person has checked them. Exit 0; 64 \
+            when a trace cannot be read.
+            """
     )
 
     @Argument(help: "Trace files (JSON Lines).")
     var traces: [String]
 
-    @Option(name: .customLong("goodlist"), help: "The current list (files or folders, or plainview:3ds; default: the built-in list, plainview:3ds).")
+    @Option(
+        name: .customLong("goodlist"),
+        help: "The current list (files or folders, or plainview:3ds; default: the built-in list, plainview:3ds).")
     var goodlist: [String] = []
 
     @Flag(help: "One JSON object per candidate: {\"host\",\"pattern\",\"left\",\"stuck\",\"evidence\":[…]}.")
@@ -48,17 +50,20 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
         let date = today.flatMap(GoodlistDate.init) ?? .today()
         for c in candidates {
             if json {
-                let evidence = JSONValue.array(c.evidence.map { e in
-                    .object([
-                        ("kind", .string(e.kind.rawValue)), ("flow", .string(e.flow)), ("branch", .string(orNull: e.branch)),
-                        ("step", .int(orNull: e.step)), ("detail", .string(e.detail)), ("file", .string(e.file)),
-                        ("line", .int(e.line)),
-                    ])
-                })
-                printOut(JSONWriter.line(.object([
-                    ("host", .string(c.host)), ("pattern", .string(c.host)), ("left", .int(c.leftCount)),
-                    ("stuck", .int(c.stuckCount)), ("evidence", evidence),
-                ])))
+                let evidence = JSONValue.array(
+                    c.evidence.map { e in
+                        .object([
+                            ("kind", .string(e.kind.rawValue)), ("flow", .string(e.flow)), ("branch", .string(orNull: e.branch)),
+                            ("step", .int(orNull: e.step)), ("detail", .string(e.detail)), ("file", .string(e.file)),
+                            ("line", .int(e.line)),
+                        ])
+                    })
+                printOut(
+                    JSONWriter.line(
+                        .object([
+                            ("host", .string(c.host)), ("pattern", .string(c.host)), ("left", .int(c.leftCount)),
+                            ("stuck", .int(c.stuckCount)), ("evidence", evidence),
+                        ])))
             } else {
                 for line in c.goodlistLines(today: date, sources: traces) { printOut(line) }
             }
@@ -67,7 +72,9 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
         var summary = "\(candidates.count) candidate\(candidates.count == 1 ? "" : "s") from \(learner.eventCount) events"
         if !allowed.isEmpty { summary += "; already allowed: \(allowed.joined(separator: ", "))" }
         for line in learner.skipped { printError("skipped \(line)") }
-        if learner.skippedEvents > 0 { summary += "; \(learner.skippedEvents) event\(learner.skippedEvents == 1 ? "" : "s") skipped (listed above)" }
+        if learner.skippedEvents > 0 {
+            summary += "; \(learner.skippedEvents) event\(learner.skippedEvents == 1 ? "" : "s") skipped (listed above)"
+        }
         printError(summary)
     }
 }

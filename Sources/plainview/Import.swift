@@ -7,7 +7,9 @@ import FlowImport
 
 /// Redaction flags shared by `import` and `simulate FILE.har`.
 struct RedactionOptions: ParsableArguments {
-    @Flag(name: .customLong("no-redact"), help: "Keep cookies, tokens, card and personal numbers and e-mails as recorded (only when you must).")
+    @Flag(
+        name: .customLong("no-redact"),
+        help: "Keep cookies, tokens, card and personal numbers and e-mails as recorded (only when you must).")
     var noRedact = false
 
     @Option(name: .customLong("redact-config"), help: "A YAML/JSON file of redaction settings (names, keep, patterns, …).")
@@ -35,15 +37,15 @@ struct Import: AsyncParsableCommand {
         commandName: "import",
         abstract: "Turn a HAR recording into a redacted flow folder.",
         discussion: """
-        Reads a HAR 1.2/1.1 file (browser dev tools, Charles, Proxyman, mitmproxy, Playwright), keeps the documents,
-        frames and form posts, redacts secrets with stable placeholders (on by default), infers the user's taps,
-        and writes FOLDER/flow.yaml with one file per recorded page, atomically. Prints what was redacted.
-        With --strict, fails closed: when anything that still looks like a secret (a long digit run, a Bearer
-        credential, a JWT, an e-mail, a random-looking value after a credential name) was not redacted, nothing is
-        written and the places are listed.
-        Exit status: 0 written, 1 --strict found something unredacted (nothing written), 64 bad input (the message
-        names the file and the JSON path).
-        """
+            Reads a HAR 1.2/1.1 file (browser dev tools, Charles, Proxyman, mitmproxy, Playwright), keeps the documents,
+            frames and form posts, redacts secrets with stable placeholders (on by default), infers the user's taps,
+            and writes FOLDER/flow.yaml with one file per recorded page, atomically. Prints what was redacted.
+            With --strict, fails closed: when anything that still looks like a secret (a long digit run, a Bearer
+            credential, a JWT, an e-mail, a random-looking value after a credential name) was not redacted, nothing is
+            written and the places are listed.
+            Exit status: 0 written, 1 --strict found something unredacted (nothing written), 64 bad input (the message
+            names the file and the JSON path).
+            """
     )
 
     @Argument(help: "The HAR file.")
@@ -55,7 +57,9 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Replace the folder if it exists (the old one is replaced only once the new one is complete).")
     var force = false
 
-    @Option(help: "The policy file the flow uses (written relative to the flow folder). Default: a policy drafted from the recording.")
+    @Option(
+        help: "The policy file the flow uses (written relative to the flow folder). Default: a policy drafted from the recording."
+    )
     var policy: String?
 
     @Option(name: .customLong("env"), help: "The environment file the flow uses (written relative to the flow folder).")
@@ -87,7 +91,9 @@ struct Import: AsyncParsableCommand {
         do { redactConfig = try redaction.config() } catch { throw inputError(error.description) }
         // As in `simulate FILE.har`: the policy's own URLs must still match the flow, so their query values are
         // never redacted (import → simulate then gives the same run as replaying the HAR).
-        if let policy, let text = try? String(contentsOfFile: policy, encoding: .utf8) { redactConfig?.keepQueryValues(ofURLsIn: text) }
+        if let policy, let text = try? String(contentsOfFile: policy, encoding: .utf8) {
+            redactConfig?.keepQueryValues(ofURLsIn: text)
+        }
         let folder = URL(fileURLWithPath: out)
         let writer = HARFlowWriter.Options(
             name: name ?? folder.lastPathComponent, source: har,
@@ -96,9 +102,11 @@ struct Import: AsyncParsableCommand {
             platform: platform.rawValue, expect: expect?.rawValue)
         let result: HARImport.Result
         do {
-            result = try HARImport.run(har: URL(fileURLWithPath: har), name: har, to: folder, force: force,
-                                       options: .init(redaction: redactConfig, taps: taps.isEmpty ? nil : taps, writer: writer,
-                                                      strict: strict))
+            result = try HARImport.run(
+                har: URL(fileURLWithPath: har), name: har, to: folder, force: force,
+                options: .init(
+                    redaction: redactConfig, taps: taps.isEmpty ? nil : taps, writer: writer,
+                    strict: strict))
         } catch {
             if case .residue = error {
                 printError(error.description)
@@ -107,12 +115,16 @@ struct Import: AsyncParsableCommand {
             throw inputError(error.description)
         }
         let d = result.draft
-        print("wrote \(out)/flow.yaml and \(result.fileNames.count - 1) page file(s): \(d.pages.count) URL(s), \(d.steps.count) user step(s)")
+        print(
+            "wrote \(out)/flow.yaml and \(result.fileNames.count - 1) page file(s): \(d.pages.count) URL(s), \(d.steps.count) user step(s)"
+        )
         for note in result.notes { print("note: \(note)") }
         if let end = d.ending { print("recording ends: \(end.message)") }
         print(result.report.map { $0.summary(places: 200) } ?? "NOT redacted (--no-redact)")
         if !result.residue.isEmpty {
-            print("warning: \(result.residue.count) value(s) look like secrets but were not redacted (--strict refuses to write them):")
+            print(
+                "warning: \(result.residue.count) value(s) look like secrets but were not redacted (--strict refuses to write them):"
+            )
             for f in result.residue.prefix(20) { print("  \(f)") }
         }
     }
@@ -143,10 +155,13 @@ struct HARReplayArguments: ParsableArguments {
     @Option(name: .customLong("env"), help: "HAR replay: the environment file (installed apps).")
     var environment: String?
 
-    @Option(help: "HAR replay: the outcome the recording must reach: complete, canceled, stuck, loop or error (default: complete).")
+    @Option(
+        help: "HAR replay: the outcome the recording must reach: complete, canceled, stuck, loop or error (default: complete).")
     var expect: Outcome.Kind?
 
-    @Option(name: .customLong("tap"), help: "HAR replay: a user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
+    @Option(
+        name: .customLong("tap"),
+        help: "HAR replay: a user step (link text or URL), in order, instead of the inferred taps. Repeatable.")
     var taps: [String] = []
 
     @OptionGroup var redaction: RedactionOptions
@@ -155,7 +170,8 @@ struct HARReplayArguments: ParsableArguments {
     func validate(paths: [String]) throws {
         guard paths.contains(where: LoadedFlows.isHAR) else {
             if policy != nil || environment != nil || expect != nil || !taps.isEmpty || redaction.noRedact
-                || redaction.redactConfig != nil || !redaction.redactNames.isEmpty || !redaction.keepNames.isEmpty {
+                || redaction.redactConfig != nil || !redaction.redactNames.isEmpty || !redaction.keepNames.isEmpty
+            {
                 throw inputError("--policy, --env, --expect, --tap and the redaction options apply to .har files only")
             }
             return
@@ -169,7 +185,8 @@ struct HARReplayArguments: ParsableArguments {
         guard let policy else { return nil }
         var config: RedactionConfig?
         do { config = try redaction.config() } catch { throw inputError(error.description) }
-        return HARReplayOptions(policy: policy, environment: environment, expect: expect ?? .complete,
-                                taps: taps.isEmpty ? nil : taps, redaction: config)
+        return HARReplayOptions(
+            policy: policy, environment: environment, expect: expect ?? .complete,
+            taps: taps.isEmpty ? nil : taps, redaction: config)
     }
 }

@@ -10,9 +10,9 @@ struct Plainview: AsyncParsableCommand {
         commandName: "plainview",
         abstract: "Know before shipping whether a web checkout works inside your app's web view.",
         discussion: """
-        Shell completion: plainview --generate-completion-script bash|zsh|fish prints a script to source \
-        (for example: plainview --generate-completion-script zsh > ~/.zfunc/_plainview).
-        """,
+            Shell completion: plainview --generate-completion-script bash|zsh|fish prints a script to source \
+            (for example: plainview --generate-completion-script zsh > ~/.zfunc/_plainview).
+            """,
         version: version,
         subcommands: [
             Simulate.self, Decide.self, Extract.self, GoodlistCommand.self,

@@ -25,9 +25,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to bind.") var host = "127.0.0.1"
     @Option(help: "Port to bind; 0 picks a free one (printed as 'listening on URL').") var port = 8080
     @Option(help: "Path where the helpers are mounted, e.g. /swedbank-pay-mobile/.") var root = "/"
-    @Option(name: .customLong("public-url"), help: "Public base (http(s)://host[:port]) for generated URLs (default: the bound address).")
+    @Option(
+        name: .customLong("public-url"),
+        help: "Public base (http(s)://host[:port]) for generated URLs (default: the bound address).")
     var publicURL: String?
-    @Option(name: .customLong("trampoline-url"), help: "Public base where the back-link page is reached; should be another host than --public-url for iOS (default: --public-url).")
+    @Option(
+        name: .customLong("trampoline-url"),
+        help:
+            "Public base where the back-link page is reached; should be another host than --public-url for iOS (default: --public-url)."
+    )
     var trampolineURL: String?
     @Option(name: .customLong("app-id"), help: "TEAMID.bundle.id for apple-app-site-association (repeatable).")
     var appIDs: [String] = []
@@ -35,10 +41,16 @@ struct Serve: AsyncParsableCommand {
     var androidPackage: String?
     @Option(name: .customLong("sha256-cert"), help: "SHA-256 signing-certificate fingerprint for assetlinks.json (repeatable).")
     var sha256Certs: [String] = []
-    @Option(name: .customLong("app-scheme"), help: "The app's own custom URL scheme; ios-universal-link redirects to no other (repeatable; none given: any custom scheme but the OS's own, such as itms-services, facetime, tel).")
+    @Option(
+        name: .customLong("app-scheme"),
+        help:
+            "The app's own custom URL scheme; ios-universal-link redirects to no other (repeatable; none given: any custom scheme but the OS's own, such as itms-services, facetime, tel)."
+    )
     var appSchemes: [String] = []
     @Option(help: "A Pages folder: serve each flow folder's HTML files at /<flow>/<file>.") var pages: String?
-    @Option(name: .customLong("max-connections"), help: "Connections open at once; more wait in the listen backlog (default: the open-file limit less 256, at most 10000).")
+    @Option(
+        name: .customLong("max-connections"),
+        help: "Connections open at once; more wait in the listen backlog (default: the open-file limit less 256, at most 10000).")
     var maxConnections: Int?
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may stay open with no request in progress.")
     var idleTimeout = ServerLimits().idleTimeout
@@ -46,7 +58,9 @@ struct Serve: AsyncParsableCommand {
     var headerTimeout = ServerLimits().headerTimeout
     @Option(name: .customLong("read-timeout"), help: "Seconds from a request's first byte to its last.")
     var readTimeout = ServerLimits().readTimeout
-    @Option(name: .customLong("log-level"), help: "trace, debug (every request), info, notice, warning (refused requests), error or critical.")
+    @Option(
+        name: .customLong("log-level"),
+        help: "trace, debug (every request), info, notice, warning (refused requests), error or critical.")
     var logLevel: Logger.Level = .info
 
     func run() async throws {
@@ -91,4 +105,3 @@ struct Serve: AsyncParsableCommand {
         }
     }
 }
-

@@ -8,13 +8,13 @@ struct Simulate: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Replay recorded flows through the policy on a simulated device.",
         discussion: """
-        PATH is a flow folder (holding flow.yaml), a flow file, or a folder of flows (default: Pages/).
-        Exit status: 64 when any input was bad (a flow that does not read is reported and the others still run), \
-        else 1 when an expectation failed, else 0.
-        The flow-file format is described in Pages/README.md.
-        A PATH ending in .har is a recording (HAR 1.2/1.1): it is drafted like `plainview import` (redacted by
-        default) into a flow with --policy, --env, --expect (default: complete) and --tap, and run in memory.
-        """
+            PATH is a flow folder (holding flow.yaml), a flow file, or a folder of flows (default: Pages/).
+            Exit status: 64 when any input was bad (a flow that does not read is reported and the others still run), \
+            else 1 when an expectation failed, else 0.
+            The flow-file format is described in Pages/README.md.
+            A PATH ending in .har is a recording (HAR 1.2/1.1): it is drafted like `plainview import` (redacted by
+            default) into a flow with --policy, --env, --expect (default: complete) and --tap, and run in memory.
+            """
     )
 
     @Argument(help: "Flow folders, flow files or folders of flows (default: Pages/).")
@@ -32,10 +32,11 @@ struct Simulate: AsyncParsableCommand {
     @Option(help: "Write a self-contained HTML report (a sequence diagram per flow and branch) to FILE.")
     var report: String?
 
-    @Option(help: "Run only part I of N of the flows, split by sorted flow path (a CI matrix: 1/4 … 4/4).",
-            transform: { text in
-                do { return try FlowShard(parsing: text) } catch { throw ValidationError("\(error)") }
-            })
+    @Option(
+        help: "Run only part I of N of the flows, split by sorted flow path (a CI matrix: 1/4 … 4/4).",
+        transform: { text in
+            do { return try FlowShard(parsing: text) } catch { throw ValidationError("\(error)") }
+        })
     var shard: FlowShard?
 
     @Flag(help: "Print one JSON object per flow instead of the text summary.")
@@ -44,7 +45,10 @@ struct Simulate: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the trace of every run, not only of failing ones.")
     var verbose = false
 
-    @Option(help: "The web view: model (static reading of the pages), chromium or webkit (a real engine), or compare (the model and both engines, with their differences).")
+    @Option(
+        help:
+            "The web view: model (static reading of the pages), chromium or webkit (a real engine), or compare (the model and both engines, with their differences)."
+    )
     var engine: EngineMode = .model
 
     @Option(name: .customLong("engine-timeout"), help: "Real seconds one run may take in a real engine before it ends in error.")
@@ -63,8 +67,11 @@ struct Simulate: AsyncParsableCommand {
             // Compare: the model's summary, then each engine's under its name; the report files hold every engine's runs.
             for (name, section) in [("model", run.modelResults)] + run.engineResults.map({ ($0.name, $0.results) }) {
                 let annotated = loaded.annotate(section)
-                print(json ? Reporting.json(annotated) : "\(name):\n" + Reporting.text(annotated, problems: loaded.problems, verbose: verbose),
-                      terminator: "")
+                print(
+                    json
+                        ? Reporting.json(annotated)
+                        : "\(name):\n" + Reporting.text(annotated, problems: loaded.problems, verbose: verbose),
+                    terminator: "")
             }
         }
         try write(results, problems: loaded.problems, summary: run.comparison == nil)
@@ -76,8 +83,10 @@ struct Simulate: AsyncParsableCommand {
     /// The summary on standard output and the report files asked for.
     private func write(_ results: [FlowResult], problems: [FlowInputProblem], summary: Bool = true) throws {
         if summary {
-            print(json ? Reporting.json(results, problems: problems) : Reporting.text(results, problems: problems, verbose: verbose),
-                  terminator: "")
+            print(
+                json
+                    ? Reporting.json(results, problems: problems) : Reporting.text(results, problems: problems, verbose: verbose),
+                terminator: "")
         }
         do {
             if let trace { try Reporting.writeAtomically(Reporting.traceJSONLines(results), to: trace) }

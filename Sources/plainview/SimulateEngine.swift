@@ -36,15 +36,19 @@ enum EngineRun {
         }
         defer { engines.forEach { $0.shutdown() } }
         let runs = engines.map { engine in
-            (name: engine.name, results: flows.map { explore ? Simulator.explore($0, engine: engine) : Simulator.run($0, engine: engine) })
+            (
+                name: engine.name,
+                results: flows.map { explore ? Simulator.explore($0, engine: engine) : Simulator.run($0, engine: engine) }
+            )
         }
         guard mode == .compare else { return EngineRunOutput(results: runs[0].results) }
         let modelResults = flows.map(model)
         let differences = runs.flatMap { run in
             zip(modelResults, run.results).flatMap { EngineComparison.differences(model: $0, engine: $1, engineName: run.name) }
         }
-        return EngineRunOutput(results: runs.flatMap(\.results), engineResults: runs, modelResults: modelResults,
-                               comparison: EngineComparison.text(differences, flows: flows.count),
-                               comparisonJSON: EngineComparison.jsonLines(differences))
+        return EngineRunOutput(
+            results: runs.flatMap(\.results), engineResults: runs, modelResults: modelResults,
+            comparison: EngineComparison.text(differences, flows: flows.count),
+            comparisonJSON: EngineComparison.jsonLines(differences))
     }
 }

@@ -29,7 +29,9 @@ struct AppSwitchFuzzTests {
     }()
 
     static let jsonCorpus: [String] = ROAMpayOutcome.allCases.compactMap {
-        (try? ROAMpayResponse(transactions: [ROAMpayTransaction.example(for: $0)]).jsonData()).map { String(decoding: $0, as: UTF8.self) }
+        (try? ROAMpayResponse(transactions: [ROAMpayTransaction.example(for: $0)]).jsonData()).map {
+            String(decoding: $0, as: UTF8.self)
+        }
     }
 
     static let dictionary = [
@@ -45,7 +47,9 @@ struct AppSwitchFuzzTests {
         var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         for _ in 0..<800 {
             let url = fuzz.mutant(of: Self.corpus)
-            Self.check(url, registered: fuzz.rng.pick(["merchant://", "https://shop.example/swish?o=1", "shopapp://done?id=7"]), &fuzz.findings)
+            Self.check(
+                url, registered: fuzz.rng.pick(["merchant://", "https://shop.example/swish?o=1", "shopapp://done?id=7"]),
+                &fuzz.findings)
         }
         #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
     }
@@ -56,7 +60,9 @@ struct AppSwitchFuzzTests {
         for _ in 0..<500 {
             let callback = Self.generateReturnURL(&fuzz.rng)
             // Swish
-            if let launch = try? SwishLaunch(token: fuzz.rng.pick(["T1", "c28a4061470f4af48973bd2a4642b4fa", "a-b_c.d~e"]), callbackURL: callback) {
+            if let launch = try? SwishLaunch(
+                token: fuzz.rng.pick(["T1", "c28a4061470f4af48973bd2a4642b4fa", "a-b_c.d~e"]), callbackURL: callback)
+            {
                 do {
                     let back = try SwishLaunch.parse(launch.url)
                     if back.token != launch.token || back.callbackURL != launch.callbackURL {
@@ -67,15 +73,21 @@ struct AppSwitchFuzzTests {
             }
             // BankID
             let redirect: BankIDRedirect = fuzz.rng.oneIn(4) ? .previousApp : fuzz.rng.oneIn(4) ? .absent : .url(callback)
-            if let launch = try? BankIDLaunch(autoStartToken: Self.token, redirect: redirect, form: fuzz.rng.oneIn(2) ? .scheme : .universalLink) {
+            if let launch = try? BankIDLaunch(
+                autoStartToken: Self.token, redirect: redirect, form: fuzz.rng.oneIn(2) ? .scheme : .universalLink)
+            {
                 do {
                     let back = try BankIDLaunch.parse(launch.url)
-                    if back != launch { fuzz.findings.record("BankID parse(url) != launch", input: launch.url, detail: "\(back)") }
+                    if back != launch {
+                        fuzz.findings.record("BankID parse(url) != launch", input: launch.url, detail: "\(back)")
+                    }
                 } catch { fuzz.findings.record("BankID url does not parse", input: launch.url, detail: "\(error)") }
                 Self.check(launch.url, registered: callback, &fuzz.findings)
             }
             // ROAMpay X request and response
-            var request = ROAMpayRequest(amount: String(1 + fuzz.rng.below(10_000_000)), authToken: fuzz.rng.pick(["t", "a&b=c", "x%y", "é"]), hostURL: callback)
+            var request = ROAMpayRequest(
+                amount: String(1 + fuzz.rng.below(10_000_000)), authToken: fuzz.rng.pick(["t", "a&b=c", "x%y", "é"]),
+                hostURL: callback)
             if fuzz.rng.oneIn(2) { request.tax = fuzz.rng.pick(["0", "8.25", "100", "100.000", "7.5"]) }
             if fuzz.rng.oneIn(2) { request.transactionNotes = fuzz.rng.pick(["hi there", "a&b=c#d", "100%", "+ok"]) }
             if fuzz.rng.oneIn(3) { request.tenderType = fuzz.rng.pick(ROAMpayTenderType.allCases) }
@@ -90,7 +102,9 @@ struct AppSwitchFuzzTests {
             if let back = try? ROAMpayResponse.make(hostURL: callback, outcome: fuzz.rng.pick(ROAMpayOutcome.allCases)) {
                 do {
                     let response = try ROAMpayResponse.parse(url: back)
-                    if response.hostURL != callback { fuzz.findings.record("ROAMpay response hostURL changed", input: back, detail: response.hostURL ?? "nil") }
+                    if response.hostURL != callback {
+                        fuzz.findings.record("ROAMpay response hostURL changed", input: back, detail: response.hostURL ?? "nil")
+                    }
                 } catch { fuzz.findings.record("ROAMpay response does not parse", input: back, detail: "\(error)") }
             }
         }
@@ -99,12 +113,17 @@ struct AppSwitchFuzzTests {
 
     @Test(arguments: [UInt64(21), 22])
     func mutatedTransactionResponsesAreDecodedOrRejected(seed: UInt64) {
-        var fuzz = FuzzRun(seed: seed, dictionary: FuzzMutator.jsonSyntax + ["\"transactions\"", "\"responseCode\"", "\"emvData\""])
+        var fuzz = FuzzRun(
+            seed: seed, dictionary: FuzzMutator.jsonSyntax + ["\"transactions\"", "\"responseCode\"", "\"emvData\""])
         for _ in 0..<1500 {
             let bytes = fuzz.mutantBytes(of: Self.jsonCorpus)
-            Self.expectTypedError(String(decoding: bytes, as: UTF8.self), &fuzz.findings) { _ = try ROAMpayResponse.decode(json: Data(bytes)) }
+            Self.expectTypedError(String(decoding: bytes, as: UTF8.self), &fuzz.findings) {
+                _ = try ROAMpayResponse.decode(json: Data(bytes))
+            }
             let base64 = Data(bytes).base64EncodedString()
-            let damaged = fuzz.rng.oneIn(2) ? base64 : FuzzMutator(dictionary: ["%", "=", "-", "_", " ", "+", "/"]).mutate(base64, other: "", rng: &fuzz.rng)
+            let damaged =
+                fuzz.rng.oneIn(2)
+                ? base64 : FuzzMutator(dictionary: ["%", "=", "-", "_", " ", "+", "/"]).mutate(base64, other: "", rng: &fuzz.rng)
             Self.expectTypedError(damaged, &fuzz.findings) { _ = try ROAMpayResponse.decode(base64: damaged) }
         }
         #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
@@ -116,7 +135,8 @@ struct AppSwitchFuzzTests {
         var message: AppSwitchMessage?
         expectTypedError(url, &findings) { message = try AppSwitchMessage.parse(url) }
         if case .url(let u)? = message?.whenDone, let s = AndroidIntent.lenientScheme(of: u),
-           SchemeKind.neverExternalSchemes.contains(s) {
+            SchemeKind.neverExternalSchemes.contains(s)
+        {
             findings.record("a launch returns to an unsafe scheme", input: url, detail: u)
         }
         expectTypedError(url, &findings) { _ = try SwishLaunch.parse(url) }
@@ -138,8 +158,10 @@ struct AppSwitchFuzzTests {
     }
 
     static func generateReturnURL(_ rng: inout FuzzRNG) -> String {
-        var url = rng.pick(["shopapp://", "merchant://", "https://shop.example", "http://shop.example:8080", "HTTPS://Shop.Example.",
-                            "javascript:", "JavaScript://", "data:", "file://", "swish://", "bankid:///", "x-y.z+w://", "https://"])
+        var url = rng.pick([
+            "shopapp://", "merchant://", "https://shop.example", "http://shop.example:8080", "HTTPS://Shop.Example.",
+            "javascript:", "JavaScript://", "data:", "file://", "swish://", "bankid:///", "x-y.z+w://", "https://",
+        ])
         for _ in 0..<rng.below(3) { url += rng.pick(["/", "done", "a b", "%20", "%", "é", "?o=1", "&r=%2F", "#f", "@x", "\\"]) }
         return url
     }

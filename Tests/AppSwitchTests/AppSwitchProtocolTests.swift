@@ -70,20 +70,32 @@ func appSwitchError<T>(_ body: () throws -> T, sourceLocation: SourceLocation = 
     @Test func dispatcherRecognisesEachKind() throws {
         #expect(try AppSwitchMessage.parse("swish://paymentrequest?token=T&callbackurl=m%3A%2F%2F").kind == "swish-launch")
         #expect(try AppSwitchMessage.parse("bankid:///?redirect=null").kind == "bankid-launch")
-        #expect(try AppSwitchMessage.parse("https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6").kind == "bankid-launch")
-        #expect(try AppSwitchMessage.parse("https://assets.roamdata.com/transaction/?amount=1&authToken=t&hostURL=app://").kind == "roampay-request")
-        #expect(try AppSwitchMessage.parse("https://debug.example/transaction/?amount=1&authToken=t&hostURL=app://").kind == "roampay-request")
+        #expect(
+            try AppSwitchMessage.parse("https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6").kind
+                == "bankid-launch")
+        #expect(
+            try AppSwitchMessage.parse("https://assets.roamdata.com/transaction/?amount=1&authToken=t&hostURL=app://").kind
+                == "roampay-request")
+        #expect(
+            try AppSwitchMessage.parse("https://debug.example/transaction/?amount=1&authToken=t&hostURL=app://").kind
+                == "roampay-request")
         let back = try ROAMpayResponse.make(hostURL: "app://", outcome: .approved)
         #expect(try AppSwitchMessage.parse(back).kind == "roampay-response")
         #expect(try AppSwitchMessage.parse("shopapp://swish?x=1", swishCallback: "shopapp://swish").kind == "swish-callback")
     }
 
     @Test func launchesSayWhereTheUserComesBack() throws {
-        #expect(try AppSwitchMessage.parse("swish://paymentrequest?token=T&callbackurl=shopapp%3A%2F%2Fdone").whenDone == .url("shopapp://done"))
+        #expect(
+            try AppSwitchMessage.parse("swish://paymentrequest?token=T&callbackurl=shopapp%3A%2F%2Fdone").whenDone
+                == .url("shopapp://done"))
         #expect(try AppSwitchMessage.parse("bankid:///?redirect=null").whenDone == .previousApp)
         #expect(try AppSwitchMessage.parse("bankid:///").whenDone == AppSwitchReturn.none)
-        #expect(try AppSwitchMessage.parse("https://app.bankid.com/?redirect=https%3A%2F%2Fshop.example%2Fpay").whenDone == .url("https://shop.example/pay"))
-        #expect(try AppSwitchMessage.parse("https://assets.roamdata.com/transaction/?amount=1&authToken=t&hostURL=shopapp://").whenDone == .url("shopapp://"))
+        #expect(
+            try AppSwitchMessage.parse("https://app.bankid.com/?redirect=https%3A%2F%2Fshop.example%2Fpay").whenDone
+                == .url("https://shop.example/pay"))
+        #expect(
+            try AppSwitchMessage.parse("https://assets.roamdata.com/transaction/?amount=1&authToken=t&hostURL=shopapp://")
+                .whenDone == .url("shopapp://"))
         #expect(try AppSwitchMessage.parse(try ROAMpayResponse.make(hostURL: "shopapp://", outcome: .approved)).whenDone == nil)
     }
 
@@ -102,7 +114,7 @@ func appSwitchError<T>(_ body: () throws -> T, sourceLocation: SourceLocation = 
     @Test func percentDecodingRejectsBrokenEscapes() {
         #expect(AppSwitchEncoding.decode("a%2") == nil)
         #expect(AppSwitchEncoding.decode("a%zz") == nil)
-        #expect(AppSwitchEncoding.decode("%FF") == nil)   // not UTF-8
+        #expect(AppSwitchEncoding.decode("%FF") == nil) // not UTF-8
         #expect(AppSwitchEncoding.decode("a+b%20c") == "a+b c")
     }
 }

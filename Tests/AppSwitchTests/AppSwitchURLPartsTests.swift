@@ -15,7 +15,8 @@ import Testing
     }
 
     @Test func queryAndFragmentStayAsWritten() throws {
-        let p = try #require(AppSwitchURLParts("bankid:///?autostarttoken=ab%2Fc&redirect=https%3A%2F%2Fx.example%2F%3Fa%3D'é'#f"))
+        let p = try #require(
+            AppSwitchURLParts("bankid:///?autostarttoken=ab%2Fc&redirect=https%3A%2F%2Fx.example%2F%3Fa%3D'é'#f"))
         #expect(p.scheme == "bankid")
         #expect(p.host == nil)
         #expect(p.hasAuthority)

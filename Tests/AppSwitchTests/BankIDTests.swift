@@ -16,10 +16,14 @@ import Testing
         Built(redirect: .previousApp, form: .scheme, url: "bankid:///?autostarttoken=\(token)&redirect=null"),
         Built(redirect: .previousApp, form: .universalLink, url: "https://app.bankid.com/?autostarttoken=\(token)&redirect=null"),
         Built(redirect: .absent, form: .scheme, url: "bankid:///?autostarttoken=\(token)"),
-        Built(redirect: .url("shopapp://bankid?order=42"), form: .scheme,
-              url: "bankid:///?autostarttoken=\(token)&redirect=shopapp%3A%2F%2Fbankid%3Forder%3D42"),
-        Built(redirect: .url("https://shop.example/pay?o=1&fallback=true"), form: .universalLink,
-              url: "https://app.bankid.com/?autostarttoken=\(token)&redirect=https%3A%2F%2Fshop.example%2Fpay%3Fo%3D1%26fallback%3Dtrue"),
+        Built(
+            redirect: .url("shopapp://bankid?order=42"), form: .scheme,
+            url: "bankid:///?autostarttoken=\(token)&redirect=shopapp%3A%2F%2Fbankid%3Forder%3D42"),
+        Built(
+            redirect: .url("https://shop.example/pay?o=1&fallback=true"), form: .universalLink,
+            url:
+                "https://app.bankid.com/?autostarttoken=\(token)&redirect=https%3A%2F%2Fshop.example%2Fpay%3Fo%3D1%26fallback%3Dtrue"
+        ),
         Built(redirect: .url("null"), form: .scheme, url: "bankid:///?autostarttoken=\(token)&redirect=null"),
     ])
     func buildsBothFormsWithTheRedirectEncodedOnce(_ c: Built) throws {
@@ -38,7 +42,8 @@ import Testing
     }
 
     @Test func parseReadsTheRedirectToFollow() throws {
-        let launch = try BankIDLaunch.parse("https://app.bankid.com/?autostarttoken=\(Self.token)&redirect=shopapp%3A%2F%2Fback%3Fa%3D1%2520b")
+        let launch = try BankIDLaunch.parse(
+            "https://app.bankid.com/?autostarttoken=\(Self.token)&redirect=shopapp%3A%2F%2Fback%3Fa%3D1%2520b")
         #expect(launch.form == .universalLink)
         #expect(launch.redirect == .url("shopapp://back?a=1%20b"))
         #expect(launch.autoStartToken == Self.token)
@@ -97,7 +102,9 @@ import Testing
     }
 
     @Test func doubleEncodedRedirectIsNamed() {
-        let e = appSwitchError { try BankIDLaunch.parse("bankid:///?autostarttoken=\(Self.token)&redirect=shopapp%253A%252F%252F") }
+        let e = appSwitchError {
+            try BankIDLaunch.parse("bankid:///?autostarttoken=\(Self.token)&redirect=shopapp%253A%252F%252F")
+        }
         #expect(e?.field == "redirect")
         #expect(e?.description.contains("twice") == true)
     }

@@ -3,7 +3,7 @@ import Testing
 @testable import NavigationPolicy
 
 @Suite struct ROAMpayRequestTests {
-    static let token = "MCM6-f601ecc7-95ba-4f6d-8682-1b5bcad1e435"   // the ROAMpay X universal link guide §3.1 example
+    static let token = "MCM6-f601ecc7-95ba-4f6d-8682-1b5bcad1e435" // the ROAMpay X universal link guide §3.1 example
 
     static func request(_ change: (inout ROAMpayRequest) -> Void = { _ in }) -> ROAMpayRequest {
         var r = ROAMpayRequest(amount: "1500", authToken: token, hostURL: "RPXUniversalLinkNativeTestApp://")
@@ -16,14 +16,17 @@ import Testing
             $0.tip = "200"; $0.tax = "8.25"; $0.invoiceID = "2516504"; $0.customReferenceNumber = "REF-1"
             $0.transactionNotes = "Table 4 & friends"; $0.loginStrategy = .readerSerialNumber; $0.tenderType = .card
         }.url()
-        #expect(url == "https://assets.roamdata.com/transaction/?amount=1500&tip=200&tax=8.25&authToken=\(Self.token)"
-            + "&invoiceID=2516504&customReferenceNumber=REF-1&transactionNotes=Table%204%20%26%20friends"
-            + "&hostURL=RPXUniversalLinkNativeTestApp://&loginStrategy=readerserialnumber&tenderType=card")
+        #expect(
+            url == "https://assets.roamdata.com/transaction/?amount=1500&tip=200&tax=8.25&authToken=\(Self.token)"
+                + "&invoiceID=2516504&customReferenceNumber=REF-1&transactionNotes=Table%204%20%26%20friends"
+                + "&hostURL=RPXUniversalLinkNativeTestApp://&loginStrategy=readerserialnumber&tenderType=card")
     }
 
     @Test func onlyTheRequiredFieldsWhenNothingElseIsGiven() throws {
-        #expect(try Self.request().url()
-            == "https://assets.roamdata.com/transaction/?amount=1500&authToken=\(Self.token)&hostURL=RPXUniversalLinkNativeTestApp://")
+        #expect(
+            try Self.request().url()
+                == "https://assets.roamdata.com/transaction/?amount=1500&authToken=\(Self.token)&hostURL=RPXUniversalLinkNativeTestApp://"
+        )
     }
 
     @Test func aWebHostURLWithItsOwnQueryIsEncodedSoItSurvives() throws {
@@ -37,7 +40,8 @@ import Testing
     @Test func roundTripKeepsEveryField() throws {
         let r = Self.request {
             $0.tip = "0"; $0.tax = "100.000"; $0.invoiceID = "ABCdef012345678"; $0.customReferenceNumber = "a-b-c"
-            $0.transactionNotes = #"~!@#$%^&*()_+`-={}|[]\:";'<>?,./ x"#; $0.loginStrategy = .normal; $0.tenderType = .keyedOnPinPad
+            $0.transactionNotes = #"~!@#$%^&*()_+`-={}|[]\:";'<>?,./ x"#; $0.loginStrategy = .normal;
+            $0.tenderType = .keyedOnPinPad
         }
         let parsed = try ROAMpayRequest.parse(try r.url())
         #expect(parsed == r)
@@ -46,7 +50,8 @@ import Testing
     @Test func parseAcceptsTheGuidesOtherSpellings() throws {
         // The ROAMpay X guide's example writes invoiceId and ReaderSerialNumber.
         let r = try ROAMpayRequest.parse(
-            "https://assets.roamdata.com/transaction/?amount=5&authToken=t&invoiceId=INV1&hostURL=App://&loginstrategy=ReaderSerialNumber&tenderType=CARD&foo=1")
+            "https://assets.roamdata.com/transaction/?amount=5&authToken=t&invoiceId=INV1&hostURL=App://&loginstrategy=ReaderSerialNumber&tenderType=CARD&foo=1"
+        )
         #expect(r.invoiceID == "INV1")
         #expect(r.loginStrategy == .readerSerialNumber)
         #expect(r.tenderType == .card)
@@ -84,7 +89,7 @@ import Testing
         Rule("amount", "12a"),
         Rule("amount", "-5"),
         Rule("amount", "1.50"),
-        Rule("amount", "١٢"),          // non-ASCII digits
+        Rule("amount", "١٢"), // non-ASCII digits
         Rule("amount", "0"),
         Rule("amount", "0000"),
         Rule("amount", "10000001"),
@@ -185,6 +190,7 @@ import Testing
     }
 
     @Test func aLinkThatIsNotHTTPSIsNotAROAMpayLink() {
-        #expect(appSwitchError { try ROAMpayRequest.parse("roampay://transaction/?amount=1&authToken=t&hostURL=a://") }?.field == nil)
+        #expect(
+            appSwitchError { try ROAMpayRequest.parse("roampay://transaction/?amount=1&authToken=t&hostURL=a://") }?.field == nil)
     }
 }

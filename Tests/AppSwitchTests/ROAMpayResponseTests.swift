@@ -146,19 +146,21 @@ enum SeedResponses {
         // The ROAMpay X guide prints the 4993 example with a missing comma; decoding it must fail cleanly, not guess.
         let e = appSwitchError { try ROAMpayResponse.parse(url: SeedResponses.returnURL(SeedResponses.invalidTenderVerbatim)) }
         #expect(e?.field == "transactionResponse")
-        #expect(e?.description.contains("not valid JSON (line 5, column 7: expected ',' or '}'") == true, "\(String(describing: e))")
+        #expect(
+            e?.description.contains("not valid JSON (line 5, column 7: expected ',' or '}'") == true, "\(String(describing: e))")
     }
 
-    @Test(arguments: [
-        (#"{"a": [1, 2.5e3, -0.1, true, false, null, "x\"y"], "b": {}}"#, nil),
-        (#"{"a": 1,}"#, "line 1, column 9: expected a key after ','"),
-        (#"{"a": 1 "b": 2}"#, "line 1, column 9: expected ',' or '}'"),
-        ("[1,\n2,\n]", "line 3, column 1: expected a value"),
-        (#"{"a" 1}"#, "line 1, column 6: expected ':'"),
-        (#"{"a": 1} x"#, "line 1, column 10: unexpected text"),
-        (#"{"a": "#, "line 1, column 7: unexpected end"),
-        ("[\"é\" x]", "line 1, column 6: expected ',' or ']'"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            (#"{"a": [1, 2.5e3, -0.1, true, false, null, "x\"y"], "b": {}}"#, nil),
+            (#"{"a": 1,}"#, "line 1, column 9: expected a key after ','"),
+            (#"{"a": 1 "b": 2}"#, "line 1, column 9: expected ',' or '}'"),
+            ("[1,\n2,\n]", "line 3, column 1: expected a value"),
+            (#"{"a" 1}"#, "line 1, column 6: expected ':'"),
+            (#"{"a": 1} x"#, "line 1, column 10: unexpected text"),
+            (#"{"a": "#, "line 1, column 7: unexpected end"),
+            ("[\"é\" x]", "line 1, column 6: expected ',' or ']'"),
+        ] as [(String, String?)])
     func theSyntaxLocatorPointsAtTheFirstError(_ c: (String, String?)) {
         let found = JSONSyntax.firstError(in: Array(c.0.utf8))
         if let want = c.1 {
@@ -183,8 +185,10 @@ enum SeedResponses {
         #expect(url.hasPrefix("https://shop.example/rpx?order=42&transactionResponse="))
     }
 
-    @Test(arguments: ["shopapp://", "https://shop.example/rpx", "https://shop.example/rpx?order=42&step=2",
-                      "https://shop.example/rpx#done", "https://shop.example/rpx?order=42#done"])
+    @Test(arguments: [
+        "shopapp://", "https://shop.example/rpx", "https://shop.example/rpx?order=42&step=2",
+        "https://shop.example/rpx#done", "https://shop.example/rpx?order=42#done",
+    ])
     func parsingTheMadeURLGivesTheHostURLBack(_ host: String) throws {
         let url = try ROAMpayResponse.make(hostURL: host, outcome: .approved)
         let r = try ROAMpayResponse.parse(url: url)
@@ -218,7 +222,8 @@ enum SeedResponses {
     }
 
     @Test func unknownFieldsAndCodesAreKeptNotDropped() throws {
-        let json = #"{"transactions":[{"responseCode":"1234","clerkDisplay":"New","tipAmount":50,"submittedAmount":{"total":"100","tax":7}}]}"#
+        let json =
+            #"{"transactions":[{"responseCode":"1234","clerkDisplay":"New","tipAmount":50,"submittedAmount":{"total":"100","tax":7}}]}"#
         let t = try #require(try ROAMpayResponse.decode(json: Data(json.utf8)).transactions.first)
         #expect(t.outcome == .unrecognized)
         #expect(t.otherFields["tipAmount"] == .int(50))
@@ -255,14 +260,18 @@ enum SeedResponses {
         Malformed(url: "app://?transactionResponse=" + b64("{}"), field: "transactionResponse", says: "transactions"),
         Malformed(url: "app://?transactionResponse=" + b64(#"{"transactions":{}}"#), field: "transactions", says: "array"),
         Malformed(url: "app://?transactionResponse=" + b64(#"{"transactions":[7]}"#), field: "transactions[0]", says: "object"),
-        Malformed(url: "app://?transactionResponse=" + b64(#"{"transactions":[{"responseCode":true}]}"#),
-                  field: "transactions[0].responseCode", says: "boolean"),
-        Malformed(url: "app://?transactionResponse=" + b64(#"{"transactions":[{"authorizedAmount":"12.50"}]}"#),
-                  field: "transactions[0].authorizedAmount", says: "cents"),
-        Malformed(url: "app://?transactionResponse=" + b64(#"{"transactions":[{"submittedAmount":[]}]}"#),
-                  field: "transactions[0].submittedAmount", says: "object"),
-        Malformed(url: "app://?transactionResponse=" + Data([0xFF, 0xFE, 0x00]).base64EncodedString(),
-                  field: "transactionResponse", says: "UTF-8"),
+        Malformed(
+            url: "app://?transactionResponse=" + b64(#"{"transactions":[{"responseCode":true}]}"#),
+            field: "transactions[0].responseCode", says: "boolean"),
+        Malformed(
+            url: "app://?transactionResponse=" + b64(#"{"transactions":[{"authorizedAmount":"12.50"}]}"#),
+            field: "transactions[0].authorizedAmount", says: "cents"),
+        Malformed(
+            url: "app://?transactionResponse=" + b64(#"{"transactions":[{"submittedAmount":[]}]}"#),
+            field: "transactions[0].submittedAmount", says: "object"),
+        Malformed(
+            url: "app://?transactionResponse=" + Data([0xFF, 0xFE, 0x00]).base64EncodedString(),
+            field: "transactionResponse", says: "UTF-8"),
     ])
     func malformedReturnsAreClearErrorsNeverCrashes(_ m: Malformed) {
         let e = appSwitchError { try ROAMpayResponse.parse(url: m.url) }

@@ -58,7 +58,9 @@ import Testing
         #expect(throws: AppSwitchError.self) {
             try SwishLaunch.parse("swish://paymentrequest?token=T1&callbackurl=merchant%253A%252F%252F")
         }
-        let error = appSwitchError { try SwishLaunch.parse("swish://paymentrequest?token=T1&callbackurl=merchant%253A%252F%252F") }
+        let error = appSwitchError {
+            try SwishLaunch.parse("swish://paymentrequest?token=T1&callbackurl=merchant%253A%252F%252F")
+        }
         #expect(error?.field == "callbackurl")
         #expect(error?.description.contains("twice") == true)
     }

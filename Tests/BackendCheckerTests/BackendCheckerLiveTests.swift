@@ -39,7 +39,10 @@ private final class LineCollector: LogHandler, @unchecked Sendable {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String,
+        line: UInt
+    ) {
         lock.lock(); lines.append(message.description); levels.append(level); lock.unlock()
     }
     var snapshot: [String] { lock.lock(); defer { lock.unlock() }; return lines }
@@ -56,7 +59,8 @@ private final class LineCollector: LogHandler, @unchecked Sendable {
         // Without a public URL the server names its bound address; with one (the normal deployment) the probe
         // goes to 127.0.0.1 while every generated URL says https://shop.example.com.
         let collector = LineCollector(level: .debug)
-        let app = try PlainviewServer.makeApplication(options: options(publicURL: publicURL), logger: Logger(label: "t") { _ in collector })
+        let app = try PlainviewServer.makeApplication(
+            options: options(publicURL: publicURL), logger: Logger(label: "t") { _ in collector })
         try await app.test(.live) { client in
             let port = try #require(client.port)
             var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile")
@@ -88,7 +92,9 @@ private final class LineCollector: LogHandler, @unchecked Sendable {
             let results = await try BackendChecker(options: o).run()
             let page = try #require(results.first { $0.check == "android-intent page" })
             #expect(page.outcome == .fail)
-            #expect(page.detail.contains("intent://other.example.com/") && page.detail.contains("intent://shop.example.com/"), "\(page)")
+            #expect(
+                page.detail.contains("intent://other.example.com/") && page.detail.contains("intent://shop.example.com/"),
+                "\(page)")
             #expect(results.first { $0.check == "ios-universal-link fallback" }?.outcome == .fail)
         }
     }
@@ -113,7 +119,9 @@ private final class LineCollector: LogHandler, @unchecked Sendable {
         let app = try PlainviewServer.makeApplication(options: o2, logger: quiet)
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let results = await try BackendChecker(options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")).run()
+            let results = await try BackendChecker(
+                options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
+            ).run()
             #expect(results.first { $0.check == "apple-app-site-association" }?.outcome == .fail)
             #expect(results.first { $0.check == "android-intent page" }?.outcome == .fail)
             #expect(results.first { $0.check == "android-intent injection package" }?.outcome == .skip)
@@ -125,7 +133,9 @@ private final class LineCollector: LogHandler, @unchecked Sendable {
         let app = BrokenBackendFixture.makeApplication()
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let results = await try BackendChecker(options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")).run()
+            let results = await try BackendChecker(
+                options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
+            ).run()
             func outcome(_ check: String) -> BackendCheckResult.Outcome? { results.first { $0.check == check }?.outcome }
             let listing = results.map(\.description).joined(separator: "\n")
             // 500 HTML instead of RFC 7807 problems.

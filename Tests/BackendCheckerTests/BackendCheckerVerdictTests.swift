@@ -32,7 +32,9 @@ import FlowSimulator
             #expect(failed.isEmpty, "\(variant): expected no FAIL\n\(listing)")
         }
         // The failures a planted defect may bring along are about the same defect, never the unrelated checks.
-        let unrelated: Set<String> = ["reachable", "apple-app-site-association", "assetlinks.json", "android-intent page", "android-intent ignores Host"]
+        let unrelated: Set<String> = [
+            "reachable", "apple-app-site-association", "assetlinks.json", "android-intent page", "android-intent ignores Host",
+        ]
         for f in failed where unrelated.contains(f.check) {
             #expect(f.check == HandMadeBackend.plantedFailure(variant), "\(variant): unexpected \(f)")
         }
@@ -85,8 +87,10 @@ import FlowSimulator
         #expect(outcome("android-intent page") == .fail)
         #expect(outcome("ios-universal-link redirect") == .fail)
         #expect(results.first { $0.check == "android-intent page" }?.detail.contains("→ 404") == true)
-        for name in ["android-intent ignores Host", "ios-universal-link fallback", "back-link page", "android-intent without package",
-                     "ios-universal-link CR/LF", "android-intent injection package", "back-link page injection app"] {
+        for name in [
+            "android-intent ignores Host", "ios-universal-link fallback", "back-link page", "android-intent without package",
+            "ios-universal-link CR/LF", "android-intent injection package", "back-link page injection app",
+        ] {
             #expect(outcome(name) == .skip, "\(name): \(results.map(\.description).joined(separator: "\n"))")
         }
         // Nothing that depends on the helpers passes.
@@ -112,21 +116,22 @@ import FlowSimulator
     static let s = "pvs001", e = "pve001"
     static let payload = "pvs001\"'><img/src=x/onerror=alert(pve001)>"
 
-    @Test(arguments: [
-        ("<p>Returning to \(payload)</p>", true),
-        ("<p>Returning to \(HTMLEscapingProxy.escape(payload))</p>", false),
-        ("<a title=\"\(payload)\">x</a>", true),
-        ("<a title='pvs001&quot;'><img/src=x/onerror=alert(pve001)>'>x</a>", true),
-        ("<a title=\"pvs001%22%27%3E%3Cimg/src=x/onerror=alert(pve001)%3E\">x</a>", false),
-        ("<a title=\"pvs001&quot;'&gt;&lt;img/src=x/onerror=alert(pve001)&gt;\">x</a>", false),
-        ("<a title=pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt;>x</a>", false),
-        ("<a title=pvs001\"'>x</a>", true),
-        ("<script>var a = 'pvs001</script><img/src=x/onerror=alert(pve001)>';</script>", true),
-        ("<title>pvs001\"'><img/src=x/onerror=alert(pve001)></title>", true),
-        ("<title>pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt;</title>", false),
-        ("<!-- pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt; -->", false),
-        ("<!-- pvs001 --><p>pve001</p>", true),
-    ] as [(String, Bool)])
+    @Test(
+        arguments: [
+            ("<p>Returning to \(payload)</p>", true),
+            ("<p>Returning to \(HTMLEscapingProxy.escape(payload))</p>", false),
+            ("<a title=\"\(payload)\">x</a>", true),
+            ("<a title='pvs001&quot;'><img/src=x/onerror=alert(pve001)>'>x</a>", true),
+            ("<a title=\"pvs001%22%27%3E%3Cimg/src=x/onerror=alert(pve001)%3E\">x</a>", false),
+            ("<a title=\"pvs001&quot;'&gt;&lt;img/src=x/onerror=alert(pve001)&gt;\">x</a>", false),
+            ("<a title=pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt;>x</a>", false),
+            ("<a title=pvs001\"'>x</a>", true),
+            ("<script>var a = 'pvs001</script><img/src=x/onerror=alert(pve001)>';</script>", true),
+            ("<title>pvs001\"'><img/src=x/onerror=alert(pve001)></title>", true),
+            ("<title>pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt;</title>", false),
+            ("<!-- pvs001&quot;&#39;&gt;&lt;img/src=x/onerror=alert(pve001)&gt; -->", false),
+            ("<!-- pvs001 --><p>pve001</p>", true),
+        ] as [(String, Bool)])
     func reflectionIsJudgedInItsContext(html: String, unsafe: Bool) {
         #expect((BackendChecker.htmlReflection(html, start: Self.s, end: Self.e) != nil) == unsafe, "\(html)")
     }
@@ -134,8 +139,12 @@ import FlowSimulator
     @Test func intentAndURLBreakouts() {
         let good = "intent://shop.example.com/p?package=a.b&id=x%3BS.pvinj%3D1#Intent;scheme=https;package=a.b;end;"
         #expect(BackendChecker.intentInjection(good, start: "pvs001") == nil)
-        #expect(BackendChecker.intentInjection("intent://s/p?id=pvs001;S.pvinj=1;end;#Intent;S.pvinj=1;end#Intent;scheme=https;end;", start: "pvs001") != nil)
-        #expect(BackendChecker.intentInjection("intent://s/p#Intent;scheme=https;package=pvs001;S.pvinj=1;end;package=a.b;end;", start: "pvs001") != nil)
+        #expect(
+            BackendChecker.intentInjection(
+                "intent://s/p?id=pvs001;S.pvinj=1;end;#Intent;S.pvinj=1;end#Intent;scheme=https;end;", start: "pvs001") != nil)
+        #expect(
+            BackendChecker.intentInjection(
+                "intent://s/p#Intent;scheme=https;package=pvs001;S.pvinj=1;end;package=a.b;end;", start: "pvs001") != nil)
         #expect(BackendChecker.intentInjection("intent://s/p?id=pvs001&pvinj=1#Intent;scheme=https;end;", start: "pvs001") != nil)
         #expect(BackendChecker.urlInjection("https://t/p?target=x&language=pvs001&pvinj=1") != nil)
         #expect(BackendChecker.urlInjection("https://t/p?target=x&language=pvs001%26pvinj%3D1%23pvinj") == nil)
@@ -145,6 +154,7 @@ import FlowSimulator
 enum HTMLEscapingProxy {
     static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&#39;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(
+                of: "'", with: "&#39;")
     }
 }

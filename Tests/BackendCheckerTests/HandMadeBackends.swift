@@ -62,7 +62,9 @@ enum HandMadeBackend {
         if parts.count == 2 {
             for piece in parts[1].split(separator: "&") {
                 let (n, v) = PercentEncoding.splitQueryItem(piece)
-                guard let name = PercentEncoding.decodeComponent(n), let value = PercentEncoding.decodeComponent(v) else { return (String(parts[0]), nil) }
+                guard let name = PercentEncoding.decodeComponent(n), let value = PercentEncoding.decodeComponent(v) else {
+                    return (String(parts[0]), nil)
+                }
                 q.pieces.append((name, piece))
                 q.items.append((name, value))
             }
@@ -79,12 +81,16 @@ enum HandMadeBackend {
     static func esc(_ s: String) -> String { HTMLEscaping.escape(s) }
 
     static func page(_ html: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
+        Response(
+            status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
     static func problem(_ detail: String, status: HTTPResponse.Status = .badRequest) -> Response {
-        let json = "{\"type\":\"https://api.payex.com/psp/errordetail/mobilesdk/badrequest\",\"title\":\"Bad Request\",\"status\":\(status.code),\"detail\":\"\(detail)\"}"
-        return Response(status: status, headers: [.contentType: "application/problem+json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+        let json =
+            "{\"type\":\"https://api.payex.com/psp/errordetail/mobilesdk/badrequest\",\"title\":\"Bad Request\",\"status\":\(status.code),\"detail\":\"\(detail)\"}"
+        return Response(
+            status: status, headers: [.contentType: "application/problem+json"], body: .init(byteBuffer: ByteBuffer(string: json))
+        )
     }
 
     static func redirect(_ location: String, status: HTTPResponse.Status = .found) -> Response {
@@ -102,9 +108,11 @@ enum HandMadeBackend {
             guard let package = q.get("package"), !package.isEmpty else { return problem("package is required") }
             let sloppy = lenient || v == .rawPackageEcho || v == .rawPackageInIntent
             if !sloppy && !HelperValidation.isAndroidPackage(package) { return problem("package is not a package name") }
-            let intent = "intent://\(publicAuthority)\(canon(target))#Intent;scheme=https;action=\(HelperEndpoints.intentAction);package=\(v == .rawPackageInIntent ? package : enc(package));end;"
+            let intent =
+                "intent://\(publicAuthority)\(canon(target))#Intent;scheme=https;action=\(HelperEndpoints.intentAction);package=\(v == .rawPackageInIntent ? package : enc(package));end;"
             if v == .android301 { return redirect(intent, status: .movedPermanently) }
-            var body = "<!DOCTYPE html><html><head><meta http-equiv=\"refresh\" content=\"0;url=\(esc(intent))\"><title>Payment</title></head><body>"
+            var body =
+                "<!DOCTYPE html><html><head><meta http-equiv=\"refresh\" content=\"0;url=\(esc(intent))\"><title>Payment</title></head><body>"
             if v == .rawPackageEcho {
                 body += "<p>Returning to \(package)</p>"
             } else {
@@ -123,8 +131,12 @@ enum HandMadeBackend {
             let (path, query) = split(target)
             guard let q = query else { return problem("malformed query") }
             if q.hasControl && !lenient { return problem("control character") }
-            guard let scheme = q.get("scheme"), !scheme.isEmpty, lenient || HelperValidation.isAppScheme(scheme) else { return problem("scheme is missing or not an app scheme") }
-            guard let language = q.get("language"), lenient || v == .rawLanguageInLocation || languages.contains(language) else { return problem("language is not supported") }
+            guard let scheme = q.get("scheme"), !scheme.isEmpty, lenient || HelperValidation.isAppScheme(scheme) else {
+                return problem("scheme is missing or not an app scheme")
+            }
+            guard let language = q.get("language"), lenient || v == .rawLanguageInLocation || languages.contains(language) else {
+                return problem("language is not supported")
+            }
             let authority = v == .locationFromHost ? (request.head.authority ?? "unknown") : publicAuthority
             let origin = v == .locationFromHost ? "http://\(authority)" : publicOrigin
             switch q.get("fallback") {
@@ -148,27 +160,38 @@ enum HandMadeBackend {
             guard let q = split(request.head.path ?? "/").query else { return problem("malformed query") }
             if q.hasControl && !lenient { return problem("control character") }
             guard let target = q.get("target") else { return problem("target is required") }
-            let own = target.hasPrefix(publicOrigin + mount) && target.utf8.allSatisfy { PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }
+            let own =
+                target.hasPrefix(publicOrigin + mount)
+                && target.utf8.allSatisfy { PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }
             let anyWeb = target.hasPrefix("https://") || target.hasPrefix("http://")
             let sloppyTarget = v == .unescapedTrampolineHref && target.hasPrefix(publicOrigin + mount)
-            guard own || sloppyTarget || (v == .openRedirectTrampoline && anyWeb) else { return problem("target is not on this backend") }
-            guard let language = q.get("language"), lenient || v == .unescapedTrampolineLang || languages.contains(language) else { return problem("language is not supported") }
+            guard own || sloppyTarget || (v == .openRedirectTrampoline && anyWeb) else {
+                return problem("target is not on this backend")
+            }
+            guard let language = q.get("language"), lenient || v == .unescapedTrampolineLang || languages.contains(language)
+            else { return problem("language is not supported") }
             let href = v == .unescapedTrampolineHref ? target : esc(target)
             let lang = v == .unescapedTrampolineLang ? language : esc(language)
             let label = "Back to " + (q.get("app") ?? "the app")
-            return page("<!DOCTYPE html><html lang=\"\(lang)\"><head><title>Back</title></head><body><p><a href=\"\(href)\">\(esc(label))</a></p></body></html>")
+            return page(
+                "<!DOCTYPE html><html lang=\"\(lang)\"><head><title>Back</title></head><body><p><a href=\"\(href)\">\(esc(label))</a></p></body></html>"
+            )
         }
 
         router.get("/.well-known/apple-app-site-association") { _, _ -> Response in
             let claimed = v == .aasaNotUnderMount ? "/sdk-callback/*" : "\(mount)sdk-callback/ios-universal-link"
-            let json = #"{"applinks":{"apps":[],"details":[{"appIDs":["ABCDE12345.com.example.shop"],"components":[{"/":"\#(claimed)"}]}]}}"#
-            return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+            let json =
+                #"{"applinks":{"apps":[],"details":[{"appIDs":["ABCDE12345.com.example.shop"],"components":[{"/":"\#(claimed)"}]}]}}"#
+            return Response(
+                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
         }
         if v != .missingAssetLinks {
             router.get("/.well-known/assetlinks.json") { _, _ -> Response in
                 let fp = Array(repeating: "AB", count: 32).joined(separator: ":")
-                let json = #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.shop","sha256_cert_fingerprints":["\#(fp)"]}}]"#
-                return Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+                let json =
+                    #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.shop","sha256_cert_fingerprints":["\#(fp)"]}}]"#
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
             }
         }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))

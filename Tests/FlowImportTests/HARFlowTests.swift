@@ -13,10 +13,11 @@ import PlainviewConfig
     @Test func redirectChainBecomesPagesAndOneInferredTap() throws {
         let d = try draft("redirect_chain.har")
         #expect(d.start == "https://shop.example.com/pay?order=42")
-        #expect(d.pages.map(\.url) == [
-            "https://shop.example.com/pay?order=42", "https://psp.example.net/checkout/start",
-            "https://psp.example.net/checkout/card", "https://shop.example.com/complete",
-        ])
+        #expect(
+            d.pages.map(\.url) == [
+                "https://shop.example.com/pay?order=42", "https://psp.example.net/checkout/start",
+                "https://psp.example.net/checkout/card", "https://shop.example.com/complete",
+            ])
         #expect(d.pages.map { $0.responses[0].status } == [302, 301, 200, 200])
         #expect(d.pages[1].responses[0].headers == [HARHeader(name: "Location", value: "/checkout/card")])
         // The card page links to complete; the user tapped it (Referer says so).
@@ -47,7 +48,7 @@ import PlainviewConfig
         }
         #expect(url == "https://shop.example.com/submit")
         #expect(why.contains("form the user submitted"))
-        #expect(d.steps.count == 1)  // the 303 to /done follows by itself
+        #expect(d.steps.count == 1) // the 303 to /done follows by itself
     }
 
     @Test func customSchemeAttemptEndsTheRecording() throws {
@@ -61,25 +62,25 @@ import PlainviewConfig
 
     @Test func redirectToAnAppSchemeEndsTheRecording() throws {
         let json = """
-        {"log": {"entries": [
-          {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://shop.example.com/return",
-           "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
-           "response": {"status": 302, "headers": [{"name": "Location", "value": "shopapp://payment/done"}]}}
-        ]}}
-        """
+            {"log": {"entries": [
+              {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://shop.example.com/return",
+               "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
+               "response": {"status": 302, "headers": [{"name": "Location", "value": "shopapp://payment/done"}]}}
+            ]}}
+            """
         let d = try HARFlowBuilder.draft(from: HARReader().read(data: Data(json.utf8)))
         #expect(d.ending?.message.contains("redirect to shopapp://payment/done") == true)
     }
 
     @Test func repeatedURLsBecomeResponsesInOrder() throws {
         let json = """
-        {"log": {"entries": [
-          {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://a.example/poll", "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
-           "response": {"status": 200, "headers": [{"name": "Refresh", "value": "1"}], "content": {"mimeType": "text/html", "text": "wait"}}},
-          {"startedDateTime": "2026-11-20T10:00:01Z", "request": {"method": "GET", "url": "https://A.example/poll#x", "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
-           "response": {"status": 302, "headers": [{"name": "Location", "value": "/done"}]}}
-        ]}}
-        """
+            {"log": {"entries": [
+              {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://a.example/poll", "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
+               "response": {"status": 200, "headers": [{"name": "Refresh", "value": "1"}], "content": {"mimeType": "text/html", "text": "wait"}}},
+              {"startedDateTime": "2026-11-20T10:00:01Z", "request": {"method": "GET", "url": "https://A.example/poll#x", "headers": [{"name": "Sec-Fetch-Dest", "value": "document"}]},
+               "response": {"status": 302, "headers": [{"name": "Location", "value": "/done"}]}}
+            ]}}
+            """
         let d = try HARFlowBuilder.draft(from: HARReader().read(data: Data(json.utf8)))
         #expect(d.pages.count == 1)
         #expect(d.pages[0].responses.map(\.status) == [200, 302])
@@ -91,7 +92,8 @@ import PlainviewConfig
     }
 
     @Test func aRecordingWithoutDocumentsIsAnError() throws {
-        let json = #"{"log": {"entries": [{"_resourceType": "script", "request": {"method": "GET", "url": "https://a.example/a.js"}, "response": {"status": 200}}]}}"#
+        let json =
+            #"{"log": {"entries": [{"_resourceType": "script", "request": {"method": "GET", "url": "https://a.example/a.js"}, "response": {"status": 200}}]}}"#
         #expect(throws: HARFlowBuilder.BuildError.noDocuments) {
             try HARFlowBuilder.draft(from: HARReader().read(data: Data(json.utf8)))
         }
@@ -111,13 +113,18 @@ import PlainviewConfig
     @Test func flowFileNamesEveryPageAndItsBodyFile() throws {
         let log = try HARFixture.read("redirect_chain.har")
         let d = try HARFlowBuilder.draft(from: log)
-        let files = HARFlowWriter.files(for: d, options: .init(name: "chain", source: "chain.har", policyPath: "../common/ios-policy.yaml",
-                                                               expect: "complete"))
+        let files = HARFlowWriter.files(
+            for: d,
+            options: .init(
+                name: "chain", source: "chain.har", policyPath: "../common/ios-policy.yaml",
+                expect: "complete"))
         #expect(files.map(\.name) == ["flow.yaml", "01-psp.example.net-card.html", "02-shop.example.com-complete.html"])
         let yaml = String(decoding: files[0].data, as: UTF8.self)
         #expect(yaml.contains("policy: \"../common/ios-policy.yaml\"\n"))
         #expect(yaml.contains("start: \"https://shop.example.com/pay?order=42\"\n"))
-        #expect(yaml.contains("  - url: \"https://psp.example.net/checkout/start\"\n    status: 301\n    location: \"/checkout/card\"\n"))
+        #expect(
+            yaml.contains(
+                "  - url: \"https://psp.example.net/checkout/start\"\n    status: 301\n    location: \"/checkout/card\"\n"))
         #expect(yaml.contains("    file: \"01-psp.example.net-card.html\"  # log.entries[2]\n"))
         #expect(yaml.contains("steps:\n"))
         #expect(yaml.contains("  - tap: {url: \"https://shop.example.com/complete\"}\n"))
@@ -128,8 +135,9 @@ import PlainviewConfig
 
     @Test func draftedPolicyWhenNoneIsGiven() throws {
         let d = try HARFlowBuilder.draft(from: HARFixture.read("meta_refresh.har"))
-        let yaml = String(decoding: HARFlowWriter.files(for: d, options: .init(name: "m", source: "m.har", platform: "android"))[0].data,
-                          as: UTF8.self)
+        let yaml = String(
+            decoding: HARFlowWriter.files(for: d, options: .init(name: "m", source: "m.har", platform: "android"))[0].data,
+            as: UTF8.self)
         #expect(yaml.contains("policy:  # drafted"))
         #expect(yaml.contains("  platform: \"android\"\n"))
         #expect(yaml.contains("  paymentUrl: \"https://shop.example.com/android/return?order=42\""))

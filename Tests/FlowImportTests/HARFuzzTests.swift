@@ -28,7 +28,8 @@ struct HARFuzzTests {
         var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
         var read = 0
         for _ in 0..<300 {
-            let bytes = fuzz.mutator.mutate(fuzz.rng.pick(Self.seeds), other: fuzz.rng.pick(Self.seeds), rng: &fuzz.rng, maxSteps: 3, maxLength: 300_000)
+            let bytes = fuzz.mutator.mutate(
+                fuzz.rng.pick(Self.seeds), other: fuzz.rng.pick(Self.seeds), rng: &fuzz.rng, maxSteps: 3, maxLength: 300_000)
             do {
                 let log = try HARReader().read(data: Data(bytes))
                 read += 1

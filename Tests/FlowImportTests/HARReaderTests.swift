@@ -36,15 +36,16 @@ enum HARFixture {
         #expect(log.pages.map(\.id) == ["page_1"])
         #expect(log.entries.count == 6)
         let nav = log.navigationEntries
-        #expect(nav.map(\.request.url) == [
-            "https://shop.example.com/pay?order=42",
-            "https://psp.example.net/checkout/start",
-            "https://psp.example.net/checkout/card",
-            "https://shop.example.com/complete",
-        ])
+        #expect(
+            nav.map(\.request.url) == [
+                "https://shop.example.com/pay?order=42",
+                "https://psp.example.net/checkout/start",
+                "https://psp.example.net/checkout/card",
+                "https://shop.example.com/complete",
+            ])
         #expect(nav.map(\.response.status) == [302, 301, 200, 200])
         #expect(nav[0].response.location == "https://psp.example.net/checkout/start")
-        #expect(nav[1].response.location == "/checkout/card")  // relative Location kept as written
+        #expect(nav[1].response.location == "/checkout/card") // relative Location kept as written
         #expect(nav[0].pageref == "page_1")
         #expect(nav[3].request.headers.first(named: "referer") == "https://psp.example.net/checkout/card")
         #expect(nav[2].response.content.body.map { String(decoding: $0, as: UTF8.self) }?.contains("Done") == true)
@@ -87,8 +88,11 @@ enum HARFixture {
 
     @Test func formTextIsParsedWhenParamsAreAbsent() {
         let post = HARPostData(mimeType: "application/x-www-form-urlencoded", text: "a=1&b=x+y&c=%2F%zz&d")
-        #expect(post.formFields == [HARHeader(name: "a", value: "1"), HARHeader(name: "b", value: "x y"),
-                                    HARHeader(name: "c", value: "/%zz"), HARHeader(name: "d", value: "")])
+        #expect(
+            post.formFields == [
+                HARHeader(name: "a", value: "1"), HARHeader(name: "b", value: "x y"),
+                HARHeader(name: "c", value: "/%zz"), HARHeader(name: "d", value: ""),
+            ])
         #expect(HARPostData(mimeType: "application/json", text: "{\"a\":1}").formFields.isEmpty)
     }
 
@@ -104,8 +108,8 @@ enum HARFixture {
         let log = try HARFixture.read("non_utf8_body.har")
         #expect(log.entries.map(\.role) == [.document, .subresource])
         let body = try #require(log.entries[0].response.content.body)
-        #expect(String(validating: body, as: UTF8.self) == nil)  // ISO-8859-1 bytes, untouched
-        #expect(body.contains(0xF6))  // ö in Latin-1
+        #expect(String(validating: body, as: UTF8.self) == nil) // ISO-8859-1 bytes, untouched
+        #expect(body.contains(0xF6)) // ö in Latin-1
         #expect(log.entries[0].response.content.charset == "iso-8859-1")
         #expect(log.entries[0].resourceType == "inferred:accept")
         // Times with offsets: +01:00.
@@ -115,7 +119,8 @@ enum HARFixture {
     @Test func chromeFieldsTellFramesAndFetchesFromDocuments() throws {
         let log = try HARFixture.read("chrome_variant.har")
         #expect(log.entries.map(\.role) == [.document, .frame, .subresource, .subresource, .document])
-        #expect(log.entries.map(\.resourceType) == ["document", "document", "fetch", "inferred:sec-fetch-dest=image", "document"])
+        #expect(
+            log.entries.map(\.resourceType) == ["document", "document", "fetch", "inferred:sec-fetch-dest=image", "document"])
         #expect(log.entries[1].initiatorType == "parser")
         // The custom-scheme attempt Chrome recorded (status 0) is kept: it is where the app switch happens.
         #expect(log.entries[4].response.status == 0)
@@ -163,9 +168,10 @@ enum HARFixture {
         #expect(log.version == "1.1")
         // second-a and second-b share a time and keep their file order; "undated" keeps its place after third? no:
         // it takes the time of the entry before it in the file (second-b), so it stays right after second-b.
-        #expect(log.entries.map { URL(string: $0.request.url)!.path } == ["/first", "/second-a", "/second-b", "/undated", "/third"])
-        #expect(log.entries[0].request.method == "GET")  // "get" upper-cased
-        #expect(log.entries[0].response.status == 302)    // "302" as a string, best effort
+        #expect(
+            log.entries.map { URL(string: $0.request.url)!.path } == ["/first", "/second-a", "/second-b", "/undated", "/third"])
+        #expect(log.entries[0].request.method == "GET") // "get" upper-cased
+        #expect(log.entries[0].response.status == 302) // "302" as a string, best effort
         #expect(log.notes.contains { $0.path == "log.entries[4].startedDateTime" })
         #expect(log.notes.contains { $0.message.contains("not in time order") })
     }
@@ -173,15 +179,15 @@ enum HARFixture {
     @Test func undocumentedRedirectTakesTheRoleOfItsTarget() throws {
         // A 302 with no type, no Fetch Metadata and no Accept, leading to an image: a subresource.
         let json = """
-        {"log": {"entries": [
-          {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://t.example/px"},
-           "response": {"status": 302, "headers": [{"name": "Location", "value": "/px.gif"}]}},
-          {"startedDateTime": "2026-11-20T10:00:01Z", "request": {"method": "GET", "url": "https://t.example/px.gif"},
-           "response": {"status": 200, "content": {"mimeType": "image/gif"}}},
-          {"startedDateTime": "2026-11-20T10:00:02Z", "request": {"method": "GET", "url": "https://t.example/go"},
-           "response": {"status": 302, "headers": [{"name": "Location", "value": "shopapp://done"}]}}
-        ]}}
-        """
+            {"log": {"entries": [
+              {"startedDateTime": "2026-11-20T10:00:00Z", "request": {"method": "GET", "url": "https://t.example/px"},
+               "response": {"status": 302, "headers": [{"name": "Location", "value": "/px.gif"}]}},
+              {"startedDateTime": "2026-11-20T10:00:01Z", "request": {"method": "GET", "url": "https://t.example/px.gif"},
+               "response": {"status": 200, "content": {"mimeType": "image/gif"}}},
+              {"startedDateTime": "2026-11-20T10:00:02Z", "request": {"method": "GET", "url": "https://t.example/go"},
+               "response": {"status": 302, "headers": [{"name": "Location", "value": "shopapp://done"}]}}
+            ]}}
+            """
         let log = try HARReader().read(data: Data(json.utf8))
         #expect(log.entries.map(\.role) == [.subresource, .subresource, .document])
     }
@@ -215,7 +221,8 @@ enum HARFixture {
     @Test func invalidTextInFieldsThatAreNotReadIsIgnored() throws {
         // Best effort: JSONDecoder checks strings lazily, and so do we: a broken string in a field the replay
         // never reads (here a Chrome extension field) does not reject the recording.
-        let json = #"{"log": {"entries": [{"_junk": "\ud800", "request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}}]}}"#
+        let json =
+            #"{"log": {"entries": [{"_junk": "\ud800", "request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}}]}}"#
         let log = try HARReader().read(data: Data(json.utf8))
         #expect(log.entries.count == 1)
     }
@@ -228,14 +235,38 @@ enum HARFixture {
         ("{\"log\": {\"entries\": {}}}", .notHAR, "log.entries", "array"),
         ("{\"log\": {\"entries\": [7]}}", .invalidValue, "log.entries[0]", "entry object"),
         ("{\"log\": {\"entries\": [{\"response\": {\"status\": 200}}]}}", .missingField, "log.entries[0].request", "missing"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"url\": \"https://a/\"}, \"response\": {\"status\": 200}}]}}", .missingField, "log.entries[0].request.method", "missing"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\"}, \"response\": {\"status\": 200}}]}}", .missingField, "log.entries[0].request.url", "missing"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"\"}, \"response\": {\"status\": 200}}]}}", .invalidValue, "log.entries[0].request.url", "non-empty"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}}]}}", .missingField, "log.entries[0].response", "missing"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}, \"response\": {\"status\": \"OK\"}}]}}", .invalidValue, "log.entries[0].response.status", "number"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}, \"response\": {\"status\": 200, \"content\": {\"mimeType\": \"text/html\", \"encoding\": \"base64\", \"text\": \"@@@\"}}}]}}", .invalidValue, "log.entries[0].response.content.text", "base64"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\\ud800x\"}, \"response\": {\"status\": 200}}]}}", .invalidJSON, "log.entries[0].request.url", "surrogate"),
-        ("{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}, \"response\": {\"status\": 200, \"content\": {\"mimeType\": \"text/html\", \"text\": \"\\udc00\"}}}]}}", .invalidJSON, "log.entries[0].response.content.text", "surrogate"),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"url\": \"https://a/\"}, \"response\": {\"status\": 200}}]}}",
+            .missingField, "log.entries[0].request.method", "missing"
+        ),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\"}, \"response\": {\"status\": 200}}]}}", .missingField,
+            "log.entries[0].request.url", "missing"
+        ),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"\"}, \"response\": {\"status\": 200}}]}}",
+            .invalidValue, "log.entries[0].request.url", "non-empty"
+        ),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}}]}}", .missingField,
+            "log.entries[0].response", "missing"
+        ),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}, \"response\": {\"status\": \"OK\"}}]}}",
+            .invalidValue, "log.entries[0].response.status", "number"
+        ),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}, \"response\": {\"status\": 200, \"content\": {\"mimeType\": \"text/html\", \"encoding\": \"base64\", \"text\": \"@@@\"}}}]}}",
+            .invalidValue, "log.entries[0].response.content.text", "base64"
+        ),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\\ud800x\"}, \"response\": {\"status\": 200}}]}}",
+            .invalidJSON, "log.entries[0].request.url", "surrogate"
+        ),
+        (
+            "{\"log\": {\"entries\": [{\"request\": {\"method\": \"GET\", \"url\": \"https://a/\"}, \"response\": {\"status\": 200, \"content\": {\"mimeType\": \"text/html\", \"text\": \"\\udc00\"}}}]}}",
+            .invalidJSON, "log.entries[0].response.content.text", "surrogate"
+        ),
         ("{\"log\": {\"entries\": [}", .invalidJSON, "", "expected a value"),
         ("{\"log\": {\"entries\": []}} x", .invalidJSON, "", "after the end"),
         ("{\"log\": {\"entries\": [\"abc", .invalidJSON, "", "ends inside a string"),
@@ -255,12 +286,12 @@ enum HARFixture {
 
     @Test func optionalFieldsOfTheWrongTypeAreIgnored() throws {
         let json = """
-        {"log": {"version": 1.2, "creator": "me", "pages": "none", "entries": [
-          {"startedDateTime": 5, "pageref": ["x"], "request": {"method": "GET", "url": "https://a.example/", "headers": "none",
-           "postData": 3}, "response": {"status": 200, "headers": [{"value": "nameless"}, {"name": "Content-Type", "value": "text/html"}],
-           "content": "text"}}
-        ]}}
-        """
+            {"log": {"version": 1.2, "creator": "me", "pages": "none", "entries": [
+              {"startedDateTime": 5, "pageref": ["x"], "request": {"method": "GET", "url": "https://a.example/", "headers": "none",
+               "postData": 3}, "response": {"status": 200, "headers": [{"value": "nameless"}, {"name": "Content-Type", "value": "text/html"}],
+               "content": "text"}}
+            ]}}
+            """
         let log = try HARReader().read(data: Data(json.utf8))
         #expect(log.entries.count == 1)
         #expect(log.entries[0].response.headers == [HARHeader(name: "Content-Type", value: "text/html")])
@@ -284,7 +315,9 @@ enum HARFixture {
         #expect(ISO8601Time.parse(text) == seconds)
     }
 
-    @Test(arguments: ["", "yesterday", "2026-13-01T00:00:00Z", "2026-11-20T10:00Z", "2026-11-20T10:00:00.Z", "2026-11-20T10:00:00Zjunk"])
+    @Test(arguments: [
+        "", "yesterday", "2026-13-01T00:00:00Z", "2026-11-20T10:00Z", "2026-11-20T10:00:00.Z", "2026-11-20T10:00:00Zjunk",
+    ])
     func badTimesAreNil(text: String) {
         #expect(ISO8601Time.parse(text) == nil)
     }

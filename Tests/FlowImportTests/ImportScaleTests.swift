@@ -9,7 +9,9 @@ import TestSupport
 /// on a busy machine.
 @Suite struct ImportScaleTests {
     static func har(_ entries: [String]) -> Data {
-        Data((#"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":["# + entries.joined(separator: ",") + "]}}").utf8)
+        Data(
+            (#"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":["#
+                + entries.joined(separator: ",") + "]}}").utf8)
     }
 
     static func entry(_ url: String, _ responseHeaders: String, _ body: String) -> String {
@@ -33,7 +35,8 @@ import TestSupport
     @Test func fortyThousandCookiesInOneResponse() throws {
         let n = 40_000
         let cookies = (0..<n).map { #"{"name":"Set-Cookie","value":"c\#($0)=v\#(String(format: "%012d", $0)); Path=/"}"# }
-        let (seconds, result) = try Self.importSeconds(Self.har([Self.entry("https://shop.example.com/", cookies.joined(separator: ","), "<p>x</p>")]))
+        let (seconds, result) = try Self.importSeconds(
+            Self.har([Self.entry("https://shop.example.com/", cookies.joined(separator: ","), "<p>x</p>")]))
         #expect(result.report?.counts[.cookie] == n)
         #expect(seconds < 120, "\(n) cookies took \(seconds) s")
     }
@@ -41,8 +44,10 @@ import TestSupport
     @Test func threeThousandDocuments() throws {
         let n = 3_000
         let entries = (0..<n).map { i in
-            Self.entry("https://shop.example.com/p\(i)?session=abc\(String(format: "%08d", i))", #"{"name":"Content-Type","value":"text/html"}"#,
-                       "<a href='/p\(i + 1)?token=tok\(String(format: "%08d", i))xyz'>next</a><p>user\(i)@example.com</p>")
+            Self.entry(
+                "https://shop.example.com/p\(i)?session=abc\(String(format: "%08d", i))",
+                #"{"name":"Content-Type","value":"text/html"}"#,
+                "<a href='/p\(i + 1)?token=tok\(String(format: "%08d", i))xyz'>next</a><p>user\(i)@example.com</p>")
         }
         let (seconds, result) = try Self.importSeconds(Self.har(entries))
         #expect(result.draft.pages.count == n)

@@ -8,22 +8,24 @@ import PlainviewURL
 
 /// The secrets planted in Fixtures/har/auto_post_3ds.har; none may survive redaction, in any spelling.
 let plantedSecrets = [
-    "9f8e7d6c5b4a3921",                                   // SESSION cookie
-    "S3SS10N-7d1e2f3a4b5c",                               // sessionId in a URL and a JSON body
-    "eJxVUk1vgjAYvvsrGu8KBQwzzZhxiRkHNkjkEO0bcmgnvvBGQvNdKsQnPjUwSz4MXlIOgP",  // PaReq
-    "md-7f3a9c21e5",                                      // MD
-    "eJzVWNmyokgQfZ9fAAXAyOPWfT9",                        // PaRes
-    "tk_live_51HxYzAbCdEf",                               // token in Location, URL and a link
-    "anna.svensson",                                      // e-mail (page title, body, JSON)
-    "4111 1111 1111 1111", "4111111111111111",            // card number in page text
-    "19811218-9876", "8112189876",                        // Swedish personal number
-    "eyJhbGciOiJIUzI1NiJ9",                               // bearer token
-    "ak_93jf83jf93jf",                                    // apiKey in an inline script
+    "9f8e7d6c5b4a3921", // SESSION cookie
+    "S3SS10N-7d1e2f3a4b5c", // sessionId in a URL and a JSON body
+    "eJxVUk1vgjAYvvsrGu8KBQwzzZhxiRkHNkjkEO0bcmgnvvBGQvNdKsQnPjUwSz4MXlIOgP", // PaReq
+    "md-7f3a9c21e5", // MD
+    "eJzVWNmyokgQfZ9fAAXAyOPWfT9", // PaRes
+    "tk_live_51HxYzAbCdEf", // token in Location, URL and a link
+    "anna.svensson", // e-mail (page title, body, JSON)
+    "4111 1111 1111 1111", "4111111111111111", // card number in page text
+    "19811218-9876", "8112189876", // Swedish personal number
+    "eyJhbGciOiJIUzI1NiJ9", // bearer token
+    "ak_93jf83jf93jf", // apiKey in an inline script
 ]
 
 @Suite struct RedactionTests {
-    func redacted(_ name: String, config: RedactionConfig = .default,
-                  keepBodies: Bool = true) throws -> (HARLog, HARLog, RedactionReport) {
+    func redacted(
+        _ name: String, config: RedactionConfig = .default,
+        keepBodies: Bool = true
+    ) throws -> (HARLog, HARLog, RedactionReport) {
         let log = try HARFixture.read(name, options: .init(keepSubresourceBodies: keepBodies))
         var redactor = Redactor(config: config)
         let out = redactor.redact(log)
@@ -37,7 +39,9 @@ let plantedSecrets = [
         for secret in plantedSecrets {
             #expect(before.contains(secret) || ["8112189876", "4111111111111111"].contains(secret), "fixture lost \(secret)")
             #expect(!after.contains(secret), "\(secret) survived")
-            #expect(!after.contains(PercentEncoding.encode(secret, keeping: PercentEncoding.isUnreserved)), "\(secret) survived percent-encoded")
+            #expect(
+                !after.contains(PercentEncoding.encode(secret, keeping: PercentEncoding.isUnreserved)),
+                "\(secret) survived percent-encoded")
         }
         // The report never holds a secret either.
         for secret in plantedSecrets { #expect(!report.description.contains(secret)) }
@@ -78,7 +82,7 @@ let plantedSecrets = [
         #expect(out.pages[0].title == "Pay for order 42 (redacted1@example.invalid)")
         let last = String(decoding: try #require(nav[3].response.content.body), as: UTF8.self)
         #expect(last.contains("redacted1@example.invalid"))
-        #expect(last.contains("\"orderId\": 42"))  // not a secret name
+        #expect(last.contains("\"orderId\": 42")) // not a secret name
     }
 
     @Test func redactionIsDeterministic() throws {
@@ -97,13 +101,16 @@ let plantedSecrets = [
     @Test func latin1BodiesAreRedactedInTheirOwnEncoding() throws {
         let (_, out, report) = try redacted("non_utf8_body.har")
         let body = try #require(out.entries[0].response.content.body)
-        #expect(String(validating: body, as: UTF8.self) == nil)  // still ISO-8859-1
+        #expect(String(validating: body, as: UTF8.self) == nil) // still ISO-8859-1
         let text = try #require(String(data: body, encoding: .isoLatin1))
         #expect(text.contains("Åsa Öberg, redacted1@example.invalid"))
         #expect(!text.contains("asa.oberg"))
         #expect(report.counts[.email] == 1)
         // The PNG is left byte for byte.
-        #expect(out.entries[1].response.content.body == (try HARFixture.read("non_utf8_body.har", options: .init(keepSubresourceBodies: true))).entries[1].response.content.body)
+        #expect(
+            out.entries[1].response.content.body
+                == (try HARFixture.read("non_utf8_body.har", options: .init(keepSubresourceBodies: true))).entries[1].response
+                .content.body)
     }
 
     @Test func reportSaysWhatAndWhere() throws {
@@ -145,16 +152,22 @@ let plantedSecrets = [
     @Test(arguments: [
         // text, context, what must be gone, what must remain
         ("https://a.example/cb?code=abc123&state=xyz789&lang=sv", Redactor.TextContext.url, ["abc123", "xyz789"], ["lang=sv"]),
-        ("https://a.example/r?returnUrl=https%3A%2F%2Fshop.example%2Fdone%3Ftoken%3Dsecr3tvalue%26x%3D1", .url, ["secr3tvalue"], ["returnUrl=https%3A%2F%2Fshop.example%2Fdone%3Ftoken%3D", "%26x%3D1"]),
+        (
+            "https://a.example/r?returnUrl=https%3A%2F%2Fshop.example%2Fdone%3Ftoken%3Dsecr3tvalue%26x%3D1", .url,
+            ["secr3tvalue"], ["returnUrl=https%3A%2F%2Fshop.example%2Fdone%3Ftoken%3D", "%26x%3D1"]
+        ),
         ("<a href=\"/next?a=1&amp;session_id=zz99yy88\">go</a>", .html, ["zz99yy88"], ["a=1&amp;session_id="]),
         ("<meta name=\"csrf-token\" content=\"Qk9PTS1jc3JmLXRva2Vu\">", .html, ["Qk9PTS1jc3JmLXRva2Vu"], ["name=\"csrf-token\""]),
         ("<div data-session-id='x1y2z3w4'>", .html, ["x1y2z3w4"], ["data-session-id="]),
         ("<input value=\"s3cr3tcreq\" type=hidden name=creq>", .html, ["s3cr3tcreq"], ["name=creq"]),
-        ("{\"access_token\": \"at-123456\", \"expires_in\": 3600, \"pin\": 1234}", .json, ["at-123456", "1234"], ["\"expires_in\": 3600"]),
+        (
+            "{\"access_token\": \"at-123456\", \"expires_in\": 3600, \"pin\": 1234}", .json, ["at-123456", "1234"],
+            ["\"expires_in\": 3600"]
+        ),
         ("password=hunter2&user=bob", .form, ["hunter2"], ["user=bob"]),
         ("Card: 4111-1111-1111-1111 ok", .plain, ["4111-1111-1111-1111"], ["Card: REDACTED-CARD-1 ok"]),
-        ("Call 4111 1111 1111 1112 now", .plain, [], ["4111 1111 1111 1112"]),  // not Luhn-valid
-        ("ts=1700000000000", .plain, [], ["ts=1700000000000"]),                   // 13 digits, not Luhn-valid
+        ("Call 4111 1111 1111 1112 now", .plain, [], ["4111 1111 1111 1112"]), // not Luhn-valid
+        ("ts=1700000000000", .plain, [], ["ts=1700000000000"]), // 13 digits, not Luhn-valid
         ("pnr 198112189876 and 811218+9876", .plain, ["198112189876", "811218+9876"], ["pnr REDACTED-PNR-"]),
         ("samordning 701063-2391", .plain, ["701063-2391"], []),
         ("fødselsnummer 15078610090", .plain, ["15078610090"], []),
@@ -164,10 +177,15 @@ let plantedSecrets = [
         ("mailto:Anna.Svensson+shop@Example.SE", .plain, ["Anna.Svensson"], ["mailto:redacted1@example.invalid"]),
         ("/u?email=anna%40example.se&x=1", .url, ["anna%40example.se"], ["redacted1%40example.invalid"]),
         ("<img src=\"icon@2x.png\">", .html, [], ["icon@2x.png"]),
-        ("<textarea name=\"creq\" hidden>\n eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ \n</textarea>", .html, ["eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ"], ["<textarea name=\"creq\" hidden>REDACTED-TOKEN-1</textarea>"]),
+        (
+            "<textarea name=\"creq\" hidden>\n eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ \n</textarea>", .html,
+            ["eyJtZXNzYWdlVHlwZSI6IkNSZXEifQ"], ["<textarea name=\"creq\" hidden>REDACTED-TOKEN-1</textarea>"]
+        ),
         ("https://shop:pa55w0rd@api.example/x", .url, ["pa55w0rd"], ["https://shop:REDACTED-CREDENTIAL-1@api.example/x"]),
-        ("--b\r\nContent-Disposition: form-data; name=\"otp\"\r\n\r\n918273\r\n--b\r\nContent-Disposition: form-data; name=\"lang\"\r\n\r\nsv\r\n--b--",
-         .plain, ["918273"], ["name=\"lang\"\r\n\r\nsv\r\n"]),
+        (
+            "--b\r\nContent-Disposition: form-data; name=\"otp\"\r\n\r\n918273\r\n--b\r\nContent-Disposition: form-data; name=\"lang\"\r\n\r\nsv\r\n--b--",
+            .plain, ["918273"], ["name=\"lang\"\r\n\r\nsv\r\n"]
+        ),
     ])
     func detectors(text: String, context: Redactor.TextContext, gone: [String], kept: [String]) {
         var r = Redactor()
@@ -190,7 +208,8 @@ let plantedSecrets = [
         var r = Redactor(config: config)
         let url = "https://shop.example.com/pay?order=42&token=T0k3nPayment1"
         #expect(r.redactText(url, at: "u", as: .url) == url)
-        #expect(r.redactText("https://x.example/?token=0therT0k3n", at: "u", as: .url) == "https://x.example/?token=REDACTED-TOKEN-1")
+        #expect(
+            r.redactText("https://x.example/?token=0therT0k3n", at: "u", as: .url) == "https://x.example/?token=REDACTED-TOKEN-1")
     }
 
     @Test func shortValuesAreOnlyReplacedWhereFoundByName() {
@@ -231,7 +250,8 @@ let plantedSecrets = [
 
 @Suite struct RedactionConfigTests {
     @Test func fileListsAddToTheDefaults() throws {
-        let c = try RedactionConfig.parse("names: [orderRef]\nkeep: [state]\nemails: false\nminimumGlobalLength: 8\n", file: "r.yaml")
+        let c = try RedactionConfig.parse(
+            "names: [orderRef]\nkeep: [state]\nemails: false\nminimumGlobalLength: 8\n", file: "r.yaml")
         #expect(c.names.contains("orderRef") && c.names.contains("token"))
         #expect(c.keep == ["state"])
         #expect(!c.emails && c.cards)

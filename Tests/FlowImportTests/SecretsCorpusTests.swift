@@ -22,8 +22,12 @@ import TestSupport
     ]
     static let tokens = ["sess-7f3a9c21e5d4b6a8", "Qm9va2luZ1Nlc3Npb24xMjM0NTY", "c2Vzc2lvbi12YWx1ZS0xMjM0NTY3OA"]
     /// The payloads and signatures of the four JWTs (header, Bearer in a script, escaped dots, JSON value).
-    static let jwtParts = ["aGVhZGVyLXVzZXI", "c2NyaXB0LXVzZXI", "ZXNjYXBlZC11c2Vy", "anNvbi11c2Vy"].map { "\($0)" }
-        + ["eyJzdWIiOiJoZWFkZXItdXNlciIs", "eyJzdWIiOiJzY3JpcHQtdXNlciIs", "eyJzdWIiOiJlc2NhcGVkLXVzZXIiLC", "eyJzdWIiOiJqc29uLXVzZXIiLC"]
+    static let jwtParts =
+        ["aGVhZGVyLXVzZXI", "c2NyaXB0LXVzZXI", "ZXNjYXBlZC11c2Vy", "anNvbi11c2Vy"].map { "\($0)" }
+        + [
+            "eyJzdWIiOiJoZWFkZXItdXNlciIs", "eyJzdWIiOiJzY3JpcHQtdXNlciIs", "eyJzdWIiOiJlc2NhcGVkLXVzZXIiLC",
+            "eyJzdWIiOiJqc29uLXVzZXIiLC",
+        ]
 
     static func imported() throws -> (files: [(name: String, data: Data)], result: HARImport.Result) {
         let options = HARImport.Options(writer: .init(name: "corpus", source: har.path))
@@ -40,7 +44,7 @@ import TestSupport
 
     @Test func nothingInTheCorpusLeaksInAnySpelling() throws {
         let (files, _) = try Self.imported()
-        #expect(files.count == 3)  // flow.yaml, the checkout page and the receipt (the POST answered an empty redirect)
+        #expect(files.count == 3) // flow.yaml, the checkout page and the receipt (the POST answered an empty redirect)
         for file in files {
             let (decoded, joined) = Self.readable(file.data)
             let lower = decoded.lowercased()
@@ -54,8 +58,10 @@ import TestSupport
     @Test func nothingElseIsChanged() throws {
         let (files, _) = try Self.imported()
         let page = String(decoding: try #require(files.first { $0.name.hasSuffix(".html") }).data, as: UTF8.self)
-        for kept in ["<meta name=\"api-bearer\"", "<meta name=\"viewport\" content=\"width=device-width\">",
-                     "name=\"token_type\"", "<a href=\"/pay\">Pay</a>", "Personnummer: ", "document.cookie = \"session="] {
+        for kept in [
+            "<meta name=\"api-bearer\"", "<meta name=\"viewport\" content=\"width=device-width\">",
+            "name=\"token_type\"", "<a href=\"/pay\">Pay</a>", "Personnummer: ", "document.cookie = \"session=",
+        ] {
             #expect(page.contains(kept), "\(kept) was changed")
         }
         #expect(!page.contains("api-REDACTED"))

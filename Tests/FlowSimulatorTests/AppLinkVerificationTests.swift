@@ -6,31 +6,32 @@ import TestSupport
 /// universal link, explored as `app-link-unverified:HOST` and fixed by `assume: universalLinks`.
 @Suite struct AppLinkVerificationTests {
     static func flow(assume: String = "") throws -> Flow {
-        try FlowLoader.parse("""
-        policy:
-          platform: android
-          paymentUrl: https://shop.example.com/pay
-          completeUrl: https://shop.example.com/complete
-          cancelUrl: https://shop.example.com/cancel
-        environment:
-          apps:
-            - name: Shop
-              package: com.example.shop
-              appLinks: [{host: shop.example.com, paths: ["/complete*"]}]
-              behaviour: {host: true}
-            - name: Bank
-              package: com.bank.app
-              appLinks: [{host: app.bank.example, paths: ["/auth*"]}]
-              behaviour: {then: complete, returnTo: {url: "https://shop.example.com/complete"}}
-        \(assume)
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<a href='https://app.bank.example/auth?tx=1'>Pay with Bank</a>"
-          - url: https://app.bank.example/auth?tx=1
-            body: "<p>Open the Bank app</p>"
-        steps:
-          - tap: Pay with Bank
-        """, file: "flow.yaml", folder: Project.root.path)
+        try FlowLoader.parse(
+            """
+            policy:
+              platform: android
+              paymentUrl: https://shop.example.com/pay
+              completeUrl: https://shop.example.com/complete
+              cancelUrl: https://shop.example.com/cancel
+            environment:
+              apps:
+                - name: Shop
+                  package: com.example.shop
+                  appLinks: [{host: shop.example.com, paths: ["/complete*"]}]
+                  behaviour: {host: true}
+                - name: Bank
+                  package: com.bank.app
+                  appLinks: [{host: app.bank.example, paths: ["/auth*"]}]
+                  behaviour: {then: complete, returnTo: {url: "https://shop.example.com/complete"}}
+            \(assume)
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<a href='https://app.bank.example/auth?tx=1'>Pay with Bank</a>"
+              - url: https://app.bank.example/auth?tx=1
+                body: "<p>Open the Bank app</p>"
+            steps:
+              - tap: Pay with Bank
+            """, file: "flow.yaml", folder: Project.root.path)
     }
 
     @Test func exploreBranchesOnVerification() throws {

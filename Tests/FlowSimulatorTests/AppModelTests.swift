@@ -9,7 +9,8 @@ import TestSupport
 /// The built-in app models (`behaviour: {model: swish|bankid|roampay-x}`): what they register and how each
 /// documented outcome returns through the protocol's own callback.
 @Suite struct AppModelTests {
-    static let paymentURL = "https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shopapp&language=en-US&id=7f3e9a&app=Shop"
+    static let paymentURL =
+        "https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shopapp&language=en-US&id=7f3e9a&app=Shop"
     static func roampayLaunch(hostURL: String = paymentURL) throws -> String {
         try ROAMpayRequest(amount: "24900", authToken: "a1b2c3d4e5f6", hostURL: hostURL).url()
     }
@@ -17,7 +18,8 @@ import TestSupport
     // MARK: the environment file
 
     @Test func aModelFillsInSchemesUniversalLinksAndPackage() throws {
-        let loaded = try EnvironmentFile.parse("""
+        let loaded = try EnvironmentFile.parse(
+            """
             apps:
               - {name: Swish, behaviour: {model: swish}}
               - {name: BankID, behaviour: {model: bankid, then: cancel}}
@@ -33,9 +35,9 @@ import TestSupport
         #expect(apps["BankID"]?.universalLinks.map(\.host) == ["app.bankid.com"])
         #expect(loaded.behaviours["BankID"]?.then == .cancel)
         #expect(apps["RPX"]?.universalLinks.map(\.host) == ["assets.roamdata.com"])
-        #expect(apps["RPX"]?.appLinks.isEmpty == true)   // iOS only
+        #expect(apps["RPX"]?.appLinks.isEmpty == true) // iOS only
         #expect(loaded.behaviours["RPX"]?.failure == .readerBatteryLow)
-        #expect(apps["Custom"]?.schemes == ["myswish"])  // what the file says wins
+        #expect(apps["Custom"]?.schemes == ["myswish"]) // what the file says wins
         // The OS routes the protocols' URLs to the models.
         let system = EnvironmentSystem(env)
         #expect(system.customSchemeApp(for: "swish") == "Swish")
@@ -47,11 +49,13 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("env.yaml").path
-        try "apps: [{name: RPX, behaviour: {model: roampay-x, failure: invalid-session}}]".write(toFile: path, atomically: true, encoding: .utf8)
+        try "apps: [{name: RPX, behaviour: {model: roampay-x, failure: invalid-session}}]".write(
+            toFile: path, atomically: true, encoding: .utf8)
         let env = try EnvironmentFile.device(path: path)
         #expect(env.apps.first?.model == .roampayX)
         #expect(env.apps.first?.universalLinks.first?.host == "assets.roamdata.com")
-        try "apps: [{name: RPX, behaviour: {model: roampay-x, failur: invalid-session}}]".write(toFile: path, atomically: true, encoding: .utf8)
+        try "apps: [{name: RPX, behaviour: {model: roampay-x, failur: invalid-session}}]".write(
+            toFile: path, atomically: true, encoding: .utf8)
         #expect(throws: ConfigError.self) { _ = try EnvironmentFile.device(path: path) }
     }
 
@@ -63,8 +67,9 @@ import TestSupport
     func badModelsAreInputErrorsNamingTheKey(_ behaviour: String, _ message: String) {
         do {
             do {
-                _ = try EnvironmentFile.parse("apps:\n  - name: X\n    behaviour: \(behaviour)\n", file: "env.yaml",
-                                              behaviour: AppBehaviour.decode)
+                _ = try EnvironmentFile.parse(
+                    "apps:\n  - name: X\n    behaviour: \(behaviour)\n", file: "env.yaml",
+                    behaviour: AppBehaviour.decode)
                 Issue.record("accepted \(behaviour)")
             } catch {
                 #expect("\(error)".contains(message), "\(error)")
@@ -85,7 +90,9 @@ import TestSupport
 
     @Test func bankIDFollowsRedirectAndNullMeansThePreviousApp() throws {
         let bankID = AppBehaviour.builtIn(.bankID)
-        #expect(bankID.resolve(.complete, launchURL: "bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null") == .previousApp)
+        #expect(
+            bankID.resolve(.complete, launchURL: "bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null")
+                == .previousApp)
         let launch = try BankIDLaunch(autoStartToken: "7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6", redirect: .url(Self.paymentURL)).url
         #expect(bankID.resolve(.complete, launchURL: launch) == .open(url: Self.paymentURL))
     }
@@ -99,8 +106,10 @@ import TestSupport
         (.fail, nil, .unknownError, "4999"),
         (.fail, .invalidTenderType, .invalidTenderType, "4993"),
     ])
-    func roampayReturnsEachOutcomeToHostURL(_ then: AppBehaviour.Outcome, _ failure: ROAMpayOutcome?,
-                                            _ expected: ROAMpayOutcome, _ code: String?) throws {
+    func roampayReturnsEachOutcomeToHostURL(
+        _ then: AppBehaviour.Outcome, _ failure: ROAMpayOutcome?,
+        _ expected: ROAMpayOutcome, _ code: String?
+    ) throws {
         for hostURL in [Self.paymentURL, "shopapp://"] {
             let rpx = AppBehaviour.builtIn(.roampayX, failure: failure)
             guard case .open(let url) = rpx.resolve(then, launchURL: try Self.roampayLaunch(hostURL: hostURL)) else {
@@ -116,7 +125,10 @@ import TestSupport
 
     @Test func roampayWithABadLaunchURLIsStuckNotACrash() {
         let rpx = AppBehaviour.builtIn(.roampayX)
-        guard case .stuck(let reason) = rpx.resolve(.complete, launchURL: "https://assets.roamdata.com/transaction/?amount=0&authToken=x&hostURL=shopapp://") else {
+        guard
+            case .stuck(let reason) = rpx.resolve(
+                .complete, launchURL: "https://assets.roamdata.com/transaction/?amount=0&authToken=x&hostURL=shopapp://")
+        else {
             Issue.record("expected stuck")
             return
         }
@@ -127,7 +139,8 @@ import TestSupport
 
     static let rpxOutcomes: [(AppBehaviour.Outcome, ROAMpayOutcome?, ROAMpayOutcome)] = [
         (.complete, nil, .approved), (.cancel, nil, .cancelledByUser), (.fail, .readerBatteryLow, .readerBatteryLow),
-        (.fail, .invalidSession, .invalidSession), (.fail, .unknownError, .unknownError), (.fail, .invalidTenderType, .invalidTenderType),
+        (.fail, .invalidSession, .invalidSession), (.fail, .unknownError, .unknownError),
+        (.fail, .invalidTenderType, .invalidTenderType),
     ]
 
     @Test(arguments: rpxOutcomes.indices)
@@ -137,8 +150,9 @@ import TestSupport
         flow.apps["ROAMpay"] = AppBehaviour.builtIn(.roampayX, then: then, failure: failure)
         // The merchant's server learned the outcome: the reloaded payment page completes only when approved.
         if expected != .approved, let p = flow.pages.firstIndex(where: { $0.url == Self.paymentURL && $0.context == .webview }),
-           let cancelled = try FlowLoader.load(file: Project.path("Pages/10-ios-roampay-cancelled/flow.yaml").path)
-            .pages.first(where: { $0.url == Self.paymentURL && $0.context == .webview }) {
+            let cancelled = try FlowLoader.load(file: Project.path("Pages/10-ios-roampay-cancelled/flow.yaml").path)
+                .pages.first(where: { $0.url == Self.paymentURL && $0.context == .webview })
+        {
             flow.pages[p] = cancelled
         }
         let r = Simulator.runBranch(flow)
@@ -162,9 +176,11 @@ import TestSupport
     @Test func swishNotInstalledIsNamedInTheDecision() throws {
         let flow = try FlowLoader.load(file: Project.path("Pages/06-ios-swish-not-installed/flow.yaml").path)
         let r = Simulator.runBranch(flow)
-        #expect(r.events.contains {
-            $0.event == .decide && $0.rule == "custom-scheme.no-app" && $0.reason == "Swish is not installed (no app handles swish:)"
-        })
+        #expect(
+            r.events.contains {
+                $0.event == .decide && $0.rule == "custom-scheme.no-app"
+                    && $0.reason == "Swish is not installed (no app handles swish:)"
+            })
         #expect(r.outcome.kind == .canceled)
     }
 

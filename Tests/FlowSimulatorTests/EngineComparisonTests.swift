@@ -40,8 +40,10 @@ import TestSupport
 
     /// A page with two cross-origin frames: the model asks about their initial loads in document order.
     static func twoFrames() throws -> FlowResult {
-        let folder = try TestFlow.folder("two-frames", TestFlow.frames(
-            "<iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe>"))
+        let folder = try TestFlow.folder(
+            "two-frames",
+            TestFlow.frames(
+                "<iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe>"))
         return Simulator.run(try #require(try FlowLoader.load([folder.path]).first))
     }
 
@@ -53,7 +55,9 @@ import TestSupport
         // asked about the second frame first): the same hops, in another order within the run of initial loads.
         let model = try Self.twoFrames()
         let nav = Self.navigations(model.branches[0])
-        let frames = nav.filter { model.branches[0].events[$0].frame == "sub" && model.branches[0].events[$0].trigger == "initial" }
+        let frames = nav.filter {
+            model.branches[0].events[$0].frame == "sub" && model.branches[0].events[$0].trigger == "initial"
+        }
         try #require(frames.count == 2)
         var engine = model
         engine.branches[0].events.swapAt(frames[0], frames[1])

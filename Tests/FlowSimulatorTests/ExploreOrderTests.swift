@@ -29,12 +29,14 @@ struct TwoQuestionDecider: NavigationDeciding {
 
 @Suite struct ExploreOrderTests {
     static func flow() -> Flow {
-        let policy = Policy(platform: .ios, paymentURL: "https://shop.example.com/pay", completeURL: "https://shop.example.com/complete",
-                            cancelURL: "https://shop.example.com/cancel")
-        return Flow(name: "two-apps", policy: policy, system: TwoApps(),
-                    apps: ["Bank": AppBehaviour(then: .fail), "Wallet": AppBehaviour(then: .fail)], hostApp: "Shop",
-                    start: "https://shop.example.com/start",
-                    pages: [redirect("https://shop.example.com/start", "https://shop.example.com/complete")])
+        let policy = Policy(
+            platform: .ios, paymentURL: "https://shop.example.com/pay", completeURL: "https://shop.example.com/complete",
+            cancelURL: "https://shop.example.com/cancel")
+        return Flow(
+            name: "two-apps", policy: policy, system: TwoApps(),
+            apps: ["Bank": AppBehaviour(then: .fail), "Wallet": AppBehaviour(then: .fail)], hostApp: "Shop",
+            start: "https://shop.example.com/start",
+            pages: [redirect("https://shop.example.com/start", "https://shop.example.com/complete")])
     }
 
     static func explore(asking schemes: [String]) -> [String] {
@@ -46,12 +48,13 @@ struct TwoQuestionDecider: NavigationDeciding {
     @Test func theBranchesDoNotDependOnTheOrderOfTheQuestions() {
         let bankFirst = Self.explore(asking: ["bankapp", "walletapp"])
         let walletFirst = Self.explore(asking: ["walletapp", "bankapp"])
-        #expect(bankFirst == [
-            "default → stuck in app Bank",
-            "app-missing:Bank → stuck in app Wallet",
-            "app-missing:Wallet → stuck in app Bank",
-            "app-missing:Bank, app-missing:Wallet → complete in webview",
-        ])
+        #expect(
+            bankFirst == [
+                "default → stuck in app Bank",
+                "app-missing:Bank → stuck in app Wallet",
+                "app-missing:Wallet → stuck in app Bank",
+                "app-missing:Bank, app-missing:Wallet → complete in webview",
+            ])
         // Same branches, same names, same outcomes, listed in the same canonical order.
         #expect(walletFirst == bankFirst)
     }
@@ -65,7 +68,10 @@ struct TwoQuestionDecider: NavigationDeciding {
         #expect(b.choose("app-installed Bank", ["installed", "missing"]) == 0)
         // The same question asked again is another point (a universal link fails per attempt).
         #expect(b.choose("app-installed Wallet", ["installed", "missing"]) == 0)
-        #expect(b.points.map(\.key) == [ChoiceKey("app-installed Wallet"), ChoiceKey("app-installed Bank"),
-                                        ChoiceKey("app-installed Wallet", occurrence: 1)])
+        #expect(
+            b.points.map(\.key) == [
+                ChoiceKey("app-installed Wallet"), ChoiceKey("app-installed Bank"),
+                ChoiceKey("app-installed Wallet", occurrence: 1),
+            ])
     }
 }

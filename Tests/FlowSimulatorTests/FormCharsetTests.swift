@@ -6,18 +6,19 @@ import TestSupport
 /// Chromium send), so only the recording at `?name=Bj%F8rn` answers.
 @Suite struct FormCharsetTests {
     static func run(contentType: String, meta: String = "") throws -> String {
-        try ShopFlow.outcome("""
-        pages:
-          - url: https://shop.example.com/pay
-            headers: {Content-Type: "\(contentType)"}
-            body: "\(meta)<form action=/next><input name=name value='Bj&#248;rn'></form><script>document.forms[0].submit()</script>"
-          - url: https://shop.example.com/next?name=Bj%F8rn
-            location: /complete
-            status: 302
-          - url: https://shop.example.com/next?name=Bj%C3%B8rn
-            location: /cancel
-            status: 302
-        """)
+        try ShopFlow.outcome(
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                headers: {Content-Type: "\(contentType)"}
+                body: "\(meta)<form action=/next><input name=name value='Bj&#248;rn'></form><script>document.forms[0].submit()</script>"
+              - url: https://shop.example.com/next?name=Bj%F8rn
+                location: /complete
+                status: 302
+              - url: https://shop.example.com/next?name=Bj%C3%B8rn
+                location: /cancel
+                status: 302
+            """)
     }
 
     @Test func theHeadersCharsetEncodesTheForm() throws {

@@ -19,20 +19,33 @@ import TestSupport
     static func recording(_ suffix: String) -> Data {
         let checkout = "https://psp.example.net/checkout/start?x=" + suffix
         func entry(_ url: String, _ status: Int, _ headers: [[String: String]], _ body: String) -> [String: Any] {
-            ["_resourceType": "document", "startedDateTime": "2026-11-20T10:00:00.000Z",
-             "request": ["method": "GET", "url": url, "httpVersion": "h2", "headers": [[String: String]](), "queryString": [Any](), "cookies": [Any]()],
-             "response": ["status": status, "statusText": "", "httpVersion": "h2", "headers": headers, "cookies": [Any](),
-                          "content": ["size": body.utf8.count, "mimeType": "text/html", "text": body], "redirectURL": ""],
-             "cache": [String: Any](), "timings": [String: Any]()]
+            [
+                "_resourceType": "document", "startedDateTime": "2026-11-20T10:00:00.000Z",
+                "request": [
+                    "method": "GET", "url": url, "httpVersion": "h2", "headers": [[String: String]](), "queryString": [Any](),
+                    "cookies": [Any](),
+                ],
+                "response": [
+                    "status": status, "statusText": "", "httpVersion": "h2", "headers": headers, "cookies": [Any](),
+                    "content": ["size": body.utf8.count, "mimeType": "text/html", "text": body], "redirectURL": "",
+                ],
+                "cache": [String: Any](), "timings": [String: Any](),
+            ]
         }
         let entries = [
             entry("https://shop.example.com/pay?order=42", 302, [["name": "Location", "value": checkout]], ""),
-            entry(checkout, 200, [["name": "Content-Type", "value": "text/html; note=" + suffix],
-                                  ["name": "Set-Cookie", "value": "pref=" + suffix]],
-                  "<title>\(suffix)</title><meta http-equiv=\"refresh\" content=\"0;url=https://shop.example.com/complete\">"),
+            entry(
+                checkout, 200,
+                [
+                    ["name": "Content-Type", "value": "text/html; note=" + suffix],
+                    ["name": "Set-Cookie", "value": "pref=" + suffix],
+                ],
+                "<title>\(suffix)</title><meta http-equiv=\"refresh\" content=\"0;url=https://shop.example.com/complete\">"),
             entry("https://shop.example.com/complete", 200, [["name": "Content-Type", "value": "text/html"]], "<p>Thanks</p>"),
         ]
-        let log: [String: Any] = ["log": ["version": "1.2", "creator": ["name": "t", "version": "1"], "pages": [Any](), "entries": entries]]
+        let log: [String: Any] = [
+            "log": ["version": "1.2", "creator": ["name": "t", "version": "1"], "pages": [Any](), "entries": entries]
+        ]
         return try! JSONSerialization.data(withJSONObject: log)
     }
 
@@ -57,7 +70,9 @@ import TestSupport
         #expect(pages.count == 3)
         let checkout = try pages[1].mapping()
         #expect(try checkout.first { $0.key == "url" }?.value.text() == "https://psp.example.net/checkout/start?x=" + suffix)
-        #expect(try checkout.first { $0.key == "setCookie" }?.value.sequence().map { try $0.text() } == ("pref=" + suffix).split(separator: "\n").map(String.init))  // a newline separates folded cookies
+        #expect(
+            try checkout.first { $0.key == "setCookie" }?.value.sequence().map { try $0.text() }
+                == ("pref=" + suffix).split(separator: "\n").map(String.init)) // a newline separates folded cookies
         let headers = try #require(try checkout.first { $0.key == "headers" }?.value.mapping())
         #expect(headers.map(\.key) == ["Content-Type"])
         #expect(try headers.first?.value.text() == "text/html; note=" + suffix)

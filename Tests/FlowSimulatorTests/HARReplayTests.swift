@@ -33,8 +33,9 @@ import FlowImport
         let writer = HARFlowWriter.Options(name: "redirect_chain", source: har, policyPath: options.policy, expect: "complete")
         var redaction = RedactionConfig.default
         redaction.keepQueryValues(ofURLsIn: try String(contentsOfFile: options.policy, encoding: .utf8))
-        _ = try HARImport.run(har: URL(fileURLWithPath: har), name: har, to: dir.appendingPathComponent("f"), force: false,
-                              options: .init(redaction: redaction, writer: writer))
+        _ = try HARImport.run(
+            har: URL(fileURLWithPath: har), name: har, to: dir.appendingPathComponent("f"), force: false,
+            options: .init(redaction: redaction, writer: writer))
         let imported = try FlowLoader.load(file: dir.appendingPathComponent("f/flow.yaml").path)
         #expect(replayed.pages.map(\.url) == imported.pages.map(\.url))
         #expect(replayed.pages.map(\.responses) == imported.pages.map(\.responses))

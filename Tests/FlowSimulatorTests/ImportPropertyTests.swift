@@ -26,11 +26,16 @@ import TestSupport
     static func card(_ rng: inout FuzzRNG) -> Secret {
         let d = rng.pick(["4111111111111111", "5555555555554444", "4012888888881881", "6011111111111117", "5105105105105100"])
         let groups = stride(from: 0, to: 16, by: 4).map { String(Array(d)[$0..<($0 + 4)]) }
-        return Secret(canonical: d, isDigits: true,
-                      urlSpellings: [d, groups.joined(separator: "%20"), groups.joined(separator: "-"), groups.joined(separator: "."),
-                                     percentAll(groups.joined(separator: " "))],
-                      textSpellings: [groups.joined(separator: " "), groups.joined(separator: "&nbsp;"),
-                                      groups.joined(separator: "\u{A0}"), htmlAll(d), jsAll(groups.joined(separator: " "))])
+        return Secret(
+            canonical: d, isDigits: true,
+            urlSpellings: [
+                d, groups.joined(separator: "%20"), groups.joined(separator: "-"), groups.joined(separator: "."),
+                percentAll(groups.joined(separator: " ")),
+            ],
+            textSpellings: [
+                groups.joined(separator: " "), groups.joined(separator: "&nbsp;"),
+                groups.joined(separator: "\u{A0}"), htmlAll(d), jsAll(groups.joined(separator: " ")),
+            ])
     }
 
     /// A valid Swedish personnummer: a date, three digits, the Luhn digit.
@@ -40,18 +45,22 @@ import TestSupport
         let check = (0...9).first { Detectors.luhnValid(digits + [$0]) }!
         let ten = nine + String(check)
         let dashed = String(ten.prefix(6)) + "-" + ten.suffix(4)
-        return Secret(canonical: ten, isDigits: true,
-                      urlSpellings: [ten, String(ten.prefix(6)) + "%2D" + ten.suffix(4), "19" + ten, percentAll(dashed)],
-                      textSpellings: [dashed, String(ten.prefix(6)) + " " + ten.suffix(4), "SE19" + ten, htmlAll(dashed), jsAll(dashed)])
+        return Secret(
+            canonical: ten, isDigits: true,
+            urlSpellings: [ten, String(ten.prefix(6)) + "%2D" + ten.suffix(4), "19" + ten, percentAll(dashed)],
+            textSpellings: [dashed, String(ten.prefix(6)) + " " + ten.suffix(4), "SE19" + ten, htmlAll(dashed), jsAll(dashed)])
     }
 
     static func email(_ rng: inout FuzzRNG) -> Secret {
         let local = rng.pick(["anna", "erik", "sven.k", "lisa_m"]) + String(rng.below(10000))
         let mail = "\(local)@\(rng.pick(["example.se", "mail.example.no", "post.example.fi"]))"
-        return Secret(canonical: mail, isDigits: false,
-                      urlSpellings: [mail.replacingOccurrences(of: "@", with: "%40"), percentAll(mail)],
-                      textSpellings: [mail, mail.replacingOccurrences(of: "@", with: "&#64;"),
-                                      mail.replacingOccurrences(of: "@", with: "\\u0040"), htmlAll(mail), jsAll(mail)])
+        return Secret(
+            canonical: mail, isDigits: false,
+            urlSpellings: [mail.replacingOccurrences(of: "@", with: "%40"), percentAll(mail)],
+            textSpellings: [
+                mail, mail.replacingOccurrences(of: "@", with: "&#64;"),
+                mail.replacingOccurrences(of: "@", with: "\\u0040"), htmlAll(mail), jsAll(mail),
+            ])
     }
 
     static func jwt(_ rng: inout FuzzRNG) -> Secret {
@@ -61,15 +70,17 @@ import TestSupport
         }
         let payload = b64("{\"sub\":\"user-\(rng.next() % 1_000_000)\",\"n\":\(rng.next() % 1000)}")
         let token = b64("{\"alg\":\"HS256\"}") + "." + payload + "." + b64("sig-\(rng.next())")
-        return Secret(canonical: payload, isDigits: false, urlSpellings: [token],
-                      textSpellings: [token, "Bearer " + token, token.replacingOccurrences(of: ".", with: "\\u002e")])
+        return Secret(
+            canonical: payload, isDigits: false, urlSpellings: [token],
+            textSpellings: [token, "Bearer " + token, token.replacingOccurrences(of: ".", with: "\\u002e")])
     }
 
     static func session(_ rng: inout FuzzRNG) -> Secret {
         let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789")
         let value = String((0..<24).map { _ in rng.pick(alphabet) })
-        return Secret(canonical: value, isDigits: false, urlSpellings: ["session=" + value],
-                      textSpellings: ["document.cookie = \"sessionid=\(value); path=/\"", "var authToken = '\(value)';"])
+        return Secret(
+            canonical: value, isDigits: false, urlSpellings: ["session=" + value],
+            textSpellings: ["document.cookie = \"sessionid=\(value); path=/\"", "var authToken = '\(value)';"])
     }
 
     enum Ending: CaseIterable { case complete, cancel, stuck }
@@ -91,12 +102,20 @@ import TestSupport
             secrets.append(s)
             return s
         }
-        func entry(_ method: String, _ url: String, _ status: Int, _ headers: [[String: String]], _ body: String) -> [String: Any] {
-            ["_resourceType": "document", "startedDateTime": "2026-11-20T10:00:00.000Z",
-             "request": ["method": method, "url": url, "httpVersion": "h2", "headers": [[String: String]](), "queryString": [Any](), "cookies": [Any]()],
-             "response": ["status": status, "statusText": "", "httpVersion": "h2", "headers": headers, "cookies": [Any](),
-                          "content": ["size": body.utf8.count, "mimeType": "text/html", "text": body], "redirectURL": ""],
-             "cache": [String: Any](), "timings": [String: Any]()]
+        func entry(_ method: String, _ url: String, _ status: Int, _ headers: [[String: String]], _ body: String) -> [String: Any]
+        {
+            [
+                "_resourceType": "document", "startedDateTime": "2026-11-20T10:00:00.000Z",
+                "request": [
+                    "method": method, "url": url, "httpVersion": "h2", "headers": [[String: String]](), "queryString": [Any](),
+                    "cookies": [Any](),
+                ],
+                "response": [
+                    "status": status, "statusText": "", "httpVersion": "h2", "headers": headers, "cookies": [Any](),
+                    "content": ["size": body.utf8.count, "mimeType": "text/html", "text": body], "redirectURL": "",
+                ],
+                "cache": [String: Any](), "timings": [String: Any](),
+            ]
         }
         let hops = 1 + rng.below(4)
         func pageURL(_ i: Int, _ rng: inout FuzzRNG) -> String {
@@ -106,7 +125,9 @@ import TestSupport
         }
         var urls = (0..<hops).map { pageURL($0, &rng) }
         let ending = Ending.allCases[rng.below(3)]
-        var entries: [[String: Any]] = [entry("GET", "https://shop.example.com/pay?order=42", 302, [["name": "Location", "value": urls[0]]], "")]
+        var entries: [[String: Any]] = [
+            entry("GET", "https://shop.example.com/pay?order=42", 302, [["name": "Location", "value": urls[0]]], "")
+        ]
         for i in 0..<hops {
             var body = "<!doctype html><title>Step \(i)</title>"
             for _ in 0..<(1 + rng.below(3)) {
@@ -120,7 +141,8 @@ import TestSupport
             }
             var headers = [["name": "Content-Type", "value": "text/html"]]
             if i + 1 < hops {
-                body += "<meta http-equiv=\"refresh\" content=\"0;url=\(urls[i + 1].replacingOccurrences(of: "&", with: "&amp;"))\">"
+                body +=
+                    "<meta http-equiv=\"refresh\" content=\"0;url=\(urls[i + 1].replacingOccurrences(of: "&", with: "&amp;"))\">"
             } else if ending != .stuck {
                 // The policy's completeUrl and cancelUrl as they are: the flow ends where they match.
                 urls.append(ending == .complete ? "https://shop.example.com/complete" : "https://shop.example.com/cancel")
@@ -129,8 +151,15 @@ import TestSupport
             }
             entries.append(entry("GET", urls[i], headers.first?["name"] == "Location" ? 302 : 200, headers, body))
         }
-        if ending != .stuck { entries.append(entry("GET", urls[hops], 200, [["name": "Content-Type", "value": "text/html"]], "<p>Done</p>")) }
-        let log: [String: Any] = ["log": ["version": "1.2", "creator": ["name": "ImportPropertyTests", "version": "1"], "pages": [Any](), "entries": entries]]
+        if ending != .stuck {
+            entries.append(entry("GET", urls[hops], 200, [["name": "Content-Type", "value": "text/html"]], "<p>Done</p>"))
+        }
+        let log: [String: Any] = [
+            "log": [
+                "version": "1.2", "creator": ["name": "ImportPropertyTests", "version": "1"], "pages": [Any](),
+                "entries": entries,
+            ]
+        ]
         return (try! JSONSerialization.data(withJSONObject: log), secrets, ending)
     }
 
@@ -143,18 +172,23 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("r\(seed).har")
         try har.write(to: path)
-        if let keep = ProcessInfo.processInfo.environment["PLAINVIEW_KEEP_HAR"] { try? har.write(to: URL(fileURLWithPath: "\(keep)/r\(seed).har")) }
+        if let keep = ProcessInfo.processInfo.environment["PLAINVIEW_KEEP_HAR"] {
+            try? har.write(to: URL(fileURLWithPath: "\(keep)/r\(seed).har"))
+        }
 
         // What import writes: nothing planted survives, in any spelling.
         var redaction = RedactionConfig.default
         redaction.keepQueryValues(ofURLsIn: try String(contentsOfFile: Self.policy, encoding: .utf8))
         let writer = HARFlowWriter.Options(name: "r\(seed)", source: path.path, policyPath: Self.policy, expect: "complete")
         let folder = dir.appendingPathComponent("flow")
-        _ = try HARImport.run(har: path, name: path.path, to: folder, force: false, options: .init(redaction: redaction, writer: writer))
+        _ = try HARImport.run(
+            har: path, name: path.path, to: folder, force: false, options: .init(redaction: redaction, writer: writer))
         for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-            let decoded = DecodedText(String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)).string
+            let decoded = DecodedText(String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self))
+                .string
             // As the secrets corpus test reads a file: every layer decoded, and with separators removed.
-            let joined = String(decoded.unicodeScalars.filter { !" \u{A0}.-+".unicodeScalars.contains($0) }.map(Character.init)).uppercased()
+            let joined = String(decoded.unicodeScalars.filter { !" \u{A0}.-+".unicodeScalars.contains($0) }.map(Character.init))
+                .uppercased()
             for s in secrets {
                 let leaked = s.isDigits ? joined.contains(s.canonical) : decoded.lowercased().contains(s.canonical.lowercased())
                 #expect(!leaked, "seed \(seed): \(s.canonical) leaked in \(name)")
@@ -164,11 +198,12 @@ import TestSupport
         // The imported flow and the unredacted recording end the same way, and that way is the recorded one.
         let raw = try LoadedFlows.replay(path.path, name: "raw", options: HARReplayOptions(policy: Self.policy, redaction: nil)).0
         let imported = try FlowLoader.load(file: folder.appendingPathComponent("flow.yaml").path)
-        let expected: Outcome.Kind = switch ending {
-        case .complete: .complete
-        case .cancel: .canceled
-        case .stuck: .stuck
-        }
+        let expected: Outcome.Kind =
+            switch ending {
+            case .complete: .complete
+            case .cancel: .canceled
+            case .stuck: .stuck
+            }
         let rawOutcome = Simulator.run(raw).branches[0].outcome.kind
         let importedOutcome = Simulator.run(imported).branches[0].outcome.kind
         #expect(rawOutcome == expected, "seed \(seed)")

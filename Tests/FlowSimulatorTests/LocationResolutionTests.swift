@@ -9,9 +9,11 @@ import PlainviewURL
     static let target = "https://acs.bank.example/3ds?x=1"
 
     @Test func aBackslashLocationGoesToTheOtherHostAndThePolicyIsAsked() throws {
-        let flow = testFlow([redirect("https://shop.example.com/start", "https://shop.example.com/go"),
-                             redirect("https://shop.example.com/go", #"\\acs.bank.example/3ds?x=1"#),
-                             redirect(Self.target, "https://shop.example.com/complete")])
+        let flow = testFlow([
+            redirect("https://shop.example.com/start", "https://shop.example.com/go"),
+            redirect("https://shop.example.com/go", #"\\acs.bank.example/3ds?x=1"#),
+            redirect(Self.target, "https://shop.example.com/complete"),
+        ])
         let r = Simulator.runBranch(flow)
         let navigations = r.events.filter { $0.event == .navigate && $0.context == "webview" }.compactMap(\.url)
         #expect(navigations.contains(Self.target), "\(navigations)")
@@ -25,14 +27,15 @@ import PlainviewURL
         #expect(ownHost != nil, "the shop's own redirect is decided as own-host")
     }
 
-    @Test(arguments: [
-        ("/\\acs.bank.example/3ds?x=1", "https://acs.bank.example/3ds?x=1"),
-        ("https:\\\\acs.bank.example/3ds?x=1", "https://acs.bank.example/3ds?x=1"),
-        ("../a/./b?q#f", "https://shop.example.com/a/b?q#f"),
-        (" //acs.bank.example:443/x ", "https://acs.bank.example/x"),
-        ("bankapp:///sign?t=1", "bankapp:///sign?t=1"),
-        ("//a b/", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("/\\acs.bank.example/3ds?x=1", "https://acs.bank.example/3ds?x=1"),
+            ("https:\\\\acs.bank.example/3ds?x=1", "https://acs.bank.example/3ds?x=1"),
+            ("../a/./b?q#f", "https://shop.example.com/a/b?q#f"),
+            (" //acs.bank.example:443/x ", "https://acs.bank.example/x"),
+            ("bankapp:///sign?t=1", "bankapp:///sign?t=1"),
+            ("//a b/", nil),
+        ] as [(String, String?)])
     func locationsResolveAsInABrowser(_ location: String, _ expected: String?) {
         #expect(URLTools.resolve(location, against: "https://shop.example.com/go") == expected)
     }
@@ -43,7 +46,8 @@ import PlainviewURL
         #expect(URLTools.host("bankapp://x/y") == nil)
         #expect(URLTools.pageKey("HTTPS://Shop.Example.com.:443/a/../b#frag") == "https://shop.example.com/b")
         #expect(URLTools.pageKey("https://shop.example.com") == "https://shop.example.com/")
-        #expect(URLTools.formGetURL(action: "https://shop.example.com/s?old=1#f", fields: [("q", "a b&c"), ("é", "*")])
+        #expect(
+            URLTools.formGetURL(action: "https://shop.example.com/s?old=1#f", fields: [("q", "a b&c"), ("é", "*")])
                 == "https://shop.example.com/s?q=a+b%26c&%C3%A9=*")
         #expect(HelperBridge.split("https://Shop.example.com:443/x/y?z=1#f")! == ("https://shop.example.com", "/x/y?z=1"))
         #expect(HelperBridge.split("http://shop.example.com:8080")! == ("http://shop.example.com:8080", "/"))

@@ -8,11 +8,13 @@ import TestSupport
 @Suite struct PopupTests {
     static func run(platform: String, webView: String?, body: String) throws -> (outcome: String, notes: [String]) {
         let env = webView.map { "environment:\n  webView: \($0)\n" } ?? ""
-        let flow = try ShopFlow.load(platform: platform, """
-        \(env)pages:
-          - url: https://shop.example.com/pay
-            body: "\(body)<meta http-equiv=refresh content='1;url=/complete'>"
-        """)
+        let flow = try ShopFlow.load(
+            platform: platform,
+            """
+            \(env)pages:
+              - url: https://shop.example.com/pay
+                body: "\(body)<meta http-equiv=refresh content='1;url=/complete'>"
+            """)
         let r = Simulator.run(flow).branches[0]
         return (r.outcome.kind.rawValue, r.events.compactMap { $0.event == .note ? $0.reason : nil })
     }
@@ -24,7 +26,8 @@ import TestSupport
     func windowOpenWithoutAGestureIsBlockedByDefault(platform: String) throws {
         let r = try Self.run(platform: platform, webView: nil, body: Self.windowOpen)
         #expect(r.outcome == "complete")
-        #expect(r.notes.contains { $0.contains("popup blocked") && $0.contains("javaScriptCanOpenWindowsAutomatically is false") })
+        #expect(
+            r.notes.contains { $0.contains("popup blocked") && $0.contains("javaScriptCanOpenWindowsAutomatically is false") })
     }
 
     @Test(arguments: ["ios", "android"])
@@ -45,9 +48,10 @@ import TestSupport
     }
 
     @Test func androidWithMultipleWindowsAsksThePolicyAboutANewWindow() throws {
-        let r = try Self.run(platform: "android",
-                             webView: "{javaScriptCanOpenWindowsAutomatically: true, supportMultipleWindows: true}",
-                             body: Self.blankForm)
+        let r = try Self.run(
+            platform: "android",
+            webView: "{javaScriptCanOpenWindowsAutomatically: true, supportMultipleWindows: true}",
+            body: Self.blankForm)
         #expect(r.outcome == "canceled")
         #expect(!r.notes.contains { $0.contains("supportMultipleWindows false") })
     }

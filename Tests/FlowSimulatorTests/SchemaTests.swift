@@ -17,8 +17,10 @@ struct SchemaTests {
         var documents: [String: ConfigNode] = [:]
 
         init() throws {
-            for name in try FileManager.default.contentsOfDirectory(atPath: SchemaTests.folder.path) where name.hasSuffix(".schema.json") {
-                documents[name] = try ConfigNode.load(path: SchemaTests.folder.appendingPathComponent(name).path, displayName: name)
+            for name in try FileManager.default.contentsOfDirectory(atPath: SchemaTests.folder.path)
+            where name.hasSuffix(".schema.json") {
+                documents[name] = try ConfigNode.load(
+                    path: SchemaTests.folder.appendingPathComponent(name).path, displayName: name)
             }
         }
 
@@ -71,8 +73,11 @@ struct SchemaTests {
                 let properties = (try? field(schema, "properties")?.mapping()) ?? []
                 let names = Set(properties.map { $0.key })
                 if names != Set(keys.keys) {
-                    let onlySchema = names.subtracting(keys.keys).sorted(), onlyReader = Set(keys.keys).subtracting(names).sorted()
-                    out.append("\(path): only the schema has [\(onlySchema.joined(separator: ", "))], only the reader has [\(onlyReader.joined(separator: ", "))]")
+                    let onlySchema = names.subtracting(keys.keys).sorted(),
+                        onlyReader = Set(keys.keys).subtracting(names).sorted()
+                    out.append(
+                        "\(path): only the schema has [\(onlySchema.joined(separator: ", "))], only the reader has [\(onlyReader.joined(separator: ", "))]"
+                    )
                 }
                 if (try? field(schema, "additionalProperties")?.bool()) != false {
                     out.append("\(path): the schema does not refuse unknown keys (additionalProperties: false)")
@@ -111,7 +116,8 @@ struct SchemaTests {
         #expect(schemas.differences(policy, "policy.schema.json").count == 1)
         var flow = FlowLoader.shape
         flow = flow.replacing(["environment", "apps", "behaviour", "returnTo"], with: ConfigKeys(["url"]))
-        #expect(schemas.differences(flow, "flow.schema.json").contains { $0.contains("returnTo") && $0.contains("queryParameter") })
+        #expect(
+            schemas.differences(flow, "flow.schema.json").contains { $0.contains("returnTo") && $0.contains("queryParameter") })
         flow = FlowLoader.shape.replacing(["limits"], with: ConfigKeys(["steps"]))
         #expect(!schemas.differences(flow, "flow.schema.json").isEmpty)
     }
@@ -151,8 +157,9 @@ struct SchemaTests {
             let text = try String(contentsOf: Project.path(file), encoding: .utf8)
             for (i, block) in text.components(separatedBy: "```yaml\n").dropFirst().enumerated() {
                 guard let body = block.components(separatedBy: "```").first,
-                      let first = body.split(separator: "\n").first, first.hasPrefix("# yaml-language-server: $schema="),
-                      let schema = first.split(separator: "/").last else { continue }
+                    let first = body.split(separator: "\n").first, first.hasPrefix("# yaml-language-server: $schema="),
+                    let schema = first.split(separator: "/").last
+                else { continue }
                 out.append(("\(file) yaml block \(i + 1)", String(schema), body))
             }
         }
@@ -192,13 +199,20 @@ struct SchemaTests {
         let python = try #require(Program.find("python3"), "python3 is not installed; CI installs it with .ci/run")
         let request = JSONValue.object([
             ("schemas", .string(folder.path)),
-            ("documents", .array(documents.map { .object([("name", .string($0.0)), ("schema", .string($0.1)), ("value", $0.2)]) })),
+            (
+                "documents",
+                .array(documents.map { .object([("name", .string($0.0)), ("schema", .string($0.1)), ("value", $0.2)]) })
+            ),
         ])
-        return try Program.run(python, [Project.path("Scripts/validate-schemas.py").path], stdin: Data(JSONWriter.line(request).utf8))
+        return try Program.run(
+            python, [Project.path("Scripts/validate-schemas.py").path], stdin: Data(JSONWriter.line(request).utf8))
     }
 
-    @Test("every shipped and documented example is valid against its schema (python jsonschema, draft 2020-12)",
-          .enabled(if: validatorAvailable || Program.isCI, "python3 with the jsonschema package is not installed (pip install jsonschema)"))
+    @Test(
+        "every shipped and documented example is valid against its schema (python jsonschema, draft 2020-12)",
+        .enabled(
+            if: validatorAvailable || Program.isCI,
+            "python3 with the jsonschema package is not installed (pip install jsonschema)"))
     func shippedFilesValidate() throws {
         #expect(Self.validatorAvailable, "CI=true: python3 with jsonschema is required (.ci/run installs it)")
         var documents: [(String, String, JSONValue)] = []
@@ -213,15 +227,24 @@ struct SchemaTests {
         #expect(result.stdout.isEmpty, "\(result)")
     }
 
-    @Test("the schemas refuse what the reader refuses: an unknown key, a missing paymentUrl, a bad step",
-          .enabled(if: validatorAvailable || Program.isCI, "python3 with the jsonschema package is not installed (pip install jsonschema)"))
+    @Test(
+        "the schemas refuse what the reader refuses: an unknown key, a missing paymentUrl, a bad step",
+        .enabled(
+            if: validatorAvailable || Program.isCI,
+            "python3 with the jsonschema package is not installed (pip install jsonschema)"))
     func schemasRefuseBadFiles() throws {
         #expect(Self.validatorAvailable, "CI=true: python3 with jsonschema is required (.ci/run installs it)")
         let cases: [(String, String, String)] = [
             ("flow-unknown-key", "flow.schema.json", "policy: p.yaml\nexpectt: {outcome: complete}\n"),
-            ("flow-inline-policy-typo", "flow.schema.json", "policy: {paymentUrl: 'https://a.example/', completeUrl: 'https://a.example/c', cancelUrl: 'https://a.example/x', allowedHost: [a.example]}\n"),
+            (
+                "flow-inline-policy-typo", "flow.schema.json",
+                "policy: {paymentUrl: 'https://a.example/', completeUrl: 'https://a.example/c', cancelUrl: 'https://a.example/x', allowedHost: [a.example]}\n"
+            ),
             ("flow-bad-step", "flow.schema.json", "policy: p.yaml\nsteps: [{tap: {text: a, url: b}}]\n"),
-            ("flow-behaviour-typo", "flow.schema.json", "policy: p.yaml\nenvironment: {apps: [{name: A, behaviour: {retrunTo: previous}}]}\n"),
+            (
+                "flow-behaviour-typo", "flow.schema.json",
+                "policy: p.yaml\nenvironment: {apps: [{name: A, behaviour: {retrunTo: previous}}]}\n"
+            ),
             ("policy-missing-url", "policy.schema.json", "completeUrl: https://a.example/c\ncancelUrl: https://a.example/x\n"),
             ("environment-unknown-app-key", "environment.schema.json", "apps: [{name: A, scheme: [a]}]\n"),
         ]

@@ -33,14 +33,16 @@ import TestSupport
         let flow = try FlowLoader.load(file: Project.path("Pages/03-ios-return-ladder-2a/flow.yaml").path)
         let result = Simulator.explore(flow)
         for b in result.branches {
-            let excused = b.choices.contains { $0.hasPrefix("prompt-declined") || $0.hasPrefix("app-missing:Bank") }
+            let excused =
+                b.choices.contains { $0.hasPrefix("prompt-declined") || $0.hasPrefix("app-missing:Bank") }
                 || b.choices.filter { $0 == "universal-link-fails:app.bank.example" }.count == 2
             #expect(excused || b.outcome.kind == .complete, "\(b.branch): \(b.outcome)")
         }
         // Case 2b is among them: both of the app's universal links fail and the custom scheme brings it back.
-        #expect(result.branches.contains {
-            $0.outcome.kind == .complete && $0.choices.filter { $0 == "universal-link-fails:shop.example.com" }.count == 2
-        })
+        #expect(
+            result.branches.contains {
+                $0.outcome.kind == .complete && $0.choices.filter { $0 == "universal-link-fails:shop.example.com" }.count == 2
+            })
     }
 
     @Test func theCookieFailureNamesTheCookieAndWhereItWasSet() throws {

@@ -5,14 +5,15 @@ import TestSupport
 /// inline in tests: `rest` is the flow file after its `policy:` (environment, pages …), at top-level indent.
 enum ShopFlow {
     static func load(platform: String = "ios", _ rest: String) throws -> Flow {
-        try FlowLoader.parse("""
-        policy:
-          platform: \(platform)
-          paymentUrl: https://shop.example.com/pay
-          completeUrl: https://shop.example.com/complete
-          cancelUrl: https://shop.example.com/cancel
-        \(rest)
-        """, file: "flow.yaml", folder: Project.root.path)
+        try FlowLoader.parse(
+            """
+            policy:
+              platform: \(platform)
+              paymentUrl: https://shop.example.com/pay
+              completeUrl: https://shop.example.com/complete
+              cancelUrl: https://shop.example.com/cancel
+            \(rest)
+            """, file: "flow.yaml", folder: Project.root.path)
     }
 
     /// The outcome of the flow's one run.

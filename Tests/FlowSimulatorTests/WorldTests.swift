@@ -23,34 +23,49 @@ struct TestApps: SystemServices {
     func intentApp(for intent: AndroidIntent) -> String? { intent.package == "com.example.shop" ? "Shop" : nil }
 }
 
-func testFlow(_ pages: [RecordedPage], steps: [FlowStep] = [], platform: Platform = .ios, apps: [String: AppBehaviour] = [:],
-              limits: Limits = Limits(), assumptions: Assumptions = Assumptions()) -> Flow {
-    let policy = Policy(platform: platform, paymentURL: "https://shop.example.com/pay", completeURL: "https://shop.example.com/complete",
-                        cancelURL: "https://shop.example.com/cancel", callbackScheme: "shopapp")
-    return Flow(name: "t", policy: policy, system: TestApps(), apps: apps, hostApp: "Shop", start: "https://shop.example.com/start",
-                pages: pages, steps: steps, assumptions: assumptions, limits: limits)
+func testFlow(
+    _ pages: [RecordedPage], steps: [FlowStep] = [], platform: Platform = .ios, apps: [String: AppBehaviour] = [:],
+    limits: Limits = Limits(), assumptions: Assumptions = Assumptions()
+) -> Flow {
+    let policy = Policy(
+        platform: platform, paymentURL: "https://shop.example.com/pay", completeURL: "https://shop.example.com/complete",
+        cancelURL: "https://shop.example.com/cancel", callbackScheme: "shopapp")
+    return Flow(
+        name: "t", policy: policy, system: TestApps(), apps: apps, hostApp: "Shop", start: "https://shop.example.com/start",
+        pages: pages, steps: steps, assumptions: assumptions, limits: limits)
 }
 
-func redirect(_ from: String, _ to: String, status: Int = 302, method: String? = nil, in context: PageContext? = nil,
-              setCookie: String? = nil) -> RecordedPage {
+func redirect(
+    _ from: String, _ to: String, status: Int = 302, method: String? = nil, in context: PageContext? = nil,
+    setCookie: String? = nil
+) -> RecordedPage {
     var headers = [RecordedResponse.Header("Location", to)]
     if let setCookie { headers.append(.init("Set-Cookie", setCookie)) }
-    return RecordedPage(url: from, method: method, context: context, responses: [RecordedResponse(status: status, headers: headers)])
+    return RecordedPage(
+        url: from, method: method, context: context, responses: [RecordedResponse(status: status, headers: headers)])
 }
 
-func page(_ url: String, headers: [RecordedResponse.Header] = [], in context: PageContext? = nil, requireCookie: String? = nil) -> RecordedPage {
-    RecordedPage(url: url, context: context, responses: [RecordedResponse(status: 200, headers: headers, html: "<html><body>ok</body></html>")],
-                 requireCookie: requireCookie)
+func page(_ url: String, headers: [RecordedResponse.Header] = [], in context: PageContext? = nil, requireCookie: String? = nil)
+    -> RecordedPage
+{
+    RecordedPage(
+        url: url, context: context,
+        responses: [RecordedResponse(status: 200, headers: headers, html: "<html><body>ok</body></html>")],
+        requireCookie: requireCookie)
 }
 
 func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [ChoiceKey: Int] = [:], exploring: Bool = false)
-    -> (SimulationReport, [ChoicePoint]) {
+    -> (SimulationReport, [ChoicePoint])
+{
     Simulator.runBranchWithPoints(flow, script: script, exploring: exploring, decider: { _ in TableDecider(table: table) })
 }
 
 @Suite struct WorldTests {
     @Test func redirectsAreFollowedAndEachIsAskedToThePolicy() {
-        let flow = testFlow([redirect("https://shop.example.com/start", "/a"), redirect("https://shop.example.com/a", "https://shop.example.com/complete")])
+        let flow = testFlow([
+            redirect("https://shop.example.com/start", "/a"),
+            redirect("https://shop.example.com/a", "https://shop.example.com/complete"),
+        ])
         let (r, _) = runWorld(flow)
         #expect(r.outcome.kind == .complete)
         let asked = r.events.filter { $0.event == .navigate }.map { $0.trigger }
@@ -59,8 +74,10 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
     }
 
     @Test func a303TurnsPostIntoGetAnd307KeepsIt() {
-        var flow = testFlow([redirect("https://shop.example.com/start", "https://shop.example.com/form", status: 307),
-                             redirect("https://shop.example.com/form", "https://shop.example.com/complete", method: "GET")])
+        var flow = testFlow([
+            redirect("https://shop.example.com/start", "https://shop.example.com/form", status: 307),
+            redirect("https://shop.example.com/form", "https://shop.example.com/complete", method: "GET"),
+        ])
         // The start is a GET; the 307 keeps GET, so the GET-only page matches.
         #expect(runWorld(flow).0.outcome.kind == .complete)
         flow.pages[1].method = "POST"
@@ -77,15 +94,18 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
     }
 
     @Test func aRedirectCycleIsALoop() {
-        let flow = testFlow([redirect("https://shop.example.com/start", "https://shop.example.com/a"),
-                             redirect("https://shop.example.com/a", "https://shop.example.com/b"),
-                             redirect("https://shop.example.com/b", "https://shop.example.com/a")])
+        let flow = testFlow([
+            redirect("https://shop.example.com/start", "https://shop.example.com/a"),
+            redirect("https://shop.example.com/a", "https://shop.example.com/b"),
+            redirect("https://shop.example.com/b", "https://shop.example.com/a"),
+        ])
         let (r, _) = runWorld(flow)
         #expect(r.outcome.kind == .loop)
     }
 
     @Test func aRefreshToItselfIsStoppedByTheRepeatBound() {
-        let flow = testFlow([page("https://shop.example.com/start", headers: [.init("Refresh", "1")])], limits: Limits(repeats: 4))
+        let flow = testFlow(
+            [page("https://shop.example.com/start", headers: [.init("Refresh", "1")])], limits: Limits(repeats: 4))
         let (r, _) = runWorld(flow)
         #expect(r.outcome.kind == .loop)
         #expect(r.outcome.reason.contains("loaded 5 times by itself"))
@@ -94,17 +114,28 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
     }
 
     @Test func theStepBoundStopsARunThatNeverEnds() {
-        let flow = testFlow([page("https://shop.example.com/start", headers: [.init("Refresh", "0")])], limits: Limits(steps: 30, repeats: 10_000))
+        let flow = testFlow(
+            [page("https://shop.example.com/start", headers: [.init("Refresh", "0")])], limits: Limits(steps: 30, repeats: 10_000)
+        )
         let (r, _) = runWorld(flow)
         #expect(r.outcome.kind == .loop)
         #expect(r.outcome.reason.contains("step bound"))
     }
 
     @Test func responsesAreServedInOrderAndTheLastRepeats() {
-        var network = Network(pages: [RecordedPage(url: "https://a.example/", responses: [
-            RecordedResponse(status: 200), RecordedResponse(status: 201)])])
+        var network = Network(pages: [
+            RecordedPage(
+                url: "https://a.example/",
+                responses: [
+                    RecordedResponse(status: 200), RecordedResponse(status: 201),
+                ])
+        ])
         let statuses = (0..<3).map { _ -> Int in
-            if case .response(let r, _) = network.fetch("https://A.example:443", method: "GET", context: .webview, jar: CookieJar()) { return r.status }
+            if case .response(let r, _) = network.fetch(
+                "https://A.example:443", method: "GET", context: .webview, jar: CookieJar())
+            {
+                return r.status
+            }
             return 0
         }
         #expect(statuses == [200, 201, 201])
@@ -142,7 +173,8 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
             redirect("https://acs.bank.example/session", "https://acs.bank.example/next", setCookie: "sid=1; Path=/"),
             page("https://acs.bank.example/next", requireCookie: "sid"),
         ])
-        let (r, _) = runWorld(flow, table: ["https://acs.bank.example/next": .openBrowser(target: "https://acs.bank.example/next")])
+        let (r, _) = runWorld(
+            flow, table: ["https://acs.bank.example/next": .openBrowser(target: "https://acs.bank.example/next")])
         #expect(r.outcome.kind == .stuck)
         #expect(r.outcome.place == "browser")
         #expect(r.outcome.reason.contains("cookie 'sid' was set in the web view"))
@@ -150,14 +182,20 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
 
     @Test func anAppReturnsThroughItsCallbackAndTheHostReloads() {
         let apps = ["Bank": AppBehaviour(returnTo: .queryParameter("return", nullMeansPrevious: false))]
-        let flow = testFlow([
-            RecordedPage(url: "https://shop.example.com/start", responses: [
-                RecordedResponse(status: 302, headers: [.init("Location", "bankapp://pay?return=shopapp%3A%2F%2Fshop.example.com%2Fpay")]),
-                RecordedResponse(status: 302, headers: [.init("Location", "https://shop.example.com/complete")]),
-            ]),
-        ], apps: apps)
+        let flow = testFlow(
+            [
+                RecordedPage(
+                    url: "https://shop.example.com/start",
+                    responses: [
+                        RecordedResponse(
+                            status: 302,
+                            headers: [.init("Location", "bankapp://pay?return=shopapp%3A%2F%2Fshop.example.com%2Fpay")]),
+                        RecordedResponse(status: 302, headers: [.init("Location", "https://shop.example.com/complete")]),
+                    ])
+            ], apps: apps)
         let table: [String: NavigationAction] = [
-            "bankapp://pay?return=shopapp%3A%2F%2Fshop.example.com%2Fpay": .openApp(target: "bankapp://pay?return=shopapp%3A%2F%2Fshop.example.com%2Fpay", via: .customScheme),
+            "bankapp://pay?return=shopapp%3A%2F%2Fshop.example.com%2Fpay": .openApp(
+                target: "bankapp://pay?return=shopapp%3A%2F%2Fshop.example.com%2Fpay", via: .customScheme),
             "shopapp://shop.example.com/pay": .reload(target: "https://shop.example.com/start"),
         ]
         let (r, _) = runWorld(flow, table: table)
@@ -169,7 +207,9 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
 
     @Test func anAppStepOverridesTheBehaviour() {
         let apps = ["Bank": AppBehaviour(returnTo: .previousApp)]
-        let flow = testFlow([redirect("https://shop.example.com/start", "bankapp://pay")], steps: [.app(name: "Bank", outcome: .fail)], apps: apps)
+        let flow = testFlow(
+            [redirect("https://shop.example.com/start", "bankapp://pay")], steps: [.app(name: "Bank", outcome: .fail)], apps: apps
+        )
         let (r, _) = runWorld(flow, table: ["bankapp://pay": .openApp(target: "bankapp://pay", via: .customScheme)])
         #expect(r.outcome == Outcome(.stuck, place: "app Bank", reason: "Bank failed"))
     }
@@ -184,16 +224,23 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
     @Test func exploreBranchesOnInstalledAppsAndUniversalLinks() {
         // The host hands the bank's page to the OS, which tries the universal link: Bank installed or not, link works or not.
         let apps = ["Bank": AppBehaviour(returnTo: .previousApp)]
-        let flow = testFlow([redirect("https://shop.example.com/start", "https://app.bank.example/x"),
-                             page("https://app.bank.example/x", in: .browser)], apps: apps)
+        let flow = testFlow(
+            [
+                redirect("https://shop.example.com/start", "https://app.bank.example/x"),
+                page("https://app.bank.example/x", in: .browser),
+            ], apps: apps)
         let table: [String: NavigationAction] = ["https://app.bank.example/x": .openBrowser(target: "https://app.bank.example/x")]
         let result = Simulator.explore(flow, decider: { _ in TableDecider(table: table) })
-        #expect(result.branches.map(\.branch).sorted() == ["app-missing:Bank", "default", "universal-link-fails:app.bank.example"])
+        #expect(
+            result.branches.map(\.branch).sorted() == ["app-missing:Bank", "default", "universal-link-fails:app.bank.example"])
     }
 
     @Test func theExploreBoundCutsTheTreeAndSaysSo() {
-        var flow = testFlow([redirect("https://shop.example.com/start", "https://app.bank.example/x"),
-                             page("https://app.bank.example/x", in: .browser)], apps: ["Bank": AppBehaviour()])
+        var flow = testFlow(
+            [
+                redirect("https://shop.example.com/start", "https://app.bank.example/x"),
+                page("https://app.bank.example/x", in: .browser),
+            ], apps: ["Bank": AppBehaviour()])
         flow.limits.branches = 1
         flow.expect.everyBranch = .stuck
         let table: [String: NavigationAction] = ["https://app.bank.example/x": .openBrowser(target: "https://app.bank.example/x")]
@@ -204,8 +251,10 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
     }
 
     @Test func theRunIsDeterministic() {
-        let flow = testFlow([redirect("https://shop.example.com/start", "https://shop.example.com/a"),
-                             page("https://shop.example.com/a", headers: [.init("Refresh", "2; url=/complete")])])
+        let flow = testFlow([
+            redirect("https://shop.example.com/start", "https://shop.example.com/a"),
+            page("https://shop.example.com/a", headers: [.init("Refresh", "2; url=/complete")]),
+        ])
         let a = runWorld(flow).0, b = runWorld(flow).0
         #expect(a.events == b.events)
         #expect(a.outcome.kind == .complete)
@@ -219,7 +268,10 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
         (["prompt-declined:Shop"], ["prompt-declined:Shop"], true),
         (["prompt-declined:Bank"], ["prompt-declined:Shop"], false),
         (["universal-link-fails", "universal-link-fails"], ["universal-link-fails:a.example"], false),
-        (["universal-link-fails", "universal-link-fails"], ["universal-link-fails:a.example", "universal-link-fails:a.example"], true),
+        (
+            ["universal-link-fails", "universal-link-fails"],
+            ["universal-link-fails:a.example", "universal-link-fails:a.example"], true
+        ),
         (["app-missing"], [], false),
     ])
     func allowancesNeedADistinctChoicePerLabel(_ when: [String], _ choices: [String], _ expected: Bool) {

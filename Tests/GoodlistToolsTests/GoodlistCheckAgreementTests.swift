@@ -13,7 +13,8 @@ import GoodlistTools
     /// Every string in Tests/Vectors/conformance/*.json that parses as an absolute http(s) URL.
     static let urls: [String] = {
         let dir = Project.vectors.appendingPathComponent("conformance")
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".json") }
+            .sorted()
         var seen = Set<String>()
         var out: [String] = []
         for file in files {
@@ -33,10 +34,11 @@ import GoodlistTools
         return Goodlist(entries: patterns.map { GoodlistEntry(pattern: $0) })
     }()
 
-    static let engine = NavigationPolicyEngine(policy: Policy(
-        platform: .ios, paymentURL: "https://checkout.plainview-agreement.invalid/pay",
-        completeURL: "https://checkout.plainview-agreement.invalid/complete",
-        cancelURL: "https://checkout.plainview-agreement.invalid/cancel", redirectPolicy: .goodlist, goodlist: list))
+    static let engine = NavigationPolicyEngine(
+        policy: Policy(
+            platform: .ios, paymentURL: "https://checkout.plainview-agreement.invalid/pay",
+            completeURL: "https://checkout.plainview-agreement.invalid/complete",
+            cancelURL: "https://checkout.plainview-agreement.invalid/cancel", redirectPolicy: .goodlist, goodlist: list))
 
     static func decideAllows(_ url: String) -> Bool {
         engine.decide(Navigation(url: url, currentURL: nil, frame: .main, trigger: .link)).action == .allow
@@ -56,17 +58,18 @@ import GoodlistTools
         for (url, r) in zip(Self.urls, results) where r.allowed != Self.decideAllows(url) {
             disagreements.append("\(url.debugDescription): check \(r.allowed), decide \(!r.allowed)")
         }
-        #expect(disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.prefix(20).joined(separator: "\n"))")
+        #expect(
+            disagreements.isEmpty, "\(disagreements.count) disagreements:\n\(disagreements.prefix(20).joined(separator: "\n"))")
     }
 
     @Test(arguments: [
-        ("https://ecom.payex.com:8443/", false),        // a port does not widen the list
-        ("https://ecom.payex.com:443/", true),         // the default port is no port
-        ("https://ecom.payex.com:65536/", false),      // not a URL
+        ("https://ecom.payex.com:8443/", false), // a port does not widen the list
+        ("https://ecom.payex.com:443/", true), // the default port is no port
+        ("https://ecom.payex.com:65536/", false), // not a URL
         ("https://evil.example%252epayex.com/", false), // decoded once, as a browser does
-        ("https://a.payex.com\\@evil.example/", true),   // a backslash ends the host: a.payex.com
+        ("https://a.payex.com\\@evil.example/", true), // a backslash ends the host: a.payex.com
         ("https://evil.example\\@a.payex.com/", false),
-        ("ecom.payex.com", true),                      // a bare host
+        ("ecom.payex.com", true), // a bare host
         ("ecom.payex.com:8443", false),
     ])
     func bypassesAndPorts(_ input: String, _ allowed: Bool) {

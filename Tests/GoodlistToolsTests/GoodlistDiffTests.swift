@@ -14,21 +14,22 @@ import GoodlistTools
         }
     }
 
-    @Test(arguments: [
-        // (old, new, changes)
-        (["**.payex.com"], ["**.payex.com"], [String]()),
-        (["**.payex.com", "a.example"], ["a.example", "**.PayEx.com."], []),     // order, case, dot
-        (["*.payex.com"], ["**.payex.com"], ["+**.payex.com"]),
-        (["**.payex.com"], ["*.payex.com"], ["-**.payex.com"]),
-        (["payex.com"], ["*.payex.com"], ["+*.payex.com"]),
-        (["*.payex.com"], ["*.payex.com", "a.payex.com"], []),                   // already allowed
-        (["**.payex.com"], ["**.payex.com", "*.a.payex.com", "x.y.payex.com"], []),
-        (["a.payex.com", "b.payex.com"], ["**.payex.com"], ["+**.payex.com"]),
-        (["**.payex.com"], ["a.payex.com"], ["-**.payex.com"]),
-        (["*.op.fi", "acs1.luottokunta.fi"], ["*.op.fi"], ["-acs1.luottokunta.fi"]),
-        (["**.payex.com"], ["**.evilpayex.com"], ["+**.evilpayex.com", "-**.payex.com"]),
-        ([String](), ["**.com.payex.com"], ["+**.com.payex.com"]),
-    ] as [([String], [String], [String])])
+    @Test(
+        arguments: [
+            // (old, new, changes)
+            (["**.payex.com"], ["**.payex.com"], [String]()),
+            (["**.payex.com", "a.example"], ["a.example", "**.PayEx.com."], []), // order, case, dot
+            (["*.payex.com"], ["**.payex.com"], ["+**.payex.com"]),
+            (["**.payex.com"], ["*.payex.com"], ["-**.payex.com"]),
+            (["payex.com"], ["*.payex.com"], ["+*.payex.com"]),
+            (["*.payex.com"], ["*.payex.com", "a.payex.com"], []), // already allowed
+            (["**.payex.com"], ["**.payex.com", "*.a.payex.com", "x.y.payex.com"], []),
+            (["a.payex.com", "b.payex.com"], ["**.payex.com"], ["+**.payex.com"]),
+            (["**.payex.com"], ["a.payex.com"], ["-**.payex.com"]),
+            (["*.op.fi", "acs1.luottokunta.fi"], ["*.op.fi"], ["-acs1.luottokunta.fi"]),
+            (["**.payex.com"], ["**.evilpayex.com"], ["+**.evilpayex.com", "-**.payex.com"]),
+            ([String](), ["**.com.payex.com"], ["+**.com.payex.com"]),
+        ] as [([String], [String], [String])])
     func changesAreComputedOnLanguages(_ old: [String], _ new: [String], _ expected: [String]) {
         #expect(summary(old, new) == expected)
     }

@@ -15,37 +15,41 @@ import GoodlistTools
         let src = try GoodlistSource.parse(bytes(text), file: "f")
         let result = GoodlistFixer.fix(src)
         let out = String(decoding: result.source.rendered(), as: UTF8.self)
-        #expect(out == "\u{FEFF}# header\r\n**.payex.com \(Self.p)  # why this\r\nhttps://bad.example/ \(Self.p)\r\n\r\nacs.op.fi")
-        #expect(result.changes == [
-            "f:2: wrote '**.payex.com' for '**.PayEx.COM.'",
-            "f:5: wrote 'acs.op.fi' for 'Acs.Op.fi'",
-        ])
+        #expect(
+            out == "\u{FEFF}# header\r\n**.payex.com \(Self.p)  # why this\r\nhttps://bad.example/ \(Self.p)\r\n\r\nacs.op.fi")
+        #expect(
+            result.changes == [
+                "f:2: wrote '**.payex.com' for '**.PayEx.COM.'",
+                "f:5: wrote 'acs.op.fi' for 'Acs.Op.fi'",
+            ])
     }
 
     @Test func removesOnlyDuplicatesThatAddNothing() throws {
         let text = """
-        **.payex.com \(Self.p) note=first
-        **.PAYEX.com \(Self.p)
-        **.payex.com
-        **.payex.com \(Self.p) note=different
-        **.payex.com \(Self.p) # a comment worth keeping
-        a.example \(Self.p)
+            **.payex.com \(Self.p) note=first
+            **.PAYEX.com \(Self.p)
+            **.payex.com
+            **.payex.com \(Self.p) note=different
+            **.payex.com \(Self.p) # a comment worth keeping
+            a.example \(Self.p)
 
-        """
+            """
         let result = GoodlistFixer.fix(try GoodlistSource.parse(text: text, file: "f"))
         let out = String(decoding: result.source.rendered(), as: UTF8.self)
-        #expect(out == """
-        **.payex.com \(Self.p) note=first
-        **.payex.com \(Self.p) note=different
-        **.payex.com \(Self.p) # a comment worth keeping
-        a.example \(Self.p)
+        #expect(
+            out == """
+                **.payex.com \(Self.p) note=first
+                **.payex.com \(Self.p) note=different
+                **.payex.com \(Self.p) # a comment worth keeping
+                a.example \(Self.p)
 
-        """)
+                """)
     }
 
     @Test func removingTheLastLineKeepsTheMissingFinalNewline() throws {
         let text = "a.example \(Self.p)\nA.example \(Self.p)"
-        let out = String(decoding: GoodlistFixer.fix(try GoodlistSource.parse(text: text, file: "f")).source.rendered(), as: UTF8.self)
+        let out = String(
+            decoding: GoodlistFixer.fix(try GoodlistSource.parse(text: text, file: "f")).source.rendered(), as: UTF8.self)
         #expect(out == "a.example \(Self.p)")
     }
 
@@ -99,7 +103,7 @@ import GoodlistTools
         try Data(original.utf8).write(to: file)
         let src = try GoodlistFiles.readSource(file.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.path)
-        if getuid() != 0 {  // root ignores folder permissions
+        if getuid() != 0 { // root ignores folder permissions
             #expect(throws: ConfigError.self) { try GoodlistFixer.fixFile(src, path: file.path) }
             #expect(try String(contentsOf: file, encoding: .utf8) == original)
             #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["list.goodlist"])

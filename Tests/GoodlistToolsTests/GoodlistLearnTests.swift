@@ -8,24 +8,24 @@ import GoodlistTools
 /// view at acs.newbank.example (one of them through the payment page), one gets stuck after leaving at
 /// idp.otherbank.example, one stays inside (goodlisted), and one uses the minimal `decision` shape.
 let learnTrace = """
-{"flow":"card-3ds","branch":"default","step":1,"time":0,"event":"start","context":"webview","url":"https://shop.example.com/pay"}
-{"flow":"card-3ds","branch":"default","step":5,"time":10,"event":"navigate","context":"webview","url":"https://acs.newbank.example/creq","frame":"main","trigger":"form","gesture":false,"method":"POST"}
-{"flow":"card-3ds","branch":"default","step":6,"time":10,"event":"decide","context":"webview","url":"https://acs.newbank.example/creq","action":"open-browser","target":"https://ecom.payex.com/checkout","rule":"web.picky-page","reason":"acs.newbank.example is not on the goodlist"}
-{"flow":"card-3ds","branch":"default","step":9,"time":20,"event":"outcome","context":"browser","action":"complete","reason":"done"}
+    {"flow":"card-3ds","branch":"default","step":1,"time":0,"event":"start","context":"webview","url":"https://shop.example.com/pay"}
+    {"flow":"card-3ds","branch":"default","step":5,"time":10,"event":"navigate","context":"webview","url":"https://acs.newbank.example/creq","frame":"main","trigger":"form","gesture":false,"method":"POST"}
+    {"flow":"card-3ds","branch":"default","step":6,"time":10,"event":"decide","context":"webview","url":"https://acs.newbank.example/creq","action":"open-browser","target":"https://ecom.payex.com/checkout","rule":"web.picky-page","reason":"acs.newbank.example is not on the goodlist"}
+    {"flow":"card-3ds","branch":"default","step":9,"time":20,"event":"outcome","context":"browser","action":"complete","reason":"done"}
 
-{"flow":"card-3ds","branch":"timeout","step":6,"time":10,"event":"decide","context":"webview","url":"https://ACS.NewBank.example./creq","action":"open-browser","target":"https://acs.newbank.example/creq","rule":"web.picky-page-from-payment","reason":"…"}
-{"flow":"bankid","branch":"default","step":4,"time":10,"event":"decide","context":"webview","url":"https://idp.otherbank.example/login","action":"open-browser","target":"https://x","rule":"web.picky-page","reason":"…"}
-{"flow":"bankid","branch":"default","step":8,"time":30,"event":"outcome","context":"browser","action":"stuck","reason":"no page is shown"}
-{"flow":"ok","branch":"default","step":3,"time":5,"event":"decide","context":"webview","url":"https://acs4.sparebank1.no/acs","action":"allow","rule":"web.goodlist","reason":"on the goodlist"}
-{"event":"decision","flow":"minimal","step":2,"url":"https://acs.newbank.example/x","rule":"web.picky-page"}
-{"flow":"stuck-inside","branch":"default","step":2,"time":5,"event":"decide","context":"webview","url":"https://slow.bank.example/","action":"allow","rule":"web.redirect-webview","reason":"…"}
-{"flow":"stuck-inside","branch":"default","step":3,"time":5,"event":"outcome","context":"webview","action":"stuck","reason":"no page is shown"}
-{"flow":"goodlisted-picky","branch":"default","step":3,"time":5,"event":"decide","context":"webview","url":"https://x.payex.com/","action":"open-browser","rule":"web.picky-page","reason":"…"}
-{"flow":"declined","branch":"default","step":2,"time":5,"event":"decide","context":"webview","url":"https://first.bank.example/","action":"allow","rule":"web.redirect-webview","reason":"…"}
-{"flow":"declined","branch":"default","step":4,"time":6,"event":"decide","context":"webview","url":"https://idp.otherbank.example/app","action":"open-browser","target":"https://x","rule":"web.picky-page","reason":"…"}
-{"flow":"declined","branch":"default","step":7,"time":9,"event":"outcome","context":"os","action":"stuck","reason":"the user declined the prompt to open BankID"}
+    {"flow":"card-3ds","branch":"timeout","step":6,"time":10,"event":"decide","context":"webview","url":"https://ACS.NewBank.example./creq","action":"open-browser","target":"https://acs.newbank.example/creq","rule":"web.picky-page-from-payment","reason":"…"}
+    {"flow":"bankid","branch":"default","step":4,"time":10,"event":"decide","context":"webview","url":"https://idp.otherbank.example/login","action":"open-browser","target":"https://x","rule":"web.picky-page","reason":"…"}
+    {"flow":"bankid","branch":"default","step":8,"time":30,"event":"outcome","context":"browser","action":"stuck","reason":"no page is shown"}
+    {"flow":"ok","branch":"default","step":3,"time":5,"event":"decide","context":"webview","url":"https://acs4.sparebank1.no/acs","action":"allow","rule":"web.goodlist","reason":"on the goodlist"}
+    {"event":"decision","flow":"minimal","step":2,"url":"https://acs.newbank.example/x","rule":"web.picky-page"}
+    {"flow":"stuck-inside","branch":"default","step":2,"time":5,"event":"decide","context":"webview","url":"https://slow.bank.example/","action":"allow","rule":"web.redirect-webview","reason":"…"}
+    {"flow":"stuck-inside","branch":"default","step":3,"time":5,"event":"outcome","context":"webview","action":"stuck","reason":"no page is shown"}
+    {"flow":"goodlisted-picky","branch":"default","step":3,"time":5,"event":"decide","context":"webview","url":"https://x.payex.com/","action":"open-browser","rule":"web.picky-page","reason":"…"}
+    {"flow":"declined","branch":"default","step":2,"time":5,"event":"decide","context":"webview","url":"https://first.bank.example/","action":"allow","rule":"web.redirect-webview","reason":"…"}
+    {"flow":"declined","branch":"default","step":4,"time":6,"event":"decide","context":"webview","url":"https://idp.otherbank.example/app","action":"open-browser","target":"https://x","rule":"web.picky-page","reason":"…"}
+    {"flow":"declined","branch":"default","step":7,"time":9,"event":"outcome","context":"os","action":"stuck","reason":"the user declined the prompt to open BankID"}
 
-"""
+    """
 
 @Suite struct GoodlistLearnTests {
     @Test func collectsHostsWithCountsAndEvidence() throws {
@@ -38,13 +38,15 @@ let learnTrace = """
         #expect(c.map(\.host) == ["acs.newbank.example", "idp.otherbank.example"])
         #expect(c.map(\.leftCount) == [3, 2])
         #expect(c.map(\.stuckCount) == [0, 1])
-        #expect(learner.skipped == [
-            "t.jsonl:12: stuck-inside got stuck without leaving the web view by the picky-page rule",
-            "t.jsonl:16: declined got stuck in os, not in the browser the picky-page rule opened at idp.otherbank.example",
-        ])
-        #expect(c[0].evidence.map(\.summary) == [
-            "card-3ds step 6 (t.jsonl:3)", "card-3ds/timeout step 6 (t.jsonl:6)", "minimal step 2 (t.jsonl:10)",
-        ])
+        #expect(
+            learner.skipped == [
+                "t.jsonl:12: stuck-inside got stuck without leaving the web view by the picky-page rule",
+                "t.jsonl:16: declined got stuck in os, not in the browser the picky-page rule opened at idp.otherbank.example",
+            ])
+        #expect(
+            c[0].evidence.map(\.summary) == [
+                "card-3ds step 6 (t.jsonl:3)", "card-3ds/timeout step 6 (t.jsonl:6)", "minimal step 2 (t.jsonl:10)",
+            ])
         #expect(c[1].evidence.map(\.kind) == [.left, .stuck, .left])
         #expect(c[1].evidence[1].detail == "no page is shown")
         #expect(learner.alreadyAllowed(by: known) == ["x.payex.com"])
@@ -80,16 +82,19 @@ let learnTrace = """
 
     @Test func eventsWithoutUsableURLsAreSkippedNotFatal() throws {
         var learner = GoodlistLearner()
-        try learner.read(Array("""
-        {"event":"decide","flow":"f","rule":"web.picky-page"}
-        {"event":"decide","flow":"f","url":"javascript:alert(1)","rule":"web.picky-page"}
-        {"event":"outcome","flow":"g","action":"stuck"}
-        """.utf8), file: "t")
+        try learner.read(
+            Array(
+                """
+                {"event":"decide","flow":"f","rule":"web.picky-page"}
+                {"event":"decide","flow":"f","url":"javascript:alert(1)","rule":"web.picky-page"}
+                {"event":"outcome","flow":"g","action":"stuck"}
+                """.utf8), file: "t")
         #expect(learner.candidates().isEmpty)
-        #expect(learner.skipped == [
-            "t:1: a decide event without a url",
-            "t:2: javascript:alert(1) has no http(s) host a goodlist entry could name",
-            "t:3: g got stuck without leaving the web view by the picky-page rule",
-        ])
+        #expect(
+            learner.skipped == [
+                "t:1: a decide event without a url",
+                "t:2: javascript:alert(1) has no http(s) host a goodlist entry could name",
+                "t:3: g got stuck without leaving the web view by the picky-page rule",
+            ])
     }
 }

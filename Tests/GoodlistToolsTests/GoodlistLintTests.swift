@@ -10,47 +10,48 @@ import GoodlistTools
 /// invalid pattern (no punycode to suggest), after it a fixable non-canonical one.
 
 /// A small Public Suffix List with the rule kinds that matter.
-let miniSuffixes = PublicSuffixRules(text: """
-// ===BEGIN ICANN DOMAINS===
-com
-uk
-co.uk
-*.ck
-!www.ck
-no
-// ===BEGIN PRIVATE DOMAINS===
-github.io
-""")
+let miniSuffixes = PublicSuffixRules(
+    text: """
+        // ===BEGIN ICANN DOMAINS===
+        com
+        uk
+        co.uk
+        *.ck
+        !www.ck
+        no
+        // ===BEGIN PRIVATE DOMAINS===
+        github.io
+        """)
 
 @Suite struct GoodlistLintTests {
     static let good = "issuer=X added=2026-01-10 verified=2026-06-01 why=w source=s"
 
     /// A deliberately bad list: every line has exactly the problems named in `expected`.
     static let badList = """
-    # deliberately bad list
-    **.payex.com \(good)
-    https://acs.bank.example/ \(good)
-    acs.bank.example:443 \(good)
-    acs .bank.example \(good)
-    a.*.bank.example \(good)
-    *.com \(good)
-    **.co.uk \(good)
-    **.github.io \(good)
-    ACS.Upper.example \(good)
-    acs.trailing.example. \(good)
-    acs1.bank2.example \(good)
-    acs1.bank2.example \(good)
-    x.payex.com \(good)
-    nothing.example
-    old.example issuer=X added=2020-01-01 why=w source=s
-    bad.example issuer=X added=2024-02-30 why=w source=s
-    typo.example \(good) verfied=2025-01-01
-    bücher.example \(good)
-    open.example issuer="X why=w
-    *.payex.com \(good)
-    *.foo.ck \(good)
-    www.ck \(good)
-    """
+        # deliberately bad list
+        **.payex.com \(good)
+        https://acs.bank.example/ \(good)
+        acs.bank.example:443 \(good)
+        acs .bank.example \(good)
+        a.*.bank.example \(good)
+        *.com \(good)
+        **.co.uk \(good)
+        **.github.io \(good)
+        ACS.Upper.example \(good)
+        acs.trailing.example. \(good)
+        acs1.bank2.example \(good)
+        acs1.bank2.example \(good)
+        x.payex.com \(good)
+        nothing.example
+        old.example issuer=X added=2020-01-01 why=w source=s
+        bad.example issuer=X added=2024-02-30 why=w source=s
+        typo.example \(good) verfied=2025-01-01
+        bücher.example \(good)
+        open.example issuer="X why=w
+        *.payex.com \(good)
+        *.foo.ck \(good)
+        www.ck \(good)
+        """
 
     static let expected: [(Int, GoodlistProblem.Code)] = [
         (3, .invalidPattern), (4, .invalidPattern), (5, .syntax), (6, .invalidPattern),
@@ -63,7 +64,9 @@ github.io
         (21, .shadowed), (22, .publicSuffix),
     ]
 
-    func lint(_ text: String, file: String = "bad.goodlist", suffixes: PublicSuffixRules = miniSuffixes) throws -> [GoodlistProblem] {
+    func lint(_ text: String, file: String = "bad.goodlist", suffixes: PublicSuffixRules = miniSuffixes) throws
+        -> [GoodlistProblem]
+    {
         let src = try GoodlistSource.parse(text: text, file: file)
         return GoodlistLinter(suffixes: suffixes, maxAgeDays: 365, today: GoodlistDate("2026-11-22")!).lint([src])
     }
@@ -104,7 +107,10 @@ github.io
     }
 
     @Test(arguments: [
-        ("BÜCHER.example", "'BÜCHER.example' has an internationalised name not written in punycode and upper-case letters; write 'xn--bcher-kva.example' (lint --fix does it)"),
+        (
+            "BÜCHER.example",
+            "'BÜCHER.example' has an internationalised name not written in punycode and upper-case letters; write 'xn--bcher-kva.example' (lint --fix does it)"
+        ),
         ("acs.bank.example.", "'acs.bank.example.' has a trailing dot; write 'acs.bank.example' (lint --fix does it)"),
     ])
     func canonicalFormMessageReads(_ written: String, _ message: String) throws {
@@ -116,16 +122,19 @@ github.io
         let a = try GoodlistSource.parse(text: "**.payex.com \(Self.good)\n", file: "a.goodlist")
         let b = try GoodlistSource.parse(text: "# b\nPAYEX.com \(Self.good)\n**.payex.com \(Self.good)\n", file: "b.goodlist")
         let problems = GoodlistLinter(suffixes: miniSuffixes, today: GoodlistDate("2026-11-22")!).lint([a, b])
-        #expect(problems.map { "\($0.file):\($0.line):\($0.code.rawValue)" }
+        #expect(
+            problems.map { "\($0.file):\($0.line):\($0.code.rawValue)" }
                 == ["b.goodlist:2:not-canonical", "b.goodlist:2:shadowed", "b.goodlist:3:duplicate"])
     }
 
     @Test func cleanListHasNoProblems() throws {
-        #expect(try lint("# ok\n**.payex.com \(Self.good)\n*.op.fi vendor=\"OP\" added=2026-01-01 why=\"a b\" source=s\n").isEmpty)
+        #expect(
+            try lint("# ok\n**.payex.com \(Self.good)\n*.op.fi vendor=\"OP\" added=2026-01-01 why=\"a b\" source=s\n").isEmpty)
     }
 
     @Test func ageWarningFollowsMaxAge() throws {
-        let src = try GoodlistSource.parse(text: "a.example issuer=X added=2025-01-01 verified=2026-10-01 why=w source=s\n", file: "f")
+        let src = try GoodlistSource.parse(
+            text: "a.example issuer=X added=2025-01-01 verified=2026-10-01 why=w source=s\n", file: "f")
         let today = GoodlistDate("2026-11-22")!
         #expect(GoodlistLinter(suffixes: miniSuffixes, maxAgeDays: 60, today: today).lint([src]).isEmpty)
         let strict = GoodlistLinter(suffixes: miniSuffixes, maxAgeDays: 30, today: today).lint([src])

@@ -11,7 +11,8 @@ import PageScan
     }
 
     @Test func brokenMarkupStillYieldsTheLinks() throws {
-        let html = "<html><body><div><a href='/one'>One<p>para</div><a href=\"/two\">Two</a><form action=/f><input name=a value=1 <table><td></td>"
+        let html =
+            "<html><body><div><a href='/one'>One<p>para</div><a href=\"/two\">Two</a><form action=/f><input name=a value=1 <table><td></td>"
         let r = try scan(Array(html.utf8))
         #expect(r.links.map(\.url) == ["https://shop.example/one", "https://shop.example/two"])
         #expect(r.forms.count == 1)
@@ -57,7 +58,8 @@ import PageScan
     }
 
     @Test func metaCharsetIsSniffed() throws {
-        let bytes = Array("<html><head><meta charset='windows-1252'></head><body><a href='/x'>".utf8) + [0x80] + Array("5</a>".utf8)
+        let bytes =
+            Array("<html><head><meta charset='windows-1252'></head><body><a href='/x'>".utf8) + [0x80] + Array("5</a>".utf8)
         let r = try scan(bytes)
         #expect(r.links.first?.text == "€5")
     }
@@ -92,17 +94,21 @@ import PageScan
     }
 
     @Test func hundredThousandDeepUnclosedNesting() throws {
-        let html = [UInt8](repeating: 0, count: 0) + Array(String(repeating: "<span><b>", count: 50_000).utf8) + Array("<a href='/x'>x</a>".utf8)
+        let html =
+            [UInt8](repeating: 0, count: 0) + Array(String(repeating: "<span><b>", count: 50_000).utf8)
+            + Array("<a href='/x'>x</a>".utf8)
         let r = try scan(html)
         #expect(r.links.map(\.url) == ["https://shop.example/x"])
     }
 
     @Test func hundredMegabytePage() throws {
         // ~100 MB: a small checkout block repeated; built by doubling so the test stays quick.
-        var chunk = Array("<div class=row><p>Item <b>42</b> &amp; more text for the row</p><img src=/i.png alt=''></div>\n".utf8)
+        var chunk =
+            Array("<div class=row><p>Item <b>42</b> &amp; more text for the row</p><img src=/i.png alt=''></div>\n".utf8)
             + Array(String(repeating: "Plain product description text, mostly words. ", count: 40).utf8)
         while chunk.count < 100_000_000 { chunk += chunk }
-        let html = Array("<html><head><meta http-equiv=refresh content='30'></head><body>".utf8) + chunk
+        let html =
+            Array("<html><head><meta http-equiv=refresh content='30'></head><body>".utf8) + chunk
             + Array("<a href='/end'>end</a></body></html>".utf8)
         #expect(html.count >= 100_000_000)
         let r = try scan(html)
@@ -179,9 +185,13 @@ import PageScan
         #expect(r.links.prefix(255).allSatisfy { $0.text == "t" })
         #expect(r.links[255].text.hasPrefix("t t t t"))
         #expect(r.links.dropFirst(256).allSatisfy { $0.text == "" })
-        #expect(r.truncations == [.init(kind: .links, count: 50_000, limit: PageScanner.maxFindingsPerKind,
-                                        dropped: 50_000 - PageScanner.maxFindingsPerKind),
-                                  .init(kind: .depth, count: 100_000 - PageScanner.maxElementDepth, limit: PageScanner.maxElementDepth, dropped: 0)])
+        #expect(
+            r.truncations == [
+                .init(
+                    kind: .links, count: 50_000, limit: PageScanner.maxFindingsPerKind,
+                    dropped: 50_000 - PageScanner.maxFindingsPerKind),
+                .init(kind: .depth, count: 100_000 - PageScanner.maxElementDepth, limit: PageScanner.maxElementDepth, dropped: 0),
+            ])
     }
 
     @Test func thousandsOfFormsAndSubmitCalls() throws {

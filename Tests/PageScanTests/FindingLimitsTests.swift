@@ -21,17 +21,23 @@ import Testing
     static let kinds: [Kind] = [
         Kind(name: .links, page: { n in repeated(n) { "<a href=/k\($0)>x</a>" } }, kept: { $0.links.map(\.url) }),
         Kind(name: .forms, page: { n in repeated(n) { "<form action=/k\($0)></form>" } }, kept: { $0.forms.map(\.action) }),
-        Kind(name: .fields, page: { n in "<form action=/f>" + repeated(n) { "<input name=/k\($0)>" } + "</form>" },
-             kept: { $0.forms.flatMap(\.fields).map { "https://shop.example" + $0.name } }),
+        Kind(
+            name: .fields, page: { n in "<form action=/f>" + repeated(n) { "<input name=/k\($0)>" } + "</form>" },
+            kept: { $0.forms.flatMap(\.fields).map { "https://shop.example" + $0.name } }),
         Kind(name: .frames, page: { n in repeated(n) { "<iframe src=/k\($0)></iframe>" } }, kept: { $0.frames.map(\.url) }),
-        Kind(name: .buttons, page: { n in repeated(n) { "<button name=/k\($0)>b</button>" } },
-             kept: { $0.buttons.compactMap { $0.name.map { "https://shop.example" + $0 } } }),
-        Kind(name: .scriptNavigations, page: { n in "<script>" + repeated(n) { "location.href = '/k\($0)';" } + "</script>" },
-             kept: { $0.scriptNavigations.map(\.url) }),
-        Kind(name: .hooks, page: { n in "<script>" + repeated(n) { "webkit.messageHandlers.h.postMessage('/k\($0)');" } + "</script>" },
-             kept: { $0.hooks.compactMap { $0.argument.map { "https://shop.example" + $0.dropFirst().dropLast() } } }),
-        Kind(name: .refreshes, page: { n in repeated(n) { "<meta http-equiv=refresh content='\(n - $0);url=/k\($0)'>" } },
-             kept: { $0.refresh.map { [$0.url] } ?? [] }),
+        Kind(
+            name: .buttons, page: { n in repeated(n) { "<button name=/k\($0)>b</button>" } },
+            kept: { $0.buttons.compactMap { $0.name.map { "https://shop.example" + $0 } } }),
+        Kind(
+            name: .scriptNavigations, page: { n in "<script>" + repeated(n) { "location.href = '/k\($0)';" } + "</script>" },
+            kept: { $0.scriptNavigations.map(\.url) }),
+        Kind(
+            name: .hooks,
+            page: { n in "<script>" + repeated(n) { "webkit.messageHandlers.h.postMessage('/k\($0)');" } + "</script>" },
+            kept: { $0.hooks.compactMap { $0.argument.map { "https://shop.example" + $0.dropFirst().dropLast() } } }),
+        Kind(
+            name: .refreshes, page: { n in repeated(n) { "<meta http-equiv=refresh content='\(n - $0);url=/k\($0)'>" } },
+            kept: { $0.refresh.map { [$0.url] } ?? [] }),
     ]
 
     @Test(arguments: kinds)
@@ -58,7 +64,9 @@ import Testing
     }
 
     @Test func fieldsOfAFormPastTheLimitAreNotKeptAndDoNotCount() throws {
-        let forms = Self.repeated(Self.limit + 1) { "<form action=/k\($0)><input name=a value=\($0)><button>b\($0)</button></form>" }
+        let forms = Self.repeated(Self.limit + 1) {
+            "<form action=/k\($0)><input name=a value=\($0)><button>b\($0)</button></form>"
+        }
         let r = try PageScanner.scan(Array(forms.utf8), documentURL: Self.doc)
         #expect(r.forms.count == Self.limit)
         #expect(r.forms.last?.fields == [.init(name: "a", value: "\(Self.limit - 1)")])
@@ -90,10 +98,12 @@ import Testing
 
     @Test func aSelectOfManyOptionsChoosesAsBefore() throws {
         let many = Self.repeated(50_000) { "<option value=v\($0)\($0 == 31_000 ? " selected" : "")>o\($0)</option>" }
-        let single = "<form action=/s><select name=s>\(many)</select><select name=t><option disabled>x<option>first</select></form>"
+        let single =
+            "<form action=/s><select name=s>\(many)</select><select name=t><option disabled>x<option>first</select></form>"
         let r = try PageScanner.scan(Array(single.utf8), documentURL: Self.doc)
         #expect(r.forms.first?.fields == [.init(name: "s", value: "v31000"), .init(name: "t", value: "first")])
-        let multiple = "<form action=/m><select name=m multiple>"
+        let multiple =
+            "<form action=/m><select name=m multiple>"
             + Self.repeated(Self.limit + 3) { "<option selected>o\($0)</option>" } + "</select></form>"
         let m = try PageScanner.scan(Array(multiple.utf8), documentURL: Self.doc)
         #expect(m.forms.first?.fields.count == Self.limit)

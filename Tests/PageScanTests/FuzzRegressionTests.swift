@@ -9,8 +9,10 @@ struct PageScanFuzzRegressionTests {
 
     /// A browser's host parser refuses these hosts, so nothing navigates there and nothing is reported.
     /// They used to come out as `http://h.example p/` and the like.
-    @Test(arguments: ["//h.example p", "https://x<meta/", "//h\u{1}p/x", "https://h.exa%20mple/", "//h:port/x",
-                      "https://%zz/", "http://[::1/", "https://@/", "\\\\\u{1C}\\x"])
+    @Test(arguments: [
+        "//h.example p", "https://x<meta/", "//h\u{1}p/x", "https://h.exa%20mple/", "//h:port/x",
+        "https://%zz/", "http://[::1/", "https://@/", "\\\\\u{1C}\\x",
+    ])
     func linksToHostsABrowserRefusesAreNotReported(_ href: String) throws {
         let base = try #require(WebURL(Self.doc))
         #expect(WebURL(href, relativeTo: base) == nil)
@@ -36,8 +38,10 @@ struct PageScanFuzzRegressionTests {
 struct PageScanScriptFuzzRegressionTests {
     /// A handler or script that ends in an unterminated string: the string's token starts past the last byte. The
     /// load-listener search read that byte and trapped (found by the unread-attribute fuzz test).
-    @Test(arguments: ["<div onclick=\"a='\">x</div><a href=/ok>ok</a>", "<script>onload='</script><a href=/ok>ok</a>",
-                      "<script>x = \"</script><a href=/ok>ok</a>", "<body onload=\"location='/l'; '\"><a href=/ok>ok</a>"])
+    @Test(arguments: [
+        "<div onclick=\"a='\">x</div><a href=/ok>ok</a>", "<script>onload='</script><a href=/ok>ok</a>",
+        "<script>x = \"</script><a href=/ok>ok</a>", "<body onload=\"location='/l'; '\"><a href=/ok>ok</a>",
+    ])
     func anUnterminatedStringAtTheEndOfAScriptIsNoCrash(_ page: String) throws {
         let r = try PageScanner.scan(Array(page.utf8), documentURL: "https://shop.example/pay/page")
         #expect(r.links.map(\.url) == ["https://shop.example/ok"])

@@ -45,7 +45,10 @@ struct PageScanFuzzTests {
         var urls = 0
         for _ in 0..<400 {
             let bytes = fuzz.mutantBytes(of: Self.seeds, maxSteps: 3)
-            let contentType = fuzz.rng.pick([nil, "text/html", "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=utf-16", "text/html; charset=bogus"])
+            let contentType = fuzz.rng.pick([
+                nil, "text/html", "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=utf-16",
+                "text/html; charset=bogus",
+            ])
             let text = String(decoding: bytes, as: UTF8.self)
             let first: PageScanResult
             do {
@@ -100,18 +103,24 @@ struct PageScanFuzzTests {
     /// them, changes no scan result: mutants of the seeds and attribute-heavy pages, with every content type.
     @Test(arguments: [UInt64(31), 32, 33, 34])
     func droppingUnreadAttributesChangesNoResult(seed: UInt64) throws {
-        let dictionary = Self.dictionary + [" class=x", " onclick=\"location='/o'\"", " ONLOAD=l()", "<div", "<img", "<span",
-                                            " id=", "/>", " a=\"1\"", "b='2'", " c", "\u{1B}$B", "~{", "+ADw-"]
+        let dictionary =
+            Self.dictionary + [
+                " class=x", " onclick=\"location='/o'\"", " ONLOAD=l()", "<div", "<img", "<span",
+                " id=", "/>", " a=\"1\"", "b='2'", " c", "\u{1B}$B", "~{", "+ADw-",
+            ]
         var fuzz = FuzzRun(seed: seed, dictionary: dictionary)
         var handlers = 0, trimmedTags = 0
         for _ in 0..<500 {
             let bytes = fuzz.mutantBytes(of: Self.attributeSeeds + Self.seeds.prefix(5), maxSteps: 4)
-            let contentType = fuzz.rng.pick([nil, "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=iso-2022-jp"])
+            let contentType = fuzz.rng.pick([
+                nil, "text/html; charset=utf-8", "text/html; charset=iso-8859-1", "text/html; charset=iso-2022-jp",
+            ])
             let dropped = try PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc)
             let kept = try PageScanner.scan(bytes, contentType: contentType, documentURL: Self.doc, dropsUnreadAttributes: false)
             if dropped != kept {
-                fuzz.findings.record("dropping unread attributes changed the result", input: String(decoding: bytes, as: UTF8.self),
-                                     detail: "\(dropped) vs \(kept)")
+                fuzz.findings.record(
+                    "dropping unread attributes changed the result", input: String(decoding: bytes, as: UTF8.self),
+                    detail: "\(dropped) vs \(kept)")
             }
             handlers += kept.scriptNavigations.count
             var limiter = MarkupLimiter(), copy = bytes
@@ -119,7 +128,9 @@ struct PageScanFuzzTests {
             trimmedTags += limiter.tagsTrimmed
         }
         #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
-        #expect(trimmedTags > 300 && handlers > 200, "too little to exercise the dropping: \(trimmedTags) tags, \(handlers) navigations")
+        #expect(
+            trimmedTags > 300 && handlers > 200,
+            "too little to exercise the dropping: \(trimmedTags) tags, \(handlers) navigations")
     }
 
     /// The same holds for every page Plainview ships (the Pages flows), and for the dense pages of the memory tests.
@@ -139,9 +150,14 @@ struct PageScanFuzzTests {
     @Test(arguments: [UInt64(21), 22])
     func refreshValuesAndURLsResolveStably(seed: UInt64) throws {
         var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
-        let contents = FuzzCorpus.strings(in: "meta_refresh_wpt.json") + ["0;url=/x", "5, URL = 'y'", "-1", "1e3;u", "0; url=\"javascript:x\""]
-        let bases = ["https://shop.example/pay/page?o=1", "http://h.example", "https://h.example/a/./b/../c/", "file:///x/y",
-                     "shopapp://cb/x", "javascript:void(0)", "mailto:a@b.example"]
+        let contents =
+            FuzzCorpus.strings(in: "meta_refresh_wpt.json") + [
+                "0;url=/x", "5, URL = 'y'", "-1", "1e3;u", "0; url=\"javascript:x\"",
+            ]
+        let bases = [
+            "https://shop.example/pay/page?o=1", "http://h.example", "https://h.example/a/./b/../c/", "file:///x/y",
+            "shopapp://cb/x", "javascript:void(0)", "mailto:a@b.example",
+        ]
         for _ in 0..<1500 {
             let content = fuzz.mutant(of: contents, maxSteps: 3)
             let base = fuzz.rng.pick(bases)
@@ -150,12 +166,14 @@ struct PageScanFuzzTests {
                 Self.checkResolved(r.url, input: content, &fuzz.findings)
             }
             guard let baseURL = WebURL(base) else { continue }
-            let raw = fuzz.mutator.mutate(fuzz.rng.pick(["../a?b#c", "//h.example/p", "?q", "#f", "x/./y/../z", "https:x", "\\\\h\\p", "a b"]),
-                                     other: content, rng: &fuzz.rng, maxSteps: 3)
+            let raw = fuzz.mutator.mutate(
+                fuzz.rng.pick(["../a?b#c", "//h.example/p", "?q", "#f", "x/./y/../z", "https:x", "\\\\h\\p", "a b"]),
+                other: content, rng: &fuzz.rng, maxSteps: 3)
             guard let once = WebURL(raw, relativeTo: baseURL)?.href else { continue }
             Self.checkResolved(once, input: raw, &fuzz.findings)
             if let twice = WebURL(once, relativeTo: baseURL)?.href, twice != once {
-                fuzz.findings.record("resolving a resolved URL changes it", input: raw, detail: "\(once) → \(twice) (base \(base))")
+                fuzz.findings.record(
+                    "resolving a resolved URL changes it", input: raw, detail: "\(once) → \(twice) (base \(base))")
             }
         }
         #expect(fuzz.findings.isEmpty, "\(fuzz.findings)")
@@ -202,14 +220,17 @@ struct PageScanFuzzTests {
     // MARK: generator
 
     static func generatePage(_ rng: inout FuzzRNG) -> String {
-        let urls = ["/a", "b/c", "../../d", "?q=1", "#f", "//cdn.example/x", "https://ok.example/", "javascript:alert(1)",
-                    "  /ws  ", "data:text/html,x", "intent://h#Intent;scheme=https;end", "%zz", "http://[::1]/", "\\\\x\\y", ""]
+        let urls = [
+            "/a", "b/c", "../../d", "?q=1", "#f", "//cdn.example/x", "https://ok.example/", "javascript:alert(1)",
+            "  /ws  ", "data:text/html,x", "intent://h#Intent;scheme=https;end", "%zz", "http://[::1]/", "\\\\x\\y", "",
+        ]
         var out = rng.oneIn(3) ? "<base href='\(rng.pick(urls))'>" : ""
         for _ in 0..<(1 + rng.below(12)) {
             let u = rng.pick(urls)
             switch rng.below(8) {
             case 0: out += "<a href='\(u)'>\(rng.pick(["x", "<b>y</b>", "", "&amp;"]))</a>"
-            case 1: out += "<form action='\(u)' method=\(rng.pick(["post", "GET", "dialog", ""]))><input name=n value='\(u)'></form>"
+            case 1:
+                out += "<form action='\(u)' method=\(rng.pick(["post", "GET", "dialog", ""]))><input name=n value='\(u)'></form>"
             case 2: out += "<iframe src='\(u)'></iframe>"
             case 3: out += "<meta http-equiv=refresh content='\(rng.below(5));url=\(u)'>"
             case 4: out += "<script>\(rng.pick(["location.href", "window.location", "top.location"])) = '\(u)';</script>"

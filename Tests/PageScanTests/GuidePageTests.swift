@@ -77,8 +77,12 @@ import PageScan
     }
 
     static let androidPages: [Page] = [
-        .init(name: "Swedbank Pay's Merchant Backend documentation android-intent helper", html: androidHelperPage, url: androidHelperURL, intent: androidIntent),
-        .init(name: "Swedbank Pay's plain web view guide perform-payment", html: performPaymentPage, url: "https://example.com/perform-payment", intent: performPaymentIntent),
+        .init(
+            name: "Swedbank Pay's Merchant Backend documentation android-intent helper", html: androidHelperPage,
+            url: androidHelperURL, intent: androidIntent),
+        .init(
+            name: "Swedbank Pay's plain web view guide perform-payment", html: performPaymentPage,
+            url: "https://example.com/perform-payment", intent: performPaymentIntent),
     ]
 
     @Test(arguments: androidPages)
@@ -92,23 +96,28 @@ import PageScan
     @Test func trampolineNavigatesToTheDecodedUniversalLinkOnlyOnTap() throws {
         let r = try PageScanner.scan(Array(Self.trampolinePage.utf8), contentType: "text/html", documentURL: Self.trampolineURL)
         #expect(r.refresh == nil)
-        #expect(r.links.isEmpty)   // the <a> has no href: the tap target is the div's onclick
-        #expect(r.scriptNavigations.map(\.withoutRunOrder) == [
-            .init(url: "https://example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=yourecomapp&language=en-US&id=abb50c53-53c1-4138-923f-59fcf0acd08d&app=Your%20Ecom%20App&fallback=true",
-                  kind: .assign, onLoad: false),
-        ])
+        #expect(r.links.isEmpty) // the <a> has no href: the tap target is the div's onclick
+        #expect(
+            r.scriptNavigations.map(\.withoutRunOrder) == [
+                .init(
+                    url:
+                        "https://example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=yourecomapp&language=en-US&id=abb50c53-53c1-4138-923f-59fcf0acd08d&app=Your%20Ecom%20App&fallback=true",
+                    kind: .assign, onLoad: false)
+            ])
     }
 
     @Test func plainWebViewGuideJavaScriptHooksPages() throws {
         let ios = #"<html><body><script>window.webkit.messageHandlers.completed.postMessage("success")</script></body></html>"#
-        let android = #"<html><body><script>callbacks.completed("success")</script><a onclick="callbacks.canceled()">Cancel</a></body></html>"#
+        let android =
+            #"<html><body><script>callbacks.completed("success")</script><a onclick="callbacks.canceled()">Cancel</a></body></html>"#
         let r1 = try PageScanner.scan(Array(ios.utf8), documentURL: "https://example.com/complete")
         #expect(r1.hooks == [.init(kind: .webkitMessageHandler, name: "completed", argument: "\"success\"", onLoad: true)])
         let r2 = try PageScanner.scan(Array(android.utf8), documentURL: "https://example.com/complete")
-        #expect(r2.hooks == [
-            .init(kind: .androidInterface, name: "callbacks.completed", argument: "\"success\"", onLoad: true),
-            .init(kind: .androidInterface, name: "callbacks.canceled", argument: nil, onLoad: false),
-        ])
+        #expect(
+            r2.hooks == [
+                .init(kind: .androidInterface, name: "callbacks.completed", argument: "\"success\"", onLoad: true),
+                .init(kind: .androidInterface, name: "callbacks.canceled", argument: nil, onLoad: false),
+            ])
     }
 
     /// A 3-D Secure challenge page: hidden creq posted to the ACS on load.
@@ -123,9 +132,14 @@ import PageScan
             </form></body></html>
             """
         let r = try PageScanner.scan(Array(html.utf8), documentURL: "https://psp.example/3ds/method")
-        #expect(r.forms == [.init(action: "https://acs.bank.example/challenge", method: "POST", fields: [
-            .init(name: "creq", value: "eyJ0aHJlZURTU2VydmVyVHJhbnNJRCI6IjEifQ"),
-            .init(name: "threeDSSessionData", value: "c2Vzc2lvbg"),
-        ], autoSubmit: true, target: "_self", autoSubmitOrder: 0)])
+        #expect(
+            r.forms == [
+                .init(
+                    action: "https://acs.bank.example/challenge", method: "POST",
+                    fields: [
+                        .init(name: "creq", value: "eyJ0aHJlZURTU2VydmVyVHJhbnNJRCI6IjEifQ"),
+                        .init(name: "threeDSSessionData", value: "c2Vzc2lvbg"),
+                    ], autoSubmit: true, target: "_self", autoSubmitOrder: 0)
+            ])
     }
 }

@@ -18,7 +18,8 @@ import TestSupport
     /// The same, with or without the fast path for ordinary tags (and with or without the dropping of unread
     /// attributes, which only the fast path does); with what the limiter reports.
     func filtered(_ input: [UInt8], piece: Int, fastPath: Bool, drops: Bool = false)
-        -> (bytes: [UInt8], truncations: [PageScanResult.Truncation]) {
+        -> (bytes: [UInt8], truncations: [PageScanResult.Truncation])
+    {
         var limiter = MarkupLimiter()
         limiter.fastPath = fastPath
         limiter.dropsUnreadAttributes = drops
@@ -43,8 +44,12 @@ import TestSupport
         #expect(clock.now - start < .seconds(20))
         #expect(r.links.map(\.url) == ["https://shop.example/after"])
         #expect(r.scriptNavigations.isEmpty, "the handler was past the limit: \(r.scriptNavigations)")
-        #expect(r.truncations == [.init(kind: .attributes, count: 1, limit: MarkupLimiter.maxAttributes,
-                                        dropped: 200_001 - MarkupLimiter.maxAttributes)])
+        #expect(
+            r.truncations == [
+                .init(
+                    kind: .attributes, count: 1, limit: MarkupLimiter.maxAttributes,
+                    dropped: 200_001 - MarkupLimiter.maxAttributes)
+            ])
     }
 
     @Test(arguments: [0, 1])
@@ -88,10 +93,11 @@ import TestSupport
     func ordinaryPagesPassUnchanged(piece: Int) throws {
         var pages: [[UInt8]] = [
             Array("<!DOCTYPE html><html><head><title>t</title><style>a>b{c:d}</style><script>if(a<b&&c>d)x='</a>'</script>".utf8)
-                + Array("</head><body a=1 b='2' c=\"3>\" d e/f g=/h/ i = j><!-- <a x y z> --><br/><p>t</p></body></html>".utf8),
+                + Array("</head><body a=1 b='2' c=\"3>\" d e/f g=/h/ i = j><!-- <a x y z> --><br/><p>t</p></body></html>".utf8)
         ]
         let pagesFolder = Project.path("Pages")
-        let files = FileManager.default.enumerator(at: pagesFolder, includingPropertiesForKeys: nil)?
+        let files =
+            FileManager.default.enumerator(at: pagesFolder, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "html" } ?? []
         #expect(!files.isEmpty)
         for file in files.prefix(piece == 1 ? 5 : 40) { pages.append([UInt8](try Data(contentsOf: file))) }
@@ -115,13 +121,17 @@ import TestSupport
     /// elsewhere, or raw text taken for markup) would cut different bytes; both must give the same.
     @Test func theFastPathReadsTagsAsTheStateMachineDoes() {
         var rng = FuzzRNG(seed: 1919)
-        let pieces = ["<", ">", "/", "/>", "=", "\"", "'", " ", "\n", "a", "b", "x1", "-", "!", "?", "<a", "<b c=d>",
-                      "<a href=\"/x\">", "<i title='t>u' data-x = y/>", "</a>", "</", "<script>", "</script>", "<style>",
-                      "</STYLE>", "<script/>", "<!--", "-->", "<!DOCTYPE html>", "<p", " e", "=\"v\"", "=w", "\"v\"", "<br/>",
-                      "<a b='x>", "<a b=\"x>", "<a b=x'y>", "<b c= '>'>", "<u v=\"'\" w='\"'>", "<a b\"c>", "<a b=c\"d>"]
-        let overAttributes = Array(("<i " + (0..<(MarkupLimiter.maxAttributes + 5)).map { "a\($0)" }.joined(separator: " ")
-                                    + " z=\"q\">").utf8)
-        let overValue = Array("<a title=\"".utf8) + [UInt8](repeating: UInt8(ascii: "v"), count: MarkupLimiter.maxValueBytes + 3)
+        let pieces = [
+            "<", ">", "/", "/>", "=", "\"", "'", " ", "\n", "a", "b", "x1", "-", "!", "?", "<a", "<b c=d>",
+            "<a href=\"/x\">", "<i title='t>u' data-x = y/>", "</a>", "</", "<script>", "</script>", "<style>",
+            "</STYLE>", "<script/>", "<!--", "-->", "<!DOCTYPE html>", "<p", " e", "=\"v\"", "=w", "\"v\"", "<br/>",
+            "<a b='x>", "<a b=\"x>", "<a b=x'y>", "<b c= '>'>", "<u v=\"'\" w='\"'>", "<a b\"c>", "<a b=c\"d>",
+        ]
+        let overAttributes = Array(
+            ("<i " + (0..<(MarkupLimiter.maxAttributes + 5)).map { "a\($0)" }.joined(separator: " ")
+                + " z=\"q\">").utf8)
+        let overValue =
+            Array("<a title=\"".utf8) + [UInt8](repeating: UInt8(ascii: "v"), count: MarkupLimiter.maxValueBytes + 3)
             + Array("\">".utf8)
         for round in 0..<400 {
             var input: [UInt8] = []
@@ -132,8 +142,9 @@ import TestSupport
             let piece = round % 40 == 0 || round % 3 == 0 ? 4096 : 1 + rng.below(64)
             let fast = filtered(input, piece: piece, fastPath: true)
             let slow = filtered(input, piece: piece, fastPath: false)
-            #expect(fast.bytes == slow.bytes && fast.truncations == slow.truncations,
-                    "\(String(decoding: input.prefix(400), as: UTF8.self)) in pieces of \(piece)")
+            #expect(
+                fast.bytes == slow.bytes && fast.truncations == slow.truncations,
+                "\(String(decoding: input.prefix(400), as: UTF8.self)) in pieces of \(piece)")
         }
     }
 
@@ -157,11 +168,18 @@ import TestSupport
         ("<span title='>' x=y/>t", "<span>t"),
         ("<em a b c on>e", "<em on>e"),
         // Collected elements keep the attributes the scan reads; `<meta>` keeps all (libxml2 reads its charset).
-        ("<a href=/x class=more onclick=f()>a</a><meta charset=utf-8 name=x>", "<a href=/x onclick=f()>a</a><meta charset=utf-8 name=x>"),
-        ("<FORM ID=f class=c><Input NAME=q class=k><textarea cols=3 name=t></textarea>",
-         "<FORM ID=f><Input NAME=q><textarea name=t></textarea>"),
-        ("<area alt=a shape=rect href=/h><base target=_top class=b><iframe src=/f width=1 name=n>",
-         "<area alt=a href=/h><base target=_top><iframe src=/f name=n>"),
+        (
+            "<a href=/x class=more onclick=f()>a</a><meta charset=utf-8 name=x>",
+            "<a href=/x onclick=f()>a</a><meta charset=utf-8 name=x>"
+        ),
+        (
+            "<FORM ID=f class=c><Input NAME=q class=k><textarea cols=3 name=t></textarea>",
+            "<FORM ID=f><Input NAME=q><textarea name=t></textarea>"
+        ),
+        (
+            "<area alt=a shape=rect href=/h><base target=_top class=b><iframe src=/f width=1 name=n>",
+            "<area alt=a href=/h><base target=_top><iframe src=/f name=n>"
+        ),
         // Tags the fast path leaves to the state machine pass as they are.
         ("<div a=\"b\"c=\"d\" e\"f>", "<div a=\"b\"c=\"d\" e\"f>"),
         // Raw text is not markup, also after `<script src=a/>` (the `/` is the value's: no self-closing tag).
@@ -181,7 +199,7 @@ import TestSupport
             #expect(trimmed("<div title=\"\(plain)\" id=x>t") == "<div>t", "length \(length)")
             for at in 0..<length {
                 var bytes = Array(plain.utf8)
-                bytes[at] = 0xE9   // Latin-1 é: one byte, as a windows-1252 page holds it
+                bytes[at] = 0xE9 // Latin-1 é: one byte, as a windows-1252 page holds it
                 let value = String(decoding: bytes, as: UTF8.self)
                 let tag = Array("<div title=\"".utf8) + bytes + Array("\" id=x>t".utf8)
                 let out = filtered(tag, piece: 4096, fastPath: true, drops: true).bytes
@@ -195,7 +213,7 @@ import TestSupport
     @Test(arguments: [
         ("<a hrefx=/x HREF=/y hre=/z>", "<a HREF=/y>"),
         ("<button aria-labelx=a ARIA-LABEL=b aria-labe=c aria-label-=d>", "<button ARIA-LABEL=b>"),
-        ("<button aria-labxx=a aria-lab-l=b aria-label=c>", "<button aria-label=c>"),   // the same first 8 bytes
+        ("<button aria-labxx=a aria-lab-l=b aria-label=c>", "<button aria-label=c>"), // the same first 8 bytes
         ("<input typ=t types=u type=v disabledx disabled>", "<input type=v disabled>"),
         ("<option selected=s selectedness=t value=v>", "<option selected=s value=v>"),
     ])
@@ -211,7 +229,9 @@ import TestSupport
         #expect(trimmed(page) == page)
         // Before the piece that shows it, tags were trimmed; a `~` or `+` followed by something else changes nothing.
         #expect(trimmed("<div class=a>x</div>" + String(repeating: " ", count: 5000) + marker, piece: 4096).hasPrefix("<div>x"))
-        #expect(trimmed("<div class=a>" + marker + "x") == (marker.count == 1 ? "<div>" + marker + "x" : "<div class=a>" + marker + "x"))
+        #expect(
+            trimmed("<div class=a>" + marker + "x")
+                == (marker.count == 1 ? "<div>" + marker + "x" : "<div class=a>" + marker + "x"))
     }
 
     /// Every attribute of the HTML standard (and a few others), on every element the scan collects and on an
@@ -236,7 +256,8 @@ import TestSupport
         for tag in Tag.collectedNames + ["div", "img", "body"] {
             for attribute in attributes {
                 let value = values[(attribute.utf8.count + tag.utf8.count) % values.count]
-                let page = "<form id=f name=f action=/a><select name=s><\(tag) \(attribute)=\"\(value)\" name=n value=v href=/h src=/s>t</\(tag)>"
+                let page =
+                    "<form id=f name=f action=/a><select name=s><\(tag) \(attribute)=\"\(value)\" name=n value=v href=/h src=/s>t</\(tag)>"
                     + "<\(tag) \(attribute) type=submit>u</\(tag)></select></form><a href=/after>a</a>"
                 let dropped = try PageScanner.scan(Array(page.utf8), documentURL: Self.doc)
                 let kept = try PageScanner.scan(Array(page.utf8), documentURL: Self.doc, dropsUnreadAttributes: false)
@@ -258,24 +279,32 @@ import TestSupport
 
     /// `n` nested `<div>`s around `inner`, closed, then `after`.
     func nested(_ n: Int, _ inner: String, after: String = "") -> [UInt8] {
-        Array(("<html><body>" + String(repeating: "<div>", count: n) + inner + String(repeating: "</div>", count: n)
-               + after + "</body></html>").utf8)
+        Array(
+            ("<html><body>" + String(repeating: "<div>", count: n) + inner + String(repeating: "</div>", count: n)
+                + after + "</body></html>").utf8)
     }
 
     @Test func contentAfterAHundredThousandNestedElementsIsFound() throws {
-        let r = try scan(nested(100_000, "<a href=/deep>d</a>", after: "<a href=/after>x</a><form action=/f><input name=q value=1></form>"))
+        let r = try scan(
+            nested(100_000, "<a href=/deep>d</a>", after: "<a href=/after>x</a><form action=/f><input name=q value=1></form>"))
         #expect(r.links.map(\.url) == ["https://shop.example/deep", "https://shop.example/after"])
         #expect(r.links.map(\.text) == ["d", "x"])
         #expect(r.forms.map(\.fields) == [[.init(name: "q", value: "1")]])
         // html and body are two of the 512 kept; every <div> past them is one flattened element.
-        #expect(r.truncations == [.init(kind: .depth, count: 100_000 - (PageScanner.maxElementDepth - 2), limit: PageScanner.maxElementDepth, dropped: 0)])
+        #expect(
+            r.truncations == [
+                .init(
+                    kind: .depth, count: 100_000 - (PageScanner.maxElementDepth - 2), limit: PageScanner.maxElementDepth,
+                    dropped: 0)
+            ])
     }
 
     @Test func strayEndTagsUnderDeepNestingCostLittle() throws {
         // Every `</i>` searches libxml2's element stack for an open <i>: with 100,000 <b> open that was 16 s for
         // this 0.7 MB page; the stack now holds at most 513 names.
-        let html = Array(("<html><body>" + String(repeating: "<b>", count: 100_000) + String(repeating: "</i>", count: 100_000)
-                          + "<a href=/after>x</a></body></html>").utf8)
+        let html = Array(
+            ("<html><body>" + String(repeating: "<b>", count: 100_000) + String(repeating: "</i>", count: 100_000)
+                + "<a href=/after>x</a></body></html>").utf8)
         let clock = ContinuousClock()
         let start = clock.now
         let r = try scan(html)
@@ -305,6 +334,11 @@ import TestSupport
         #expect(r.links == (try scan(nested(10, inner))).links, "the same as within the limit")
         // 510 <div>s are kept (with html and body), the 511th is the one deep element open; the other 489 and
         // the <a> each close the one before.
-        #expect(r.truncations == [.init(kind: .depth, count: 1_000 - (PageScanner.maxElementDepth - 2), limit: PageScanner.maxElementDepth, dropped: 0)])
+        #expect(
+            r.truncations == [
+                .init(
+                    kind: .depth, count: 1_000 - (PageScanner.maxElementDepth - 2), limit: PageScanner.maxElementDepth, dropped: 0
+                )
+            ])
     }
 }

@@ -9,16 +9,23 @@ import TestSupport
     /// concatenation, comparisons, arrows, a second statement, words that only start like ours.
     static let handlers = [
         "location.href='/cart/add?id=0'", "location.href = \"/x\";", " \t\nlocation = '/y' ; \n", "window.location.href='/w'",
-        "document.location='/d'", "top.location.href = 'https://bank.example/3ds'", "self.location='/s';", "parent.location = '/p'",
-        "globalThis.location.href='/g'", "this.location='/t'", "location.href='/a\\'b'", "location.href='/a\nb'", "location.href='/x' + y",
-        "location.href='/x'; return false", "location.href == '/x'", "location.href => '/x'", "location.href='/x' // c", "locations='/x'",
-        "location.hrefs='/x'", "location1.href='/x'", "win.location='/x'", "window .location . href = '/ws'", "location.replace('/r')",
-        "location.href=''", "location.href='/q'x", "Location.href='/x'", "location.href='/\u{E9}\u{2028}x'", "window.location='/x';;",
+        "document.location='/d'", "top.location.href = 'https://bank.example/3ds'", "self.location='/s';",
+        "parent.location = '/p'",
+        "globalThis.location.href='/g'", "this.location='/t'", "location.href='/a\\'b'", "location.href='/a\nb'",
+        "location.href='/x' + y",
+        "location.href='/x'; return false", "location.href == '/x'", "location.href => '/x'", "location.href='/x' // c",
+        "locations='/x'",
+        "location.hrefs='/x'", "location1.href='/x'", "win.location='/x'", "window .location . href = '/ws'",
+        "location.replace('/r')",
+        "location.href=''", "location.href='/q'x", "Location.href='/x'", "location.href='/\u{E9}\u{2028}x'",
+        "window.location='/x';;",
         "location.href='/x'", "location['href']='/x'", "location.href=`/x`", "location.href=\"/a'b\"", "location.href='/a\"b'",
         "setTimeout(function(){location.href='/t'}, 5)", "location.href='javascript:alert(1)'", "location.\nhref\n=\n'/n'",
     ]
 
-    func analysed(_ sources: [String], plain: Bool, interfaces: Set<String> = PageScanner.defaultAndroidInterfaces) -> ScriptFindings {
+    func analysed(_ sources: [String], plain: Bool, interfaces: Set<String> = PageScanner.defaultAndroidInterfaces)
+        -> ScriptFindings
+    {
         var scanner = ScriptScanner(androidInterfaces: interfaces)
         scanner.readsPlainAssignments = plain && scanner.readsPlainAssignments
         var analysis = ScriptAnalysis(scanner)
@@ -51,7 +58,9 @@ import TestSupport
     }
 
     @Test func fuzzedHandlersAddWhatTheMatcherAdds() {
-        var fuzz = FuzzRun(seed: 77, dictionary: ["location", ".href", "window.", "=", "'", "\"", ";", " ", "\\", "\n", "+", "/*", "//", "(", ")"])
+        var fuzz = FuzzRun(
+            seed: 77,
+            dictionary: ["location", ".href", "window.", "=", "'", "\"", ";", " ", "\\", "\n", "+", "/*", "//", "(", ")"])
         for _ in 0..<3_000 {
             let h = fuzz.mutant(of: Self.handlers, maxSteps: 3)
             if !same(analysed([h], plain: true), analysed([h], plain: false)) {
@@ -72,13 +81,17 @@ import TestSupport
     /// does when the matcher reads the handler (`; 0` after it sends the handler to the matcher), with and
     /// without a `<base>`, and a navigation between two plain ones keeps its own URL.
     @Test func plainURLsResolveFromTheirBytesAsTheMatchersDo() throws {
-        let urls = ["/cart/add?id=1", "next", "../up/./x", "?q=1", "#f", "//other.example/p", "https://bank.example/3ds",
-                    "/a b", "/\u{E9}t\u{E9}", "javascript:void(0)", "", "http://[::1", "mailto:x@example.com", "/%zz"]
+        let urls = [
+            "/cart/add?id=1", "next", "../up/./x", "?q=1", "#f", "//other.example/p", "https://bank.example/3ds",
+            "/a b", "/\u{E9}t\u{E9}", "javascript:void(0)", "", "http://[::1", "mailto:x@example.com", "/%zz",
+        ]
         for base in ["", "<base href='https://cdn.example/shop/'>"] {
             for url in urls {
-                let plain = "\(base)<button onclick=\"location.href='\(url)'\">a</button><a onclick=\"go('/m')\">m</a>"
+                let plain =
+                    "\(base)<button onclick=\"location.href='\(url)'\">a</button><a onclick=\"go('/m')\">m</a>"
                     + "<button onclick=\"window.location='\(url)x'\">b</button>"
-                let matched = "\(base)<button onclick=\"location.href='\(url)'; 0\">a</button><a onclick=\"go('/m')\">m</a>"
+                let matched =
+                    "\(base)<button onclick=\"location.href='\(url)'; 0\">a</button><a onclick=\"go('/m')\">m</a>"
                     + "<button onclick=\"window.location='\(url)x'; 0\">b</button>"
                 let a = try PageScanner.scan(Array(plain.utf8), documentURL: "https://shop.example/checkout/pay")
                 let b = try PageScanner.scan(Array(matched.utf8), documentURL: "https://shop.example/checkout/pay")

@@ -41,9 +41,13 @@ import PageScan
         #expect(fromFile == fromMemory)
         #expect(fromFile.links.count == 3000)
         // Undeclared, libxml2 2.9 reads the bytes as Latin-1 (as browsers default to windows-1252): both ways.
-        #expect(fromFile.links[2999] == .init(url: "https://shop.example/p/2999", text: declared ? "Läs\u{2028}mer 2999" : "LÃ¤sâ\u{80}¨mer 2999"))
+        #expect(
+            fromFile.links[2999]
+                == .init(url: "https://shop.example/p/2999", text: declared ? "Läs\u{2028}mer 2999" : "LÃ¤sâ\u{80}¨mer 2999"))
         #expect(fromFile.scriptNavigations.count == 61)
-        #expect(fromFile.scriptNavigations.last?.withoutRunOrder == .init(url: "https://shop.example/end", kind: .replace, onLoad: true))
+        #expect(
+            fromFile.scriptNavigations.last?.withoutRunOrder
+                == .init(url: "https://shop.example/end", kind: .replace, onLoad: true))
     }
 
     /// A NUL is delivered as U+FFFD (three bytes); where that spills over a read, nothing is lost or doubled.
@@ -87,7 +91,7 @@ import PageScan
     }
 
     @Test func readErrorIsAnErrorNamingTheInput() throws {
-        let fd = open(FileManager.default.temporaryDirectory.path, O_RDONLY)   // read(2) on a directory: EISDIR
+        let fd = open(FileManager.default.temporaryDirectory.path, O_RDONLY) // read(2) on a directory: EISDIR
         try #require(fd >= 0)
         defer { close(fd) }
         #expect {

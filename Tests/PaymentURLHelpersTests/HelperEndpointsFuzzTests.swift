@@ -8,9 +8,10 @@ import TestSupport
 
 @Suite("Fuzz: helper endpoints")
 struct HelperEndpointsFuzzTests {
-    static let endpoints: HelperEndpoints? = try? HelperEndpoints(configuration: HelperEndpointsConfiguration(
-        publicURL: "https://shop.example.com", root: "/swedbank-pay-mobile/", appIDs: ["ABCDE12345.com.example.shop"],
-        androidPackage: "com.example.shop", sha256CertFingerprints: [String(repeating: "ab", count: 32)]))
+    static let endpoints: HelperEndpoints? = try? HelperEndpoints(
+        configuration: HelperEndpointsConfiguration(
+            publicURL: "https://shop.example.com", root: "/swedbank-pay-mobile/", appIDs: ["ABCDE12345.com.example.shop"],
+            androidPackage: "com.example.shop", sha256CertFingerprints: [String(repeating: "ab", count: 32)]))
 
     static let seeds = [
         "/swedbank-pay-mobile/sdk-callback/android-intent?package=your.ecom.app&id=abb50c53",
@@ -23,10 +24,11 @@ struct HelperEndpointsFuzzTests {
     /// Markers that are only harmless when escaped: a raw `"`, `'` or `<` between `x` and `zq` breaks out of
     /// an attribute or opens a tag.
     static let markers = ["x\"zq", "x'zq", "x<zq"]
-    static let dictionary = markers + markers.map { AppSwitchEncoding.encodeComponent($0) } + [
-        "&", "=", "?", "#", "%", "%0D%0A", "\r\n", "%00", "javascript:", "<script>", "%3Cscript%3E", "package=",
-        "scheme=", "language=", "target=", "fallback=", "id=", "https%3A%2F%2Fevil.example%2F", "//", "/../", "é", "%C3",
-    ]
+    static let dictionary =
+        markers + markers.map { AppSwitchEncoding.encodeComponent($0) } + [
+            "&", "=", "?", "#", "%", "%0D%0A", "\r\n", "%00", "javascript:", "<script>", "%3Cscript%3E", "package=",
+            "scheme=", "language=", "target=", "fallback=", "id=", "https%3A%2F%2Fevil.example%2F", "//", "/../", "é", "%C3",
+        ]
 
     @Test(arguments: [UInt64(1), 2, 3])
     func responsesEscapeWhatTheyEchoAndCarrySafeHeaders(seed: UInt64) throws {
@@ -38,8 +40,10 @@ struct HelperEndpointsFuzzTests {
             let r = endpoints.respond(to: HelperRequest(method: fuzz.rng.pick(["GET", "GET", "HEAD", "POST"]), target: target))
             if r.status == 200 || r.status == 302 { ok += 1 }
             if !(200...599).contains(r.status) { fuzz.findings.record("status \(r.status)", input: target) }
-            for h in r.headers where h.name.isEmpty || (h.name + h.value).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-                fuzz.findings.record("a header holds a control character (response splitting)", input: target, detail: "\(h.name): \(h.value)")
+            for h in r.headers
+            where h.name.isEmpty || (h.name + h.value).unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                fuzz.findings.record(
+                    "a header holds a control character (response splitting)", input: target, detail: "\(h.name): \(h.value)")
             }
             // Location: an absolute URL (https, or the app's own scheme for the iOS fallback), never a script
             // or local scheme, never with blanks.

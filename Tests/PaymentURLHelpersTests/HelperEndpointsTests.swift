@@ -5,12 +5,15 @@ import Testing
 import PlainviewSupport
 
 private let base = "https://shop.example.com"
-private func endpoints(root: String = "/swedbank-pay-mobile/", trampoline: String? = nil,
-                       appIDs: [String] = ["ABCDE12345.com.example.shop"],
-                       package: String? = "com.example.shop") throws -> HelperEndpoints {
-    HelperEndpoints(configuration: try HelperEndpointsConfiguration(
-        publicURL: base, root: root, appIDs: appIDs, androidPackage: package,
-        sha256CertFingerprints: package == nil ? [] : [String(repeating: "ab", count: 32)], trampolineURL: trampoline))
+private func endpoints(
+    root: String = "/swedbank-pay-mobile/", trampoline: String? = nil,
+    appIDs: [String] = ["ABCDE12345.com.example.shop"],
+    package: String? = "com.example.shop"
+) throws -> HelperEndpoints {
+    HelperEndpoints(
+        configuration: try HelperEndpointsConfiguration(
+            publicURL: base, root: root, appIDs: appIDs, androidPackage: package,
+            sha256CertFingerprints: package == nil ? [] : [String(repeating: "ab", count: 32)], trampolineURL: trampoline))
 }
 private func get(_ target: String, method: String = "GET") throws -> HelperResponse {
     try endpoints().respond(to: HelperRequest(method: method, target: target))
@@ -21,7 +24,8 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         let r = try get("/swedbank-pay-mobile/sdk-callback/android-intent?package=your.ecom.app&id=abb50c53")
         #expect(r.status == 200)
         #expect(r.header("content-type") == "text/html; charset=utf-8")
-        let intent = "intent://shop.example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=your.ecom.app&amp;id=abb50c53#Intent;scheme=https;action=com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER;package=your.ecom.app;end;"
+        let intent =
+            "intent://shop.example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=your.ecom.app&amp;id=abb50c53#Intent;scheme=https;action=com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER;package=your.ecom.app;end;"
         #expect(r.body.contains("<meta http-equiv=\"refresh\" content=\"0;url=\(intent)\">"))
         #expect(r.body.contains("<a class=\"button\" href=\"\(intent)\">Back to app</a>"))
     }
@@ -68,21 +72,26 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
 }
 
 @Suite struct HelperEndpointsIOSTests {
-    let seedTarget = "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=yourecomapp&language=en-US&id=abb50c53-53c1-4138-923f-59fcf0acd08d&app=Your%20Ecom%20App"
+    let seedTarget =
+        "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=yourecomapp&language=en-US&id=abb50c53-53c1-4138-923f-59fcf0acd08d&app=Your%20Ecom%20App"
 
     @Test func firstVisitRedirectsToTheBackLinkPageWithFallbackTarget() throws {
         let r = try get(seedTarget)
         #expect(r.status == 302)
         #expect(r.header("cache-control") == "no-store")
         #expect(r.body.isEmpty)
-        let expected = "https://shop.example.com/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fsdk-callback%2Fios-universal-link%3Fscheme%3Dyourecomapp%26language%3Den-US%26id%3Dabb50c53-53c1-4138-923f-59fcf0acd08d%26app%3DYour%2520Ecom%2520App%26fallback%3Dtrue&language=en-US&app=Your%20Ecom%20App"
+        let expected =
+            "https://shop.example.com/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fsdk-callback%2Fios-universal-link%3Fscheme%3Dyourecomapp%26language%3Den-US%26id%3Dabb50c53-53c1-4138-923f-59fcf0acd08d%26app%3DYour%2520Ecom%2520App%26fallback%3Dtrue&language=en-US&app=Your%20Ecom%20App"
         #expect(r.header("location") == expected)
     }
 
     @Test func backLinkPageCanLiveOnASeparateHost() throws {
         let e = try endpoints(trampoline: "https://back.example.net")
         let r = e.respond(to: HelperRequest(target: seedTarget))
-        #expect(r.header("location")?.hasPrefix("https://back.example.net/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fshop.example.com%2F") == true)
+        #expect(
+            r.header("location")?.hasPrefix(
+                "https://back.example.net/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fshop.example.com%2F")
+                == true)
     }
 
     @Test func fallbackRedirectsToTheSameURLWithTheCustomScheme() throws {
@@ -94,7 +103,10 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
     @Test func fallbackFalseIsReplacedNotDuplicated() throws {
         let r = try get("/swedbank-pay-mobile/sdk-callback/ios-universal-link?fallback=false&scheme=s&language=sv-SE")
         let location = try #require(r.header("location"))
-        #expect(location.contains("target=https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fsdk-callback%2Fios-universal-link%3Fscheme%3Ds%26language%3Dsv-SE%26fallback%3Dtrue&"))
+        #expect(
+            location.contains(
+                "target=https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fsdk-callback%2Fios-universal-link%3Fscheme%3Ds%26language%3Dsv-SE%26fallback%3Dtrue&"
+            ))
     }
 
     @Test func languageIsCaseInsensitiveAndCanonicalised() throws {
@@ -102,18 +114,19 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         #expect(r.header("location")?.hasSuffix("&language=sv-SE") == true)
     }
 
-    @Test(arguments: [
-        ("scheme=&language=en-US", "scheme"), ("language=en-US", "scheme"),
-        ("scheme=1app&language=en-US", "scheme"), ("scheme=my%20app&language=en-US", "scheme"),
-        ("scheme=https&language=en-US", "scheme"), ("scheme=JavaScript&language=en-US", "scheme"),
-        ("scheme=intent&language=en-US", "scheme"), ("scheme=a:b&language=en-US", "scheme"),
-        ("scheme=app", "language"), ("scheme=app&language=de-DE", "language"),
-        ("scheme=app&language=en-US%0D%0ASet-Cookie:x=1", nil), ("scheme=app%0d%0aX:1&language=en-US", nil),
-        ("scheme=app&language=en-US&fallback=yes", "fallback"),
-        ("scheme=app&language=en-US&app=\(String(repeating: "x", count: 101))", "app"),
-        ("scheme=app&language=en-US&id=%0A", nil), ("scheme=app&language=en-US&x=%E2%82", nil),
-        ("scheme=app&language=en-US&x=%zz", nil), ("scheme=a&scheme=b&language=en-US", "scheme"),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("scheme=&language=en-US", "scheme"), ("language=en-US", "scheme"),
+            ("scheme=1app&language=en-US", "scheme"), ("scheme=my%20app&language=en-US", "scheme"),
+            ("scheme=https&language=en-US", "scheme"), ("scheme=JavaScript&language=en-US", "scheme"),
+            ("scheme=intent&language=en-US", "scheme"), ("scheme=a:b&language=en-US", "scheme"),
+            ("scheme=app", "language"), ("scheme=app&language=de-DE", "language"),
+            ("scheme=app&language=en-US%0D%0ASet-Cookie:x=1", nil), ("scheme=app%0d%0aX:1&language=en-US", nil),
+            ("scheme=app&language=en-US&fallback=yes", "fallback"),
+            ("scheme=app&language=en-US&app=\(String(repeating: "x", count: 101))", "app"),
+            ("scheme=app&language=en-US&id=%0A", nil), ("scheme=app&language=en-US&x=%E2%82", nil),
+            ("scheme=app&language=en-US&x=%zz", nil), ("scheme=a&scheme=b&language=en-US", "scheme"),
+        ] as [(String, String?)])
     func badParametersAreProblemsNeverRedirects(query: String, parameter: String?) throws {
         let r = try get("/swedbank-pay-mobile/sdk-callback/ios-universal-link?\(query)")
         #expect(r.status == 400, "\(r)")
@@ -130,21 +143,29 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
 
     @Test func rawBytesOutsideRFC3986AreEncodedInTheLocation() throws {
         let r = try get("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&fallback=true&x={|}^ é")
-        #expect(r.header("location") == "app://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&fallback=true&x=%7B%7C%7D%5E%20%C3%A9")
+        #expect(
+            r.header("location")
+                == "app://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&fallback=true&x=%7B%7C%7D%5E%20%C3%A9"
+        )
     }
 }
 
 @Suite struct HelperEndpointsTrampolineTests {
-    static let own = "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fsdk-callback%2Fios-universal-link%3Fscheme%3Dapp%26language%3Den-US%26fallback%3Dtrue"
+    static let own =
+        "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fsdk-callback%2Fios-universal-link%3Fscheme%3Dapp%26language%3Den-US%26fallback%3Dtrue"
 
     @Test func pageLinksToTheTargetWithTheAppName() throws {
-        let r = try get("/swedbank-pay-mobile/sdk-callback/trampoline?target=\(Self.own)&language=sv-SE&app=Min%20%3Cb%3EApp%3C%2Fb%3E")
+        let r = try get(
+            "/swedbank-pay-mobile/sdk-callback/trampoline?target=\(Self.own)&language=sv-SE&app=Min%20%3Cb%3EApp%3C%2Fb%3E")
         #expect(r.status == 200)
         #expect(r.header("content-type") == "text/html; charset=utf-8")
         #expect(r.header("content-language") == "sv-SE")
         #expect(r.header("content-security-policy")?.contains("default-src 'none'") == true)
         #expect(r.body.contains("<html lang=\"sv-SE\">"))
-        #expect(r.body.contains("href=\"https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&amp;language=en-US&amp;fallback=true\""))
+        #expect(
+            r.body.contains(
+                "href=\"https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&amp;language=en-US&amp;fallback=true\""
+            ))
         #expect(r.body.contains(">Tillbaka till Min &lt;b&gt;App&lt;/b&gt;</a>"))
         #expect(!r.body.contains("<b>"))
         #expect(!r.body.contains("<script"))
@@ -179,15 +200,20 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
     @Test func theLadderEndsOnTheBackLinkPageAndItsLinkFallsBack() throws {
         // Follow it as Safari would: payment url → back-link page → tapped link → custom scheme.
         let e = try endpoints()
-        let first = e.respond(to: HelperRequest(target: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7"))
+        let first = e.respond(
+            to: HelperRequest(target: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7"))
         let location = try #require(first.header("location"))
         let pageTarget = String(location.dropFirst("https://shop.example.com".count))
         let page = e.respond(to: HelperRequest(target: pageTarget))
         #expect(page.status == 200)
-        let link = "https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7&fallback=true"
+        let link =
+            "https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7&fallback=true"
         #expect(page.body.contains("href=\"\(HTMLEscaping.escape(link))\""))
         let last = e.respond(to: HelperRequest(target: String(link.dropFirst("https://shop.example.com".count))))
-        #expect(last.header("location") == "app://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7&fallback=true")
+        #expect(
+            last.header("location")
+                == "app://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=app&language=en-US&id=7&fallback=true"
+        )
     }
 }
 
@@ -199,7 +225,10 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         #expect(r.body.contains("\"appIDs\": [\"ABCDE12345.com.example.shop\"]"))
         #expect(r.body.contains("\"appID\": \"ABCDE12345.com.example.shop\""))
         #expect(r.body.contains("{\"/\": \"/swedbank-pay-mobile/sdk-callback/ios-universal-link\""))
-        #expect(r.body.contains("\"paths\": [\"/swedbank-pay-mobile/sdk-callback/ios-universal-link\", \"/swedbank-pay-mobile/sdk-callback/ios-universal-link?*\"]"))
+        #expect(
+            r.body.contains(
+                "\"paths\": [\"/swedbank-pay-mobile/sdk-callback/ios-universal-link\", \"/swedbank-pay-mobile/sdk-callback/ios-universal-link?*\"]"
+            ))
     }
 
     @Test func aasaFollowsTheRoot() throws {
@@ -212,7 +241,9 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         #expect(r.status == 200)
         #expect(r.body.contains("\"delegate_permission/common.handle_all_urls\""))
         #expect(r.body.contains("\"package_name\": \"com.example.shop\""))
-        #expect(r.body.contains("\"AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB\""))
+        #expect(
+            r.body.contains("\"AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB:AB\"")
+        )
     }
 
     @Test func withoutAPackageAssetLinksIsAnEmptyList() throws {
@@ -251,7 +282,9 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         #expect(r.status == 414)
     }
 
-    @Test(arguments: ["/a\r\nb", "/swedbank-pay-mobile/sdk-callback/android-intent?package=a.b\r\nX: 1", "relative", "/x#y", "/%0d%0a"])
+    @Test(arguments: [
+        "/a\r\nb", "/swedbank-pay-mobile/sdk-callback/android-intent?package=a.b\r\nX: 1", "relative", "/x#y", "/%0d%0a",
+    ])
     func malformedTargetsAreBadRequests(target: String) throws {
         let r = try get(target)
         #expect(r.status == 400)
@@ -268,8 +301,10 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         #expect(PublicOrigin(input)?.description == expected)
     }
 
-    @Test(arguments: ["ftp://x", "https://user@x", "https://x/path", "https://x?q", "https://x:0", "https://x:99999",
-                      "https://ex ample", "https://-x.com", "https://", "x.com", "https://bücher.example"])
+    @Test(arguments: [
+        "ftp://x", "https://user@x", "https://x/path", "https://x?q", "https://x:0", "https://x:99999",
+        "https://ex ample", "https://-x.com", "https://", "x.com", "https://bücher.example",
+    ])
     func badPublicOriginsAreRejected(input: String) {
         #expect(PublicOrigin(input) == nil)
     }
@@ -285,16 +320,23 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
     }
 
     @Test func badAppIDsAndFingerprintsAreRejected() {
-        #expect(throws: HelperConfigurationError.self) { try HelperEndpointsConfiguration(publicURL: base, appIDs: ["com.example"]) }
+        #expect(throws: HelperConfigurationError.self) {
+            try HelperEndpointsConfiguration(publicURL: base, appIDs: ["com.example"])
+        }
         #expect(throws: HelperConfigurationError.self) {
             try HelperEndpointsConfiguration(publicURL: base, androidPackage: "a.b", sha256CertFingerprints: ["AB:CD"])
         }
-        #expect(throws: HelperConfigurationError.self) { try HelperEndpointsConfiguration(publicURL: base, androidPackage: "a.b") }
+        #expect(throws: HelperConfigurationError.self) {
+            try HelperEndpointsConfiguration(publicURL: base, androidPackage: "a.b")
+        }
     }
 }
 
 @Suite struct HelperTextTests {
-    @Test(arguments: [("a b", "a%20b"), ("é", "%C3%A9"), ("a&b=c/d?e#f", "a%26b%3Dc%2Fd%3Fe%23f"), ("-._~", "-._~"), ("'()*!", "%27%28%29%2A%21")])
+    @Test(arguments: [
+        ("a b", "a%20b"), ("é", "%C3%A9"), ("a&b=c/d?e#f", "a%26b%3Dc%2Fd%3Fe%23f"), ("-._~", "-._~"),
+        ("'()*!", "%27%28%29%2A%21"),
+    ])
     func componentEncoding(input: String, expected: String) {
         #expect(PercentEncoding.encodeComponent(input) == expected)
         #expect(PercentEncoding.decodeComponent(expected) == input)
@@ -312,6 +354,7 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         #expect(HTMLEscaping.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
         #expect(JSONEscaping.quote("a\"\\\n</script>\u{2028}") == "\"a\\\"\\\\\\n\\u003c/script\\u003e\\u2028\"")
         // For files and terminals: only what JSON requires (controls still escaped, DEL too).
-        #expect(JSONEscaping.quote("a?b=1&c=<d>\u{2028}\u{1}\u{7F}é", htmlSafe: false) == "\"a?b=1&c=<d>\u{2028}\\u0001\\u007fé\"")
+        #expect(
+            JSONEscaping.quote("a?b=1&c=<d>\u{2028}\u{1}\u{7F}é", htmlSafe: false) == "\"a?b=1&c=<d>\u{2028}\\u0001\\u007fé\"")
     }
 }

@@ -6,8 +6,9 @@ import TestSupport
 @Suite struct DefaultGoodlistTests {
     @Test func theBuiltInListIsTheShippedFileByteForByte() throws {
         let file = try String(contentsOf: Project.path("Goodlist/3ds.goodlist"), encoding: .utf8)
-        #expect(DefaultGoodlist.text + "\n" == file,
-                "Goodlist/3ds.goodlist changed: run Scripts/embed-default-goodlist.py to compile it in again")
+        #expect(
+            DefaultGoodlist.text + "\n" == file,
+            "Goodlist/3ds.goodlist changed: run Scripts/embed-default-goodlist.py to compile it in again")
     }
 
     @Test func itParsesIntoEveryEntryWithItsLine() {

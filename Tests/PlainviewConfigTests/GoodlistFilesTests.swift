@@ -8,8 +8,12 @@ import TestSupport
     @Test func unreadableInputsNameThePath() throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(throws: ConfigError(file: dir.appendingPathComponent("none").path,
-                                    "no such file or folder (expected a goodlist file, a folder of *.goodlist files, or plainview:3ds for the built-in list)")) {
+        #expect(
+            throws: ConfigError(
+                file: dir.appendingPathComponent("none").path,
+                "no such file or folder (expected a goodlist file, a folder of *.goodlist files, or plainview:3ds for the built-in list)"
+            )
+        ) {
             try GoodlistFiles.readSources([dir.appendingPathComponent("none").path])
         }
         // A folder with no list files.
@@ -26,7 +30,8 @@ import TestSupport
             _ = try GoodlistFiles.readSources([dir.path])
             Issue.record("accepted binary data")
         } catch {
-            #expect(error.description == "\(bin.path):2: binary data (a NUL byte): expected a text goodlist, one host pattern a line")
+            #expect(
+                error.description == "\(bin.path):2: binary data (a NUL byte): expected a text goodlist, one host pattern a line")
         }
     }
 

@@ -14,8 +14,11 @@ import TestSupport
         #expect(entries.first?.location == "../Goodlist/a.goodlist:2")
         #expect(entries.first?.provenance["issuer"] == "X")
         try Data("ok.example\nhttps://bad/\n".utf8).write(to: dir.appendingPathComponent("b.goodlist"))
-        #expect(throws: ConfigError(file: "../Goodlist/b.goodlist", line: 2,
-                                    "invalid host pattern 'https://bad/': it has a scheme ('https:'); write the host only: 'bad'")) {
+        #expect(
+            throws: ConfigError(
+                file: "../Goodlist/b.goodlist", line: 2,
+                "invalid host pattern 'https://bad/': it has a scheme ('https:'); write the host only: 'bad'")
+        ) {
             try GoodlistFiles.load(path: dir.path, displayName: "../Goodlist", isDirectory: true)
         }
         #expect(GoodlistFiles.isPattern("*.op.fi"))

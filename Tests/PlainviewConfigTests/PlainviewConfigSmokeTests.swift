@@ -4,7 +4,8 @@ import PlainviewConfig
 /// The reader an app would use on its own: a policy file's keys through `ConfigNode`, with typed accessors.
 @Suite struct PlainviewConfigSmokeTests {
     @Test func aConfigNodeReadsTypedValuesWithTheirPlace() throws {
-        let root = try ConfigNode.parse("name: shop\nretries: 3\nenabled: yes\nhosts: [a.example, b.example]\nnested:\n  - {k: v}\n", file: "c.yaml")
+        let root = try ConfigNode.parse(
+            "name: shop\nretries: 3\nenabled: yes\nhosts: [a.example, b.example]\nnested:\n  - {k: v}\n", file: "c.yaml")
         let f = try root.fields(["name", "retries", "enabled", "hosts", "nested"])
         #expect(try f.required("name").string() == "shop")
         #expect(try f.required("retries").int() == 3)

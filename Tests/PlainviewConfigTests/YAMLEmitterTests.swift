@@ -25,7 +25,9 @@ import PlainviewConfig
         y.pair("records", nil)
         for v in Self.hostile {
             y.pair("value", .string(v), indent: 2, item: true, comment: v)
-            y.pair(v.isEmpty ? "empty" : v, .flowMap([.init(v.isEmpty ? "e" : v, .flowSequence([.string(v), .int(1), .bool(true)]))]), indent: 2)
+            y.pair(
+                v.isEmpty ? "empty" : v,
+                .flowMap([.init(v.isEmpty ? "e" : v, .flowSequence([.string(v), .int(1), .bool(true)]))]), indent: 2)
         }
         let root = try ConfigNode.parse(y.text, file: "hostile.yaml")
         let entries = try root.mapping()
@@ -69,7 +71,9 @@ import PlainviewConfig
         #expect(YAMLEmitter.comment(raw) == written)
     }
 
-    @Test(arguments: [("status", "status"), ("Content-Type", "\"Content-Type\""), ("true", "\"true\""), ("1a", "\"1a\""), ("", "\"\"")])
+    @Test(arguments: [
+        ("status", "status"), ("Content-Type", "\"Content-Type\""), ("true", "\"true\""), ("1a", "\"1a\""), ("", "\"\""),
+    ])
     func keysArePlainOnlyWhenSafe(raw: String, written: String) {
         #expect(YAMLEmitter.key(raw) == written)
     }

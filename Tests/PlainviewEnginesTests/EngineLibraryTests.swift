@@ -43,7 +43,9 @@ import TestSupport
         #expect(ChromiumEngine.debianPackage == "chromium")
         #expect(WebKitEngine.debianPackages == ["libwebkit2gtk-4.1-0", "xvfb"])
         if let missing = Self.webKitMissing {
-            #expect(missing.contains("plainview-webkit") || missing.contains("libwebkit2gtk") || missing.contains("Xvfb") || missing.contains("xvfb"), "\(missing)")
+            #expect(
+                missing.contains("plainview-webkit") || missing.contains("libwebkit2gtk") || missing.contains("Xvfb")
+                    || missing.contains("xvfb"), "\(missing)")
         }
     }
 }

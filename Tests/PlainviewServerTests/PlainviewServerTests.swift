@@ -37,7 +37,10 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+    func log(
+        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String,
+        line: UInt
+    ) {
         lock.lock(); lines.append(message.description); levels.append(level); lock.unlock()
     }
     var snapshot: [String] { lock.lock(); defer { lock.unlock() }; return lines }
@@ -49,20 +52,27 @@ final class LineCollector: LogHandler, @unchecked Sendable {
 }
 
 @Suite struct PlainviewServerRouterTests {
-    @Test(arguments: [
-        ("/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop&id=1", 200, "text/html; charset=utf-8"),
-        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US", 302, nil),
-        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true", 302, nil),
-        ("/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fx&language=da-DK", 200, "text/html; charset=utf-8"),
-        ("/.well-known/apple-app-site-association", 200, "application/json"),
-        ("/.well-known/assetlinks.json", 200, "application/json"),
-        ("/swedbank-pay-mobile/sdk-callback/android-intent", 400, "application/problem+json"),
-        ("/swedbank-pay-mobile/sdk-callback/android-intent?package=x", 400, "application/problem+json"),
-        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=https&language=en-US", 400, "application/problem+json"),
-        ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=a&language=zz", 400, "application/problem+json"),
-        ("/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fevil.example%2F&language=en-US", 400, "application/problem+json"),
-        ("/nothing-here", 404, "application/problem+json"),
-    ] as [(String, Int, String?)])
+    @Test(
+        arguments: [
+            ("/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop&id=1", 200, "text/html; charset=utf-8"),
+            ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US", 302, nil),
+            ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true", 302, nil),
+            (
+                "/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fx&language=da-DK",
+                200, "text/html; charset=utf-8"
+            ),
+            ("/.well-known/apple-app-site-association", 200, "application/json"),
+            ("/.well-known/assetlinks.json", 200, "application/json"),
+            ("/swedbank-pay-mobile/sdk-callback/android-intent", 400, "application/problem+json"),
+            ("/swedbank-pay-mobile/sdk-callback/android-intent?package=x", 400, "application/problem+json"),
+            ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=https&language=en-US", 400, "application/problem+json"),
+            ("/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=a&language=zz", 400, "application/problem+json"),
+            (
+                "/swedbank-pay-mobile/sdk-callback/trampoline?target=https%3A%2F%2Fevil.example%2F&language=en-US", 400,
+                "application/problem+json"
+            ),
+            ("/nothing-here", 404, "application/problem+json"),
+        ] as [(String, Int, String?)])
     func everyEndpointAndErrorThroughTheRouter(uri: String, status: Int, contentType: String?) async throws {
         let app = try PlainviewServer.makeApplication(options: options(), logger: quiet)
         try await app.test(.router) { client in
@@ -76,8 +86,10 @@ final class LineCollector: LogHandler, @unchecked Sendable {
     @Test func postIs405WithAllow() async throws {
         let app = try PlainviewServer.makeApplication(options: options(), logger: quiet)
         try await app.test(.router) { client in
-            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/android-intent?package=a.b", method: .post,
-                                     body: ByteBuffer(string: "x")) { response in
+            try await client.execute(
+                uri: "/swedbank-pay-mobile/sdk-callback/android-intent?package=a.b", method: .post,
+                body: ByteBuffer(string: "x")
+            ) { response in
                 #expect(response.status == .methodNotAllowed)
                 #expect(response.headers[.allow] == "GET, HEAD")
             }
@@ -107,7 +119,9 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         }
         let warnings = collector.lines(at: .warning).filter { $0.hasPrefix("GET ") }
         #expect(warnings.count == 1, "\(warnings)")
-        #expect(warnings.first?.hasPrefix("GET /swedbank-pay-mobile/sdk-callback/android-intent?package=x 400 ") == true, "\(warnings)")
+        #expect(
+            warnings.first?.hasPrefix("GET /swedbank-pay-mobile/sdk-callback/android-intent?package=x 400 ") == true,
+            "\(warnings)")
     }
 
     @Test func badOptionsNameTheOption() {
@@ -129,50 +143,53 @@ final class LineCollector: LogHandler, @unchecked Sendable {
 
 @Suite struct PlainviewServerPagesTests {
     @Test func pagesAreServedAtFlowAndFileAndNothingEscapes() async throws {
-        let dir = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                              appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+        let dir = try FileManager.default.url(
+            for: .itemReplacementDirectory, in: .userDomainMask,
+            appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let pages = dir.appendingPathComponent("Pages")
         let flow = pages.appendingPathComponent("bankid-ios")
         try FileManager.default.createDirectory(at: flow, withIntermediateDirectories: true)
-        try "<html><body>payment</body></html>".write(to: flow.appendingPathComponent("payment.html"), atomically: true, encoding: .utf8)
+        try "<html><body>payment</body></html>".write(
+            to: flow.appendingPathComponent("payment.html"), atomically: true, encoding: .utf8)
         try "secret".write(to: dir.appendingPathComponent("secret.html"), atomically: true, encoding: .utf8)
-        try FileManager.default.createSymbolicLink(at: flow.appendingPathComponent("link.html"),
-                                                   withDestinationURL: dir.appendingPathComponent("secret.html"))
+        try FileManager.default.createSymbolicLink(
+            at: flow.appendingPathComponent("link.html"),
+            withDestinationURL: dir.appendingPathComponent("secret.html"))
         let common = pages.appendingPathComponent("common")
         try FileManager.default.createDirectory(at: common, withIntermediateDirectories: true)
         try "<p>paid</p>".write(to: common.appendingPathComponent("paid.html"), atomically: true, encoding: .utf8)
         try """
-            name: bankid-ios
-            policy: {paymentUrl: https://shop.example.com/pay, completeUrl: https://shop.example.com/complete, cancelUrl: https://shop.example.com/cancel}
-            pages:
-              - url: https://ecom.example.net/checkout/card?token=5a17
-                file: payment.html
-              - url: https://acs.bank.example/acs/creq
-                method: POST
-                file: ../common/paid.html
-              - url: https://acs.bank.example/done
-                status: 302
-                location: https://shop.example.com/payment-completed
-              - url: https://acs.bank.example/sequence
-                responses:
-                  - file: ../common/paid.html
-                  - file: payment.html
-              - url: https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US
-                in: webview
-                file: payment.html
-            """.write(to: flow.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
+        name: bankid-ios
+        policy: {paymentUrl: https://shop.example.com/pay, completeUrl: https://shop.example.com/complete, cancelUrl: https://shop.example.com/cancel}
+        pages:
+          - url: https://ecom.example.net/checkout/card?token=5a17
+            file: payment.html
+          - url: https://acs.bank.example/acs/creq
+            method: POST
+            file: ../common/paid.html
+          - url: https://acs.bank.example/done
+            status: 302
+            location: https://shop.example.com/payment-completed
+          - url: https://acs.bank.example/sequence
+            responses:
+              - file: ../common/paid.html
+              - file: payment.html
+          - url: https://shop.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US
+            in: webview
+            file: payment.html
+        """.write(to: flow.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
         // A flow that reads a page file outside the Pages folder is not served at all.
         let escaping = pages.appendingPathComponent("escaping")
         try FileManager.default.createDirectory(at: escaping, withIntermediateDirectories: true)
         try """
-            policy: {paymentUrl: https://shop.example.com/pay, completeUrl: https://shop.example.com/complete, cancelUrl: https://shop.example.com/cancel}
-            pages:
-              - url: https://acs.bank.example/escape
-                file: ../../secret.html
-              - url: https://acs.bank.example/beside-the-escape
-                body: fine
-            """.write(to: escaping.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
+        policy: {paymentUrl: https://shop.example.com/pay, completeUrl: https://shop.example.com/complete, cancelUrl: https://shop.example.com/cancel}
+        pages:
+          - url: https://acs.bank.example/escape
+            file: ../../secret.html
+          - url: https://acs.bank.example/beside-the-escape
+            body: fine
+        """.write(to: escaping.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
         let index = try PagesIndex(directory: pages.path)
         #expect(index.skipped.map(\.key) == ["pages[0].file"])
         #expect(index.skipped.first?.message.contains("outside the served folder") == true)
@@ -194,7 +211,9 @@ final class LineCollector: LogHandler, @unchecked Sendable {
             try await client.execute(uri: "/sequence", method: .get) { r in #expect(String(buffer: r.body) == "<p>paid</p>") }
             try await client.execute(uri: "/escape", method: .get) { r in #expect(r.status == .notFound) }
             // A recorded URL on a helper path is answered by the helper, not the recording.
-            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US", method: .get) { r in
+            try await client.execute(
+                uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US", method: .get
+            ) { r in
                 #expect(r.status == .found)
             }
             try await client.execute(uri: "/bankid-ios/payment.html", method: .get) { r in
@@ -204,7 +223,10 @@ final class LineCollector: LogHandler, @unchecked Sendable {
             try await client.execute(uri: "/", method: .get) { r in
                 #expect(String(buffer: r.body).contains("<a href=\"/bankid-ios/payment.html\">"))
             }
-            for uri in ["/bankid-ios/../secret.html", "/bankid-ios/%2e%2e/secret.html", "/bankid-ios/link.html", "/bankid-ios/flow.yaml", "/secret.html"] {
+            for uri in [
+                "/bankid-ios/../secret.html", "/bankid-ios/%2e%2e/secret.html", "/bankid-ios/link.html", "/bankid-ios/flow.yaml",
+                "/secret.html",
+            ] {
                 try await client.execute(uri: uri, method: .get) { r in
                     #expect(r.status == .notFound, "\(uri)")
                     #expect(!String(buffer: r.body).contains("secret"))
@@ -221,32 +243,52 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         let app = try PlainviewServer.makeApplication(options: options(publicURL: "https://pay.example.com"), logger: quiet)
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let redirect = try await RawHTTP.request(port: port, "GET /swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=nb-NO&fallback=true HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+            let redirect = try await RawHTTP.request(
+                port: port,
+                "GET /swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=nb-NO&fallback=true HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+            )
             #expect(redirect.hasPrefix("HTTP/1.1 302 Found\r\n"))
-            #expect(redirect.contains("\r\nLocation: shop://pay.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=nb-NO&fallback=true\r\n"))
+            #expect(
+                redirect.contains(
+                    "\r\nLocation: shop://pay.example.com/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=nb-NO&fallback=true\r\n"
+                ))
             #expect(redirect.contains("\r\nCache-Control: no-store\r\n"))
 
-            let page = try await RawHTTP.request(port: port, "GET /swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let page = try await RawHTTP.request(
+                port: port,
+                "GET /swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             #expect(page.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(page.contains("\r\nContent-Type: text/html; charset=utf-8\r\n"))
-            #expect(page.contains("href=\"intent://pay.example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop#Intent;scheme=https;"))
+            #expect(
+                page.contains(
+                    "href=\"intent://pay.example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop#Intent;scheme=https;"
+                ))
 
             // Encoded CR/LF never becomes a header.
-            let injected = try await RawHTTP.request(port: port, "GET /swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true&id=%0D%0ASet-Cookie:%20a=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let injected = try await RawHTTP.request(
+                port: port,
+                "GET /swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true&id=%0D%0ASet-Cookie:%20a=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             #expect(injected.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
             #expect(injected.contains("\r\nContent-Type: application/problem+json\r\n"))
             #expect(!injected.lowercased().contains("\r\nset-cookie"))
 
-            let problem = try await RawHTTP.request(port: port, "DELETE /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let problem = try await RawHTTP.request(
+                port: port, "DELETE /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(problem.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
             #expect(problem.contains("\r\nAllow: GET, HEAD\r\n"))
 
-            let head = try await RawHTTP.request(port: port, "HEAD /.well-known/apple-app-site-association HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let head = try await RawHTTP.request(
+                port: port, "HEAD /.well-known/apple-app-site-association HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(head.hasSuffix("\r\n\r\n"))
 
             // A huge request line is refused, never served.
-            let huge = try await RawHTTP.request(port: port, "GET /swedbank-pay-mobile/sdk-callback/android-intent?package=a.b&x=\(String(repeating: "a", count: 10_000)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let huge = try await RawHTTP.request(
+                port: port,
+                "GET /swedbank-pay-mobile/sdk-callback/android-intent?package=a.b&x=\(String(repeating: "a", count: 10_000)) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+            )
             #expect(huge.hasPrefix("HTTP/1.1 414 URI Too Long\r\n") || huge.hasPrefix("HTTP/1.1 4"))
         }
     }
@@ -286,8 +328,9 @@ final class LineCollector: LogHandler, @unchecked Sendable {
     }
 
     @Test func aPageThatRequiresACookieAnswersAsTheSimulatorSaysWithoutIt() async throws {
-        let dir = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                              appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+        let dir = try FileManager.default.url(
+            for: .itemReplacementDirectory, in: .userDomainMask,
+            appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let flowDir = dir.appendingPathComponent("Pages/cookie-flow")
         try FileManager.default.createDirectory(at: flowDir, withIntermediateDirectories: true)
@@ -295,12 +338,15 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         let loaded = try FlowLoader.load(file: flowDir.appendingPathComponent("flow.yaml").path)
         let simulated = try #require(loaded.pages.first { $0.url.hasSuffix("return?tx=1") }).missingCookieResponse
 
-        let app = try PlainviewServer.makeApplication(options: options(pages: dir.appendingPathComponent("Pages").path), logger: quiet)
+        let app = try PlainviewServer.makeApplication(
+            options: options(pages: dir.appendingPathComponent("Pages").path), logger: quiet)
         try await app.test(.live) { client in
             let port = try #require(client.port)
             func get(_ target: String, cookie: String? = nil) async throws -> String {
-                try await RawHTTP.request(port: port, "GET \(target) HTTP/1.1\r\nHost: acs.bank.example\r\n"
-                                     + (cookie.map { "Cookie: \($0)\r\n" } ?? "") + "Connection: close\r\n\r\n")
+                try await RawHTTP.request(
+                    port: port,
+                    "GET \(target) HTTP/1.1\r\nHost: acs.bank.example\r\n"
+                        + (cookie.map { "Cookie: \($0)\r\n" } ?? "") + "Connection: close\r\n\r\n")
             }
             // Without the cookie: the simulator's no-cookie answer (403, its page), not the recorded page.
             let without = try await get("/3ds/return?tx=1")
@@ -309,7 +355,8 @@ final class LineCollector: LogHandler, @unchecked Sendable {
             #expect(!without.contains("session found"))
 
             // The earlier page sets the cookie (every Set-Cookie line, as recorded) ...
-            let creq = try await RawHTTP.request(port: port, "POST /3ds/creq HTTP/1.1\r\nHost: acs.bank.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            let creq = try await RawHTTP.request(
+                port: port, "POST /3ds/creq HTTP/1.1\r\nHost: acs.bank.example\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             #expect(creq.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(creq)")
             #expect(creq.contains("\r\nSet-Cookie: acs_session=9f8e7d6c; Path=/3ds; HttpOnly\r\n"), "\(creq)")
             #expect(creq.contains("\r\nSet-Cookie: lang=sv\r\n"), "\(creq)")
@@ -337,8 +384,9 @@ final class LineCollector: LogHandler, @unchecked Sendable {
 
     @Test func theShippedCookieFlowFailsInABrowserAsItDoesInTheSimulator() async throws {
         // Flow 05 alone (with the shared pages): in the whole Pages folder, flow 02 records POST /3ds/creq first.
-        let dir = try FileManager.default.url(for: .itemReplacementDirectory, in: .userDomainMask,
-                                              appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+        let dir = try FileManager.default.url(
+            for: .itemReplacementDirectory, in: .userDomainMask,
+            appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let pages = dir.appendingPathComponent("Pages")
         try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
@@ -353,9 +401,11 @@ final class LineCollector: LogHandler, @unchecked Sendable {
             let without = try await RawHTTP.request(port: port, "GET \(target) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(without.hasPrefix("HTTP/1.1 403 Forbidden\r\n"), "\(without)")
             #expect(without.contains("Your session has expired."))
-            let creq = try await RawHTTP.request(port: port, "POST /3ds/creq HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            let creq = try await RawHTTP.request(
+                port: port, "POST /3ds/creq HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             let cookie = try Self.cookiePair(creq)
-            let with = try await RawHTTP.request(port: port, "GET \(target) HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n")
+            let with = try await RawHTTP.request(
+                port: port, "GET \(target) HTTP/1.1\r\nHost: x\r\nCookie: \(cookie)\r\nConnection: close\r\n\r\n")
             #expect(with.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(with)")
             #expect(!with.contains("Your session has expired."))
         }
@@ -378,7 +428,12 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         ("app-scheme", { $0.appSchemes = ["1x"] }, "expected the app's custom URL scheme"),
         ("idle-timeout", { $0.limits.idleTimeout = 0 }, "expected 1…3600 seconds"),
         ("header-timeout", { $0.limits.headerTimeout = 4000 }, "expected 1…3600 seconds"),
-        ("read-timeout", { $0.limits.headerTimeout = 20; $0.limits.readTimeout = 10 }, "must be at least --header-timeout"),
+        (
+            "read-timeout",
+            {
+                $0.limits.headerTimeout = 20; $0.limits.readTimeout = 10
+            }, "must be at least --header-timeout"
+        ),
         ("max-connections", { $0.limits.maxConnections = 0 }, "expected 1…1000000"),
     ]
 
@@ -387,7 +442,9 @@ final class LineCollector: LogHandler, @unchecked Sendable {
         let (key, set, mentions) = Self.rows[i]
         var o = ServerOptions()
         set(&o)
-        let error = #expect(throws: HelperConfigurationError.self) { _ = try PlainviewServer.makeApplication(options: o, logger: quiet) }
+        let error = #expect(throws: HelperConfigurationError.self) {
+            _ = try PlainviewServer.makeApplication(options: o, logger: quiet)
+        }
         #expect(error?.key == key, "\(String(describing: error))")
         #expect(error?.message.contains(mentions) == true, "\(String(describing: error))")
     }

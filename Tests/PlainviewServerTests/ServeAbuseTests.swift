@@ -71,7 +71,9 @@ private func ensureOpenFileLimit(_ needed: Int) throws {
 /// by a graceful shutdown on a signal (SIGUSR2 here; the suite is serialized, so one server listens at a time).
 /// Cancelling the server's task instead, with connections still open, trips a precondition in NIO's async
 /// writer (seen once under a loaded full run).
-private func withRunningServer(_ options: ServerOptions, logger: Logger, _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+private func withRunningServer(_ options: ServerOptions, logger: Logger, _ body: @escaping @Sendable (Int) async throws -> Void)
+    async throws
+{
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let app = try PlainviewServer.makeApplication(options: options, logger: logger) { continuation.yield($0.port) }
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -120,7 +122,9 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             // full suite runs this beside browser engines and 8 MB page extractions on two cores.
             let stillOpen = idle.closedByServer() == 0
             let answeredAt = ContinuousClock.now - opening
-            #expect(answeredAt < .seconds(14), "answered \(took) after asking, \(answeredAt) after the idle sockets began to open (opening took \(opened))")
+            #expect(
+                answeredAt < .seconds(14),
+                "answered \(took) after asking, \(answeredAt) after the idle sockets began to open (opening took \(opened))")
             if answeredAt < .seconds(14) {
                 #expect(stillOpen, "closed before the idle timeout (opening took \(opened))")
             }
@@ -140,7 +144,8 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             try await offPool { try idle.open(3, port: port) }
             // Once the server has accepted all three and said so, the next connection must wait.
             let warned = try await offPool { () -> Bool in
-                for _ in 0..<200 where !collector.lines(at: .warning).contains(where: { $0.hasPrefix("connection cap reached") }) {
+                for _ in 0..<200 where !collector.lines(at: .warning).contains(where: { $0.hasPrefix("connection cap reached") })
+                {
                     Thread.sleep(forTimeInterval: 0.1)
                 }
                 return collector.lines(at: .warning).contains { $0.hasPrefix("connection cap reached") }
@@ -153,7 +158,9 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
             #expect(waited > .milliseconds(1_000), "served at once although 3 of 3 connections were open: \(waited)")
             let warnings = collector.lines(at: .warning)
-            #expect(warnings.contains { $0.hasPrefix("connection cap reached: 3 connections open (--max-connections 3)") }, "\(warnings)")
+            #expect(
+                warnings.contains { $0.hasPrefix("connection cap reached: 3 connections open (--max-connections 3)") },
+                "\(warnings)")
         }
     }
 
@@ -163,7 +170,8 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         limits.idleTimeout = 60
         limits.headerTimeout = 1
         limits.readTimeout = 2
-        let app = try PlainviewServer.makeApplication(options: serverOptions(limits: limits), logger: Logger(label: "t") { _ in collector })
+        let app = try PlainviewServer.makeApplication(
+            options: serverOptions(limits: limits), logger: Logger(label: "t") { _ in collector })
         try await app.test(.live) { client in
             let port = try #require(client.port)
             let started = ContinuousClock.now
@@ -179,27 +187,44 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             // Cut off by the 1 s header timeout, not the 60 s idle timeout (the upper bound leaves room for a
             // loaded full run).
             #expect(took >= .milliseconds(900) && took < .seconds(30), "\(took)")
-            #expect(collector.lines(at: .warning).contains { $0.contains("request head was not complete after 1 s (--header-timeout)") }, "\(collector.snapshot)")
+            #expect(
+                collector.lines(at: .warning).contains {
+                    $0.contains("request head was not complete after 1 s (--header-timeout)")
+                }, "\(collector.snapshot)")
 
             // A body that never ends: answered (the helpers read no body), then cut off at the read timeout.
             let body = try await offPool { () throws -> String in
                 let fd = try RawHTTP.connectedSocket(port: port, timeout: 10)
                 defer { close(fd) }
-                try RawHTTP.sendAll(fd, Array("POST /nothing HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab".utf8), timeout: 10)
+                try RawHTTP.sendAll(
+                    fd, Array("POST /nothing HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nab".utf8), timeout: 10)
                 return try RawHTTP.receiveAll(fd, timeout: 10)
             }
             #expect(body.hasPrefix("HTTP/1.1 404 Not Found\r\n"), "\(body)")
-            #expect(collector.lines(at: .warning).contains { $0.contains("request was not complete after 2 s (--read-timeout)") }, "\(collector.snapshot)")
+            #expect(
+                collector.lines(at: .warning).contains { $0.contains("request was not complete after 2 s (--read-timeout)") },
+                "\(collector.snapshot)")
         }
     }
 
     /// Each request the HTTP parser refuses gets an RFC 7807 problem and a closed connection, never a bare 400.
-    @Test(arguments: [
-        ("control byte in the target", "GET /swedbank-pay-mobile/a\u{01}b HTTP/1.1\r\nHost: x\r\n\r\n", 400, "control character"),
-        ("1 MB request line", "GET /\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: x\r\n\r\n", 431, "longer than 16 KB"),
-        ("obs-fold", "GET / HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n b\r\n\r\n", 400, "folded"),
-        ("Content-Length with Transfer-Encoding", "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "Content-Length together with Transfer-Encoding"),
-    ] as [(String, String, Int, String)])
+    @Test(
+        arguments: [
+            (
+                "control byte in the target", "GET /swedbank-pay-mobile/a\u{01}b HTTP/1.1\r\nHost: x\r\n\r\n", 400,
+                "control character"
+            ),
+            (
+                "1 MB request line", "GET /\(String(repeating: "a", count: 1 << 20)) HTTP/1.1\r\nHost: x\r\n\r\n", 431,
+                "longer than 16 KB"
+            ),
+            ("obs-fold", "GET / HTTP/1.1\r\nHost: x\r\nX-Folded: a\r\n b\r\n\r\n", 400, "folded"),
+            (
+                "Content-Length with Transfer-Encoding",
+                "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400,
+                "Content-Length together with Transfer-Encoding"
+            ),
+        ] as [(String, String, Int, String)])
     func requestsTheParserRefusesGetAProblem(name: String, request: String, status: Int, detail: String) async throws {
         let collector = LineCollector()
         let app = try PlainviewServer.makeApplication(options: serverOptions(), logger: Logger(label: "t") { _ in collector })
@@ -214,7 +239,9 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
             #expect(json["status"] as? Int == status, "\(name)")
             #expect((json["detail"] as? String)?.contains(detail) == true, "\(name): \(body)")
             #expect(json["type"] as? String == "about:blank")
-            #expect(collector.lines(at: .warning).contains { $0.contains("the HTTP parser rejects: \(status)") }, "\(name): \(collector.snapshot)")
+            #expect(
+                collector.lines(at: .warning).contains { $0.contains("the HTTP parser rejects: \(status)") },
+                "\(name): \(collector.snapshot)")
         }
     }
 
@@ -223,11 +250,16 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         try await app.test(.live) { client in
             let port = try #require(client.port)
             // A good request, then one the parser refuses, in one write: the first is answered, then the problem.
-            let both = try await RawHTTP.request(port: port, "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\n\r\nGET /a\u{01} HTTP/1.1\r\nHost: x\r\n\r\n", timeout: 10)
+            let both = try await RawHTTP.request(
+                port: port,
+                "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\n\r\nGET /a\u{01} HTTP/1.1\r\nHost: x\r\n\r\n",
+                timeout: 10)
             #expect(statusLines(both) == ["HTTP/1.1 200 OK", "HTTP/1.1 400 Bad Request"], "\(both)")
-            #expect(both.contains("\r\nContent-Type: application/problem+json\r\n") && both.contains("control character"), "\(both)")
+            #expect(
+                both.contains("\r\nContent-Type: application/problem+json\r\n") && both.contains("control character"), "\(both)")
             // A body the parser refuses belongs to a request that is answered: no second response, the connection closes.
-            let chunked = try await RawHTTP.request(port: port, "POST /nothing HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", timeout: 10)
+            let chunked = try await RawHTTP.request(
+                port: port, "POST /nothing HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", timeout: 10)
             #expect(statusLines(chunked) == ["HTTP/1.1 404 Not Found"], "\(chunked)")
         }
     }
@@ -250,12 +282,15 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         try await app.test(.live) { client in
             let port = try #require(client.port)
             func get(_ path: String) async throws -> String {
-                try await offPool { try RawHTTP.exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout: 10) }
+                try await offPool {
+                    try RawHTTP.exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", timeout: 10)
+                }
             }
             #expect(try await get("/card/pay.html").hasSuffix("<p>pay</p>"))
             // The served file becomes a symlink to a file outside the folder.
             try fm.removeItem(at: flow.appendingPathComponent("pay.html"))
-            try fm.createSymbolicLink(at: flow.appendingPathComponent("pay.html"), withDestinationURL: outside.appendingPathComponent("pay.html"))
+            try fm.createSymbolicLink(
+                at: flow.appendingPathComponent("pay.html"), withDestinationURL: outside.appendingPathComponent("pay.html"))
             let swapped = try await get("/card/pay.html")
             #expect(swapped.hasPrefix("HTTP/1.1 404 Not Found\r\n"), "\(swapped)")
             #expect(swapped.contains("application/problem+json"))
@@ -286,7 +321,10 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         let app = try PlainviewServer.makeApplication(options: serverOptions(), logger: quiet)
         try await app.test(.router) { client in
             for fallback in ["&fallback=true", ""] {
-                try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=\(scheme)&language=en-US\(fallback)", method: .get) { r in
+                try await client.execute(
+                    uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=\(scheme)&language=en-US\(fallback)",
+                    method: .get
+                ) { r in
                     if allowed {
                         #expect(r.status == .found)
                     } else {
@@ -298,7 +336,8 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
                         #expect(json["parameter"] as? String == "scheme", "\(body)")
                         // android-app is no custom scheme at all; the others are refused for not being the app's.
                         if scheme != "android-app" {
-                            #expect((json["detail"] as? String)?.contains("redirects only to the app's own: shop") == true, "\(body)")
+                            #expect(
+                                (json["detail"] as? String)?.contains("redirects only to the app's own: shop") == true, "\(body)")
                         }
                     }
                 }
@@ -314,7 +353,10 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         o.appSchemes = []
         let app = try PlainviewServer.makeApplication(options: o, logger: quiet)
         try await app.test(.router) { client in
-            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=\(scheme)&language=en-US&fallback=true", method: .get) { r in
+            try await client.execute(
+                uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=\(scheme)&language=en-US&fallback=true",
+                method: .get
+            ) { r in
                 #expect(r.status == .badRequest)
                 let body = String(buffer: r.body)
                 #expect(body.contains("\"parameter\": \"scheme\""), "\(body)")
@@ -329,7 +371,9 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
         o.appSchemes = []
         let app = try PlainviewServer.makeApplication(options: o, logger: quiet)
         try await app.test(.router) { client in
-            try await client.execute(uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true", method: .get) { r in
+            try await client.execute(
+                uri: "/swedbank-pay-mobile/sdk-callback/ios-universal-link?scheme=shop&language=en-US&fallback=true", method: .get
+            ) { r in
                 #expect(r.status == .found || r.status == .seeOther || r.status == .ok, "\(r.status)")
             }
         }
@@ -338,12 +382,13 @@ private let wellKnown = "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\
 
 /// Parser errors map to the problem a person can act on (the live test above sends four of them).
 @Suite struct ParserProblemRows {
-    @Test(arguments: [
-        (HTTPParserError.headerOverflow, 431, "longer than 16 KB"), (.invalidURL, 400, "control character"),
-        (.invalidHeaderToken, 400, "obsolete line folding"), (.unexpectedContentLength, 400, "ambiguous"),
-        (.invalidContentLength, 400, "Content-Length"), (.invalidMethod, 400, "method"), (.invalidVersion, 400, "HTTP/1.1"),
-        (.lfExpected, 400, "CR LF"), (.unknown, 400, "Content-Length together with Transfer-Encoding"),
-    ] as [(HTTPParserError, Int, String)])
+    @Test(
+        arguments: [
+            (HTTPParserError.headerOverflow, 431, "longer than 16 KB"), (.invalidURL, 400, "control character"),
+            (.invalidHeaderToken, 400, "obsolete line folding"), (.unexpectedContentLength, 400, "ambiguous"),
+            (.invalidContentLength, 400, "Content-Length"), (.invalidMethod, 400, "method"), (.invalidVersion, 400, "HTTP/1.1"),
+            (.lfExpected, 400, "CR LF"), (.unknown, 400, "Content-Length together with Transfer-Encoding"),
+        ] as [(HTTPParserError, Int, String)])
     func eachParserErrorIsAProblemSayingWhatIsWrong(error: HTTPParserError, status: Int, mentions: String) {
         let p = RequestGuard.problem(for: error)
         #expect(p.status == status)

@@ -11,25 +11,27 @@ import PlainviewSupport
     ])
 
     @Test func aCompactLineKeepsTheKeyOrderAndLeavesAbsentKeysOut() {
-        #expect(JSONWriter.line(Self.value)
-            == #"{"url":"https://a.example/?x=1&y=<2>","target":null,"n":3,"ok":true,"list":["a\"b",[]]}"#)
+        #expect(
+            JSONWriter.line(Self.value)
+                == #"{"url":"https://a.example/?x=1&y=<2>","target":null,"n":3,"ok":true,"list":["a\"b",[]]}"#)
     }
 
     @Test func thePrettyLayoutSortsKeysAndIndentsByTwo() {
         var w = JSONWriter(.pretty)
         w.value(Self.value)
-        #expect(String(decoding: w.bytes, as: UTF8.self) == """
-        {
-          "list" : [
-            "a\\"b",
-            []
-          ],
-          "n" : 3,
-          "ok" : true,
-          "target" : null,
-          "url" : "https://a.example/?x=1&y=<2>"
-        }
-        """)
+        #expect(
+            String(decoding: w.bytes, as: UTF8.self) == """
+                {
+                  "list" : [
+                    "a\\"b",
+                    []
+                  ],
+                  "n" : 3,
+                  "ok" : true,
+                  "target" : null,
+                  "url" : "https://a.example/?x=1&y=<2>"
+                }
+                """)
     }
 
     @Test func aSinkGetsTheOutputInChunksAndAllOfIt() {
@@ -39,7 +41,9 @@ import PlainviewSupport
         w.array(0..<30_000) { .int($0) }
         w.flush()
         #expect(c.chunks.count > 1)
-        #expect(String(decoding: c.chunks.joined(), as: UTF8.self) == "[" + (0..<30_000).map(String.init).joined(separator: ",") + "]")
+        #expect(
+            String(decoding: c.chunks.joined(), as: UTF8.self) == "[" + (0..<30_000).map(String.init).joined(separator: ",") + "]"
+        )
         #expect(w.bytes.isEmpty)
     }
 
@@ -55,8 +59,10 @@ import PlainviewSupport
         var w = JSONWriter(.pretty)
         w.value(v)
         let text = String(decoding: w.bytes, as: UTF8.self)
-        #expect(text.contains("\n" + String(repeating: " ", count: 42) + "\"a\" : 1,\n" + String(repeating: " ", count: 42) + "\"b\" : 2,\n"
-                              + String(repeating: " ", count: 42) + "\"b\" : 3\n"))
+        #expect(
+            text.contains(
+                "\n" + String(repeating: " ", count: 42) + "\"a\" : 1,\n" + String(repeating: " ", count: 42) + "\"b\" : 2,\n"
+                    + String(repeating: " ", count: 42) + "\"b\" : 3\n"))
     }
 
     /// Objects written field by field are the objects the same fields give as `JSONValue`s, in both layouts.
@@ -69,8 +75,10 @@ import PlainviewSupport
         }
         var built = JSONWriter(layout)
         built.array(rows, indent: 2) { r in
-            .object([("a", r.0.map(JSONValue.string)), ("b", .string(r.1)), ("c", r.2.map(JSONValue.int)), ("d", .bool(r.3)),
-                     ("e", .null)])
+            .object([
+                ("a", r.0.map(JSONValue.string)), ("b", .string(r.1)), ("c", r.2.map(JSONValue.int)), ("d", .bool(r.3)),
+                ("e", .null),
+            ])
         }
         #expect(String(decoding: direct.bytes, as: UTF8.self) == String(decoding: built.bytes, as: UTF8.self))
         var empty = JSONWriter(layout)
@@ -89,8 +97,10 @@ import PlainviewSupport
 
     @Test(arguments: [false, true])
     func everySpecialByteIsFoundAtEveryPositionOfAWord(_ htmlSafe: Bool) throws {
-        let specials: [String] = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "<", ">", "&", "\u{2028}", "\u{2029}",
-                                  "\u{E2}", "\u{20AC}", "é", " ", "~"]
+        let specials: [String] = [
+            "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "<", ">", "&", "\u{2028}", "\u{2029}",
+            "\u{E2}", "\u{20AC}", "é", " ", "~",
+        ]
         for special in specials {
             for before in 0..<17 {
                 for after in [0, 1, 7, 8, 9] {

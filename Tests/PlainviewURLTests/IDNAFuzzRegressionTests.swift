@@ -7,7 +7,8 @@ import TestSupport
 /// same host as normalising it once.
 @Suite struct IDNAFuzzRegressionTests {
     @Test func normalizeIsIdempotentOnALongMixedScriptHost() throws {
-        let input = try String(contentsOf: Project.path("Benchmarks/fuzz/seeds/url/normalize-idempotent-long-idn"), encoding: .utf8)
+        let input = try String(
+            contentsOf: Project.path("Benchmarks/fuzz/seeds/url/normalize-idempotent-long-idn"), encoding: .utf8)
         // Its ASCII form is longer than the bound (2,048 bytes), so it is no host at all, the first time as the second.
         let once = HostName.normalize(input)
         #expect(once == nil, "\(once?.utf8.count ?? 0) bytes")

@@ -21,7 +21,11 @@ import Testing
     enum ExceptionItem: Decodable {
         case comment, exception(Exception)
         init(from decoder: Decoder) throws {
-            if let e = try? Exception(from: decoder) { self = .exception(e) } else { _ = try String(from: decoder); self = .comment }
+            if let e = try? Exception(from: decoder) {
+                self = .exception(e)
+            } else {
+                _ = try String(from: decoder); self = .comment
+            }
         }
         var value: Exception? { if case .exception(let e) = self { e } else { nil } }
     }
@@ -58,8 +62,12 @@ import Testing
                 #expect(e.browser == c.output && got == e.plainview && got != c.output, "exception \(e.input.debugDescription)")
                 continue
             }
-            if got == c.output { passed += 1 } else {
-                failures.append("\(c.input.unicodeScalars.map { String($0.value, radix: 16) }) → \(got ?? "failure"), browser: \(c.output ?? "failure")")
+            if got == c.output {
+                passed += 1
+            } else {
+                failures.append(
+                    "\(c.input.unicodeScalars.map { String($0.value, radix: 16) }) → \(got ?? "failure"), browser: \(c.output ?? "failure")"
+                )
             }
         }
         if let dump = ProcessInfo.processInfo.environment["IDNA_DUMP_CASES"] {
@@ -71,7 +79,9 @@ import Testing
 
     /// Node's hostname for `https://a<cp>b.example/` by code point; a code point not listed fails.
     static let codePointHosts: [UInt32: String] = {
-        guard let text = try? String(contentsOf: Project.path("Tests/Vectors/idna-codepoints.txt"), encoding: .utf8) else { return [:] }
+        guard let text = try? String(contentsOf: Project.path("Tests/Vectors/idna-codepoints.txt"), encoding: .utf8) else {
+            return [:]
+        }
         var expected: [UInt32: String] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let parts = line.split(separator: " ", maxSplits: 1)
@@ -99,33 +109,41 @@ import Testing
             input.unicodeScalars.append(s)
             input += "b.example"
             let got = Self.hostname(input)
-            if got == Self.codePointHosts[v] { agree += 1 } else {
-                failures.append("U+\(String(v, radix: 16, uppercase: true)) → \(got ?? "failure"), browser: \(Self.codePointHosts[v] ?? "failure")")
+            if got == Self.codePointHosts[v] {
+                agree += 1
+            } else {
+                failures.append(
+                    "U+\(String(v, radix: 16, uppercase: true)) → \(got ?? "failure"), browser: \(Self.codePointHosts[v] ?? "failure")"
+                )
             }
         }
         #expect(total == (plane == 0 ? 0x10000 - 0x80 - 0x800 : 0x10000))
-        #expect(failures.isEmpty, "\(failures.count) of \(total) code points disagree:\n\(failures.prefix(40).joined(separator: "\n"))")
-        if plane == 0 || !failures.isEmpty { print("idna-codepoints.txt, plane \(plane): \(agree) of \(total) code points agree") }
+        #expect(
+            failures.isEmpty,
+            "\(failures.count) of \(total) code points disagree:\n\(failures.prefix(40).joined(separator: "\n"))")
+        if plane == 0 || !failures.isEmpty {
+            print("idna-codepoints.txt, plane \(plane): \(agree) of \(total) code points agree")
+        }
     }
 
     /// The issue's findings, one by one.
     @Test(arguments: [
-        ("acs.STRA\u{1E9E}E.de", "acs.strasse.de"),             // ẞ maps to ss (UTS #46), not ß
-        ("stra\u{DF}e.de", "xn--strae-oqa.de"),                  // ß is a deviation: kept (non-transitional)
-        ("x\u{D4E}.payex.com", "xn--x-mmf.payex.com"),           // `.` then a combining mark: split on the code point
-        ("a\u{FB01}b.example", "afib.example"),                  // compatibility ligature mapped
-        ("\u{2460}.example", "1.example"),                       // circled digit mapped
-        ("a\u{AD}b.example", "ab.example"),                      // soft hyphen ignored
-        ("a\u{3002}b\u{FF0E}c\u{FF61}d", "a.b.c.d"),             // full stops through the mapping
+        ("acs.STRA\u{1E9E}E.de", "acs.strasse.de"), // ẞ maps to ss (UTS #46), not ß
+        ("stra\u{DF}e.de", "xn--strae-oqa.de"), // ß is a deviation: kept (non-transitional)
+        ("x\u{D4E}.payex.com", "xn--x-mmf.payex.com"), // `.` then a combining mark: split on the code point
+        ("a\u{FB01}b.example", "afib.example"), // compatibility ligature mapped
+        ("\u{2460}.example", "1.example"), // circled digit mapped
+        ("a\u{AD}b.example", "ab.example"), // soft hyphen ignored
+        ("a\u{3002}b\u{FF0E}c\u{FF61}d", "a.b.c.d"), // full stops through the mapping
         ("xn--bcher-kva.example", "xn--bcher-kva.example"),
         ("XN--BCHER-KVA.example", "xn--bcher-kva.example"),
-        ("xn--xn--a--gua.pt", "xn--xn--a--gua.pt"),              // as browsers: decoded `xn--` prefix accepted
-        ("xn--ab-", "xn--ab-"),                                  // as browsers: decodes to ASCII, kept
-        ("xn---tda", "xn---tda"),                                // as browsers: re-encodes differently, kept
-        ("1\u{5D0}.example", "xn--1-0hc.example"),              // as browsers: Bidi rule 1 not applied
-        ("a\u{11F36}b.example", "xn--ab-k03p.example"),         // Unicode 15 Kawi: valid
-        ("a\u{94D}\u{200C}b", "xn--ab-fsf604u"),                // ZWNJ after a virama
-        ("\u{646}\u{627}\u{645}\u{647}\u{200C}\u{627}\u{6CC}", "xn--mgba3gch31f060k"),  // ZWNJ between joining letters
+        ("xn--xn--a--gua.pt", "xn--xn--a--gua.pt"), // as browsers: decoded `xn--` prefix accepted
+        ("xn--ab-", "xn--ab-"), // as browsers: decodes to ASCII, kept
+        ("xn---tda", "xn---tda"), // as browsers: re-encodes differently, kept
+        ("1\u{5D0}.example", "xn--1-0hc.example"), // as browsers: Bidi rule 1 not applied
+        ("a\u{11F36}b.example", "xn--ab-k03p.example"), // Unicode 15 Kawi: valid
+        ("a\u{94D}\u{200C}b", "xn--ab-fsf604u"), // ZWNJ after a virama
+        ("\u{646}\u{627}\u{645}\u{647}\u{200C}\u{627}\u{6CC}", "xn--mgba3gch31f060k"), // ZWNJ between joining letters
     ])
     func mapsAsBrowsersDo(_ input: String, _ host: String) {
         #expect(Self.hostname(input) == host)
@@ -133,14 +151,14 @@ import Testing
 
     @Test(arguments: [
         "xn--a", "xn--a.example", "xn--", "xn--.example", "xn--99999999999", "xn--tda\u{E9}",
-        "xn--u-ccb",                // decodes to a non-NFC label
-        "xn--ab-j1t",               // decodes to a ZWNJ without context
-        "a\u{180E}b.example", "a\u{206A}b.example", "a\u{206F}b.example",  // disallowed, not dropped
-        "a\u{200C}b", "a\u{200D}b",  // ContextJ
-        "\u{301}a.example",          // leading combining mark
-        "\u{5D0}a.example", "a.\u{5D0}1\u{627}\u{661}", "a\u{661}b", "a\u{11F36}\u{5D0}",  // Bidi rules
-        "a\u{1E9E}\u{10A0}",        // Georgian capitals: disallowed in browsers (UTS #46 15.0)
-        "a\u{2488}com",              // disallowed
+        "xn--u-ccb", // decodes to a non-NFC label
+        "xn--ab-j1t", // decodes to a ZWNJ without context
+        "a\u{180E}b.example", "a\u{206A}b.example", "a\u{206F}b.example", // disallowed, not dropped
+        "a\u{200C}b", "a\u{200D}b", // ContextJ
+        "\u{301}a.example", // leading combining mark
+        "\u{5D0}a.example", "a.\u{5D0}1\u{627}\u{661}", "a\u{661}b", "a\u{11F36}\u{5D0}", // Bidi rules
+        "a\u{1E9E}\u{10A0}", // Georgian capitals: disallowed in browsers (UTS #46 15.0)
+        "a\u{2488}com", // disallowed
         "a\u{FFFD}b.example", "a\u{E000}b.example",
     ])
     func refusesAsBrowsersDo(_ input: String) {

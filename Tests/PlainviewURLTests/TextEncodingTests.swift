@@ -6,7 +6,8 @@ import PlainviewURL
 @Suite struct TextEncodingTests {
     static let labels: [(String, String?)] = [
         ("UTF-8", "utf-8"), (" utf8 ", "utf-8"), ("utf-16le", "utf-8"),
-        ("ISO-8859-1", "windows-1252"), ("latin1", "windows-1252"), ("us-ascii", "windows-1252"), ("Windows-1252", "windows-1252"),
+        ("ISO-8859-1", "windows-1252"), ("latin1", "windows-1252"), ("us-ascii", "windows-1252"),
+        ("Windows-1252", "windows-1252"),
         ("Shift_JIS", "shift_jis"), ("ISO-8859-2", "iso-8859-2"),
         ("no-such-charset", nil), ("", nil), ("utf 8", nil),
     ]
@@ -20,7 +21,7 @@ import PlainviewURL
     static let forms: [(String, String, String)] = [
         ("windows-1252", "Bjørn Ås", "Bj%F8rn+%C5s"),
         ("windows-1252", "5 €", "5+%80"),
-        ("windows-1252", "日本", "%26%2326085%3B%26%2326412%3B"),   // not in windows-1252: &#N;
+        ("windows-1252", "日本", "%26%2326085%3B%26%2326412%3B"), // not in windows-1252: &#N;
         ("shift_jis", "日本", "%93%FA%96%7B"),
         ("iso-8859-2", "Łódź", "%A3%F3d%BC"),
         ("utf-8", "Bjørn", "Bj%C3%B8rn"),

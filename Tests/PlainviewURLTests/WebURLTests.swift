@@ -22,15 +22,20 @@ import Testing
         #expect(WebURL(input)?.href == href)
     }
 
-    @Test(arguments: ["", "https://", "https://a b/", "https://[::1/", "https://x:70000/", "https://x:8o/", "1http://x/",
-                      "https://%00/", "https://a@/", "http://[1:2:3:4:5:6:7:8:9]/", "://x"])
+    @Test(arguments: [
+        "", "https://", "https://a b/", "https://[::1/", "https://x:70000/", "https://x:8o/", "1http://x/",
+        "https://%00/", "https://a@/", "http://[1:2:3:4:5:6:7:8:9]/", "://x",
+    ])
     func rejects(_ input: String) {
         #expect(WebURL(input) == nil)
     }
 
     @Test func queryItemsAreDecodedAndOrderFree() {
         let u = WebURL("https://x.example/p?b=2&a=1+1&c=%26")
-        #expect(u?.queryItems.sorted() == [.init(name: "a", value: "1 1"), .init(name: "b", value: "2"), .init(name: "c", value: "&")])
+        #expect(
+            u?.queryItems.sorted() == [
+                .init(name: "a", value: "1 1"), .init(name: "b", value: "2"), .init(name: "c", value: "&"),
+            ])
     }
 
     @Test(arguments: [
@@ -52,7 +57,8 @@ import Testing
 
     @Test func punycodeRoundTrips() {
         // RFC 3492 §7.1 sample (A) Arabic (Egyptian) and (L) 3<nen>B<gumi><kinpachi><sensei>.
-        let arabic = "\u{644}\u{64A}\u{647}\u{645}\u{627}\u{628}\u{62A}\u{643}\u{644}\u{645}\u{648}\u{634}\u{639}\u{631}\u{628}\u{64A}\u{61F}"
+        let arabic =
+            "\u{644}\u{64A}\u{647}\u{645}\u{627}\u{628}\u{62A}\u{643}\u{644}\u{645}\u{648}\u{634}\u{639}\u{631}\u{628}\u{64A}\u{61F}"
         #expect(Punycode.encode(Array(arabic.unicodeScalars)) == "egbpdaj6bu4bxfgehfvwxn")
         #expect(Punycode.decode("egbpdaj6bu4bxfgehfvwxn").map { String(String.UnicodeScalarView($0)) } == arabic)
         let l = "3\u{5E74}B\u{7D44}\u{91D1}\u{516B}\u{5148}\u{751F}"

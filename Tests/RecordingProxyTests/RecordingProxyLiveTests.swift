@@ -13,8 +13,9 @@ struct RecordingProxyLiveTests {
     @Test("an https GET goes through CONNECT and TLS; the owner sees method, URL and destination")
     func httpsGetThroughTunnel() async throws {
         let p = try ProxyUnderTest { _ in
-            .respond(status: 200, headers: [(name: "Content-Type", value: "text/html"), (name: "X-Recorded", value: "yes")],
-                     body: "<p>checkout</p>")
+            .respond(
+                status: 200, headers: [(name: "Content-Type", value: "text/html"), (name: "X-Recorded", value: "yes")],
+                body: "<p>checkout</p>")
         }
         let got = try await withProxiedClient(port: p.proxy.port) { client in
             try await fetch(client, "https://shop.test/pay?order=1", headers: [("Sec-Fetch-Dest", "IFrame")])
@@ -37,8 +38,9 @@ struct RecordingProxyLiveTests {
         let p = try ProxyUnderTest { _ in .respond(status: 201, headers: [], body: "made") }
         let form = "PaReq=" + String(repeating: "x", count: 100_000) + "&MD=42"
         let got = try await withProxiedClient(port: p.proxy.port) { client in
-            try await fetch(client, "https://acs.test/challenge", method: .POST,
-                            headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)
+            try await fetch(
+                client, "https://acs.test/challenge", method: .POST,
+                headers: [("Content-Type", "application/x-www-form-urlencoded")], body: form)
         }
         #expect(got.status == 201)
         #expect(got.body == "made")
@@ -110,7 +112,8 @@ struct RecordingProxyLiveTests {
             )
         }
         let raw = try await RawHTTP.request(
-            port: p.proxy.port, "GET http://plain.test/h HTTP/1.1\r\nHost: plain.test\r\n\r\n"
+            port: p.proxy.port,
+            "GET http://plain.test/h HTTP/1.1\r\nHost: plain.test\r\n\r\n"
                 + "GET http://plain.test/h2 HTTP/1.1\r\nHost: plain.test\r\nConnection: close\r\n\r\n"
         )
         let one = "HTTP/1.1 200 OK\r\nSet-Cookie: sid=1; Secure\r\nContent-Length: 5\r\n\r\nhello"
@@ -130,9 +133,10 @@ struct RecordingProxyLiveTests {
                 + "GET http://plain.test/304 HTTP/1.1\r\nHost: plain.test\r\n\r\n"
                 + "HEAD http://plain.test/200 HTTP/1.1\r\nHost: plain.test\r\nConnection: close\r\n\r\n"
         )
-        #expect(raw == "HTTP/1.1 204 No Content\r\nETag: \"v1\"\r\n\r\n"
-            + "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n"
-            + "HTTP/1.1 200 OK\r\nETag: \"v1\"\r\nContent-Length: 5\r\nConnection: close\r\n\r\n")
+        #expect(
+            raw == "HTTP/1.1 204 No Content\r\nETag: \"v1\"\r\n\r\n"
+                + "HTTP/1.1 304 Not Modified\r\nETag: \"v1\"\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nETag: \"v1\"\r\nContent-Length: 5\r\nConnection: close\r\n\r\n")
         #expect(p.requests.map(\.method) == ["GET", "GET", "HEAD"])
     }
 
@@ -197,9 +201,10 @@ struct RecordingProxyLiveTests {
             p.proxy.respond(request.id, status: 200, headers: [], body: Array(request.url.suffix(1).utf8))
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(try await raw == "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1"
-            + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n2"
-            + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n3")
+        #expect(
+            try await raw == "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n1"
+                + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n2"
+                + "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nConnection: close\r\n\r\n3")
     }
 
     @Test("respond and fail for unknown, answered or hung-up requests change nothing; the proxy keeps serving")
@@ -230,13 +235,15 @@ struct RecordingProxyLiveTests {
         #expect(again.hasPrefix("HTTP/1.1 200 OK\r\n"))
     }
 
-    @Test("requests the proxy cannot serve get 400 with a reason and never reach the owner", arguments: [
-        ("GET /origin-form HTTP/1.1\r\nHost: shop.test\r\n\r\n", "absolute http:// URL or CONNECT"),
-        ("CONNECT shop.test HTTP/1.1\r\nHost: shop.test\r\n\r\n", "CONNECT needs a host:port target"),
-        ("CONNECT shop.test:99999 HTTP/1.1\r\n\r\n", "CONNECT needs a host:port target"),
-        ("GET ftp://shop.test/ HTTP/1.1\r\n\r\n", "absolute http:// URL or CONNECT"),
-        ("this is not HTTP\r\n\r\n", "malformed HTTP request"),
-    ])
+    @Test(
+        "requests the proxy cannot serve get 400 with a reason and never reach the owner",
+        arguments: [
+            ("GET /origin-form HTTP/1.1\r\nHost: shop.test\r\n\r\n", "absolute http:// URL or CONNECT"),
+            ("CONNECT shop.test HTTP/1.1\r\nHost: shop.test\r\n\r\n", "CONNECT needs a host:port target"),
+            ("CONNECT shop.test:99999 HTTP/1.1\r\n\r\n", "CONNECT needs a host:port target"),
+            ("GET ftp://shop.test/ HTTP/1.1\r\n\r\n", "absolute http:// URL or CONNECT"),
+            ("this is not HTTP\r\n\r\n", "malformed HTTP request"),
+        ])
     func refused(request: String, reason: String) async throws {
         let p = try ProxyUnderTest { _ in .respond(status: 200, headers: [], body: "no") }
         let raw = try await RawHTTP.request(port: p.proxy.port, request)
@@ -268,8 +275,9 @@ struct RecordingProxyLiveTests {
             port: p.proxy.port,
             "CONNECT shop.test:443 HTTP/1.1\r\n\r\nGET /x HTTP/1.1\r\nHost: shop.test\r\nConnection: close\r\n\r\n"
         )
-        #expect(raw == "HTTP/1.1 200 Connection Established\r\n\r\n"
-            + "HTTP/1.1 200 OK\r\nContent-Length: 22\r\nConnection: close\r\n\r\nhttp://shop.test:443/x")
+        #expect(
+            raw == "HTTP/1.1 200 Connection Established\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nContent-Length: 22\r\nConnection: close\r\n\r\nhttp://shop.test:443/x")
     }
 
     @Test("shutdown closes open connections and the listener, and can be called twice")
@@ -329,13 +337,18 @@ struct RecordingProxyLiveTests {
             return
         }
         let p = try ProxyUnderTest { request in
-            .respond(status: 200, headers: [(name: "X-Dest", value: request.destination)],
-                     body: "\(request.method) \(request.url) \(request.body.count)")
+            .respond(
+                status: 200, headers: [(name: "X-Dest", value: request.destination)],
+                body: "\(request.method) \(request.url) \(request.body.count)")
         }
         let proxyArgument = "http://127.0.0.1:\(p.proxy.port)"
         let get = try await offPool {
-            try Program.run(curl, ["-sk", "-D", "-", "--max-time", "20", "--proxy", proxyArgument,
-                                   "-H", "Sec-Fetch-Dest: document", "https://shop.test/x"], timeout: 30)
+            try Program.run(
+                curl,
+                [
+                    "-sk", "-D", "-", "--max-time", "20", "--proxy", proxyArgument,
+                    "-H", "Sec-Fetch-Dest: document", "https://shop.test/x",
+                ], timeout: 30)
         }
         #expect(get.status == 0, "\(get)")
         #expect(get.stdout.contains("HTTP/1.1 200 OK\r\n"))
@@ -343,8 +356,12 @@ struct RecordingProxyLiveTests {
         #expect(get.stdout.hasSuffix("\r\n\r\nGET https://shop.test/x 0"))
         let form = String(repeating: "a", count: 5000)
         let post = try await offPool {
-            try Program.run(curl, ["-sk", "--max-time", "20", "--proxy", proxyArgument, "-H", "Expect: 100-continue",
-                                   "--data-binary", form, "https://pay.test:8443/submit"], timeout: 30)
+            try Program.run(
+                curl,
+                [
+                    "-sk", "--max-time", "20", "--proxy", proxyArgument, "-H", "Expect: 100-continue",
+                    "--data-binary", form, "https://pay.test:8443/submit",
+                ], timeout: 30)
         }
         #expect(post.status == 0, "\(post)")
         #expect(post.stdout == "POST https://pay.test:8443/submit 5000")

@@ -11,8 +11,11 @@ extension Corpus {
         let hops = 5 + rng.below(36)
         let payment = "\(merchant)/pay?order=\(index)"
         func url(_ k: Int) -> String {
-            k == 0 ? payment : k > hops ? completeURL
-                : "https://\(rng.pick(["acs", "acs2", "secure"])).\(rng.pick(["bank", "card"]))\(k % 7).acs.example/3ds/step\(k)"
+            k == 0
+                ? payment
+                : k > hops
+                    ? completeURL
+                    : "https://\(rng.pick(["acs", "acs2", "secure"])).\(rng.pick(["bank", "card"]))\(k % 7).acs.example/3ds/step\(k)"
         }
         let urls = (0...(hops + 1)).map(url)
         var files: [String: String] = [:]
@@ -30,16 +33,21 @@ extension Corpus {
             case 0:
                 pages.append((urls[k], [.init("status", .int(302)), .init("location", .string(next))]))
             case 1:
-                files["p\(k).html"] = page("Step \(k)", "<form method=\"post\" action=\"\(next)\"><input type=\"hidden\" name=\"creq\" value=\"\(rng.next())\"></form><script>document.forms[0].submit()</script>")
+                files["p\(k).html"] = page(
+                    "Step \(k)",
+                    "<form method=\"post\" action=\"\(next)\"><input type=\"hidden\" name=\"creq\" value=\"\(rng.next())\"></form><script>document.forms[0].submit()</script>"
+                )
                 pages.append((urls[k], [file]))
             case 2:
-                files["p\(k).html"] = page("Step \(k)", "<p>Please wait…</p>", head: "<meta http-equiv=\"refresh\" content=\"0; url=\(next)\">")
+                files["p\(k).html"] = page(
+                    "Step \(k)", "<p>Please wait…</p>", head: "<meta http-equiv=\"refresh\" content=\"0; url=\(next)\">")
                 pages.append((urls[k], [file]))
             case 3:
                 files["p\(k).html"] = page("Step \(k)", "<script>window.location.replace(\"\(next)\")</script>")
                 pages.append((urls[k], [file]))
             default:
-                files["p\(k).html"] = page("Step \(k)", "<p>Confirm the code sent to your phone.</p><a href=\"\(next)\">Confirm</a>")
+                files["p\(k).html"] = page(
+                    "Step \(k)", "<p>Confirm the code sent to your phone.</p><a href=\"\(next)\">Confirm</a>")
                 pages.append((urls[k], [file]))
                 taps.append("Confirm")
             }
@@ -48,15 +56,20 @@ extension Corpus {
         y.pair("name", .string("generated-\(index)"))
         y.pair("description", .string("generated checkout chain of \(hops) hops (plainview-bench corpus)"))
         y.pair("policy", nil)
-        for (key, value) in [("platform", "ios"), ("paymentUrl", payment), ("completeUrl", completeURL), ("cancelUrl", cancelURL),
-                             ("callbackScheme", "shopapp"), ("redirectPolicy", "goodlist")] {
+        for (key, value) in [
+            ("platform", "ios"), ("paymentUrl", payment), ("completeUrl", completeURL), ("cancelUrl", cancelURL),
+            ("callbackScheme", "shopapp"), ("redirectPolicy", "goodlist"),
+        ] {
             y.pair(key, .string(value), indent: 1)
         }
         y.pair("goodlist", .flowSequence([.string("**.acs.example")]), indent: 1)
         y.pair("environment", nil)
         y.pair("apps", nil, indent: 1)
-        y.item(.flowMap([.init("name", .string("Shop")), .init("schemes", .flowSequence([.string("shopapp")])),
-                         .init("behaviour", .flowMap([.init("host", .bool(true))]))]), indent: 2)
+        y.item(
+            .flowMap([
+                .init("name", .string("Shop")), .init("schemes", .flowSequence([.string("shopapp")])),
+                .init("behaviour", .flowMap([.init("host", .bool(true))])),
+            ]), indent: 2)
         y.pair("pages", nil)
         for p in pages {
             y.pair("url", .string(p.url), indent: 2, item: true)

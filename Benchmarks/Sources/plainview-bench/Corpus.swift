@@ -23,7 +23,7 @@ struct SeededRandom {
 }
 
 enum Corpus {
-    static let seed: UInt64 = 0x504C_4149_4E56_4945  // "PLAINVIE"
+    static let seed: UInt64 = 0x504C_4149_4E56_4945 // "PLAINVIE"
 
     static let merchant = "https://shop.example.com"
     static let paymentURL = "https://shop.example.com/pay?order=42"
@@ -87,45 +87,46 @@ enum Corpus {
     static func checkoutPage(bytes: Int, variant: Int = 0) -> [UInt8] {
         var rng = SeededRandom(seed: seed &+ UInt64(bytes) &+ UInt64(variant))
         var s = """
-        <!DOCTYPE html>
-        <html lang="sv"><head><meta charset="utf-8">
-        <title>Betalning – \(rng.word())</title>
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <base href="https://acs.3dsecure.no/3ds/">
-        <link rel="stylesheet" href="/static/app.css"><script src="/static/app.js"></script>
-        <style>body{font-family:sans-serif}.item{margin:4px}</style>
-        </head><body onload="init()">
-        <header><nav><a href="/">Hem</a> <a href="/help?lang=sv">Hjälp</a> <a href="https://shop.example.com/cancel">Avbryt</a></nav></header>
-        <main>
-        <iframe src="https://acs.3dsecure.no/3ds/method?id=\(rng.next() % 1_000_000)" name="threeDSMethod" style="display:none"></iframe>
-        <form id="challenge" method="POST" action="https://acs.3dsecure.no/3ds/challenge">
-        <input type="hidden" name="creq" value="eyJ0aHJlZURTU2VydmVyVHJhbnNJRCI6\(rng.next())">
-        <input type="hidden" name="threeDSSessionData" value="\(rng.next())">
-        <noscript><input type="submit" value="Fortsätt"></noscript>
-        </form>
-        <script>function init(){} document.getElementById('challenge').submit();</script>
+            <!DOCTYPE html>
+            <html lang="sv"><head><meta charset="utf-8">
+            <title>Betalning – \(rng.word())</title>
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <base href="https://acs.3dsecure.no/3ds/">
+            <link rel="stylesheet" href="/static/app.css"><script src="/static/app.js"></script>
+            <style>body{font-family:sans-serif}.item{margin:4px}</style>
+            </head><body onload="init()">
+            <header><nav><a href="/">Hem</a> <a href="/help?lang=sv">Hjälp</a> <a href="https://shop.example.com/cancel">Avbryt</a></nav></header>
+            <main>
+            <iframe src="https://acs.3dsecure.no/3ds/method?id=\(rng.next() % 1_000_000)" name="threeDSMethod" style="display:none"></iframe>
+            <form id="challenge" method="POST" action="https://acs.3dsecure.no/3ds/challenge">
+            <input type="hidden" name="creq" value="eyJ0aHJlZURTU2VydmVyVHJhbnNJRCI6\(rng.next())">
+            <input type="hidden" name="threeDSSessionData" value="\(rng.next())">
+            <noscript><input type="submit" value="Fortsätt"></noscript>
+            </form>
+            <script>function init(){} document.getElementById('challenge').submit();</script>
 
-        """
+            """
         var i = 0
         while s.utf8.count < bytes - 400 {
             let w1 = rng.word(), w2 = rng.word()
             s += """
-            <div class="item" id="p\(i)"><h3>\(w1.capitalized) \(w2)</h3><p>Art.nr \(rng.next() % 100_000) &ndash; \
-            <span class="price">\(rng.below(2000)),\(rng.below(100)) kr</span> &amp; fri frakt.</p>\
-            <a href="/product/\(i)?ref=\(w2)" class="more">Visa \(w1)</a>\
-            <img src="/img/\(i).png" alt="\(w2)"><button onclick="location.href='/cart/add?id=\(i)'">Köp</button></div>
+                <div class="item" id="p\(i)"><h3>\(w1.capitalized) \(w2)</h3><p>Art.nr \(rng.next() % 100_000) &ndash; \
+                <span class="price">\(rng.below(2000)),\(rng.below(100)) kr</span> &amp; fri frakt.</p>\
+                <a href="/product/\(i)?ref=\(w2)" class="more">Visa \(w1)</a>\
+                <img src="/img/\(i).png" alt="\(w2)"><button onclick="location.href='/cart/add?id=\(i)'">Köp</button></div>
 
-            """
+                """
             if i % 50 == 49 {
-                s += "<script>var t\(i) = \(rng.next() % 1000); if (t\(i) > 2000) { window.location.href = \"https://shop.example.com/timeout\"; }</script>\n"
+                s +=
+                    "<script>var t\(i) = \(rng.next() % 1000); if (t\(i) > 2000) { window.location.href = \"https://shop.example.com/timeout\"; }</script>\n"
             }
             i += 1
         }
         s += """
-        </main><footer><a href="https://shop.example.com/terms">Villkor</a></footer>
-        </body></html>
+            </main><footer><a href="https://shop.example.com/terms">Villkor</a></footer>
+            </body></html>
 
-        """
+            """
         return Array(s.utf8)
     }
 

@@ -14,7 +14,11 @@ enum EngineBench {
         let rounds = quick ? 1 : 3
         let model = best(rounds) { for f in flows { _ = Simulator.run(f) } } / Double(flows.count)
         // The model takes well under a millisecond: shown in ms (the same wall time, in seconds, is the ratio's baseline).
-        var metrics = [Metric(name: "engine.model_ms_per_flow", value: model * 1000, unit: "ms", note: "\(flows.count) shipped flows, default branch, wall time, best of \(rounds)")]
+        var metrics = [
+            Metric(
+                name: "engine.model_ms_per_flow", value: model * 1000, unit: "ms",
+                note: "\(flows.count) shipped flows, default branch, wall time, best of \(rounds)")
+        ]
         let branches = flows.reduce(0) { $0 + Simulator.explore($1).branches.count }
         let engines: [(name: String, label: String, start: () throws -> any WebEngine, install: String)] = [
             ("chromium", "headless Chromium", { try ChromiumEngine(timeout: 60) }, "apt-get install chromium"),
@@ -29,20 +33,30 @@ enum EngineBench {
                 if let engine { _ = Simulator.run(flows[0], engine: engine) }
             }
             guard let engine else {
-                metrics.append(Metric(name: "engine.\(e.name)_s_per_flow", value: .nan, unit: "s", note: "not installed (\(e.install))"))
+                metrics.append(
+                    Metric(name: "engine.\(e.name)_s_per_flow", value: .nan, unit: "s", note: "not installed (\(e.install))"))
                 continue
             }
             defer { engine.shutdown() }
-            let perFlow = best(rounds) {
-                failed = flows.filter { !Simulator.run($0, engine: engine).passed }.map(\.name)
-            } / Double(flows.count)
+            let perFlow =
+                best(rounds) {
+                    failed = flows.filter { !Simulator.run($0, engine: engine).passed }.map(\.name)
+                } / Double(flows.count)
             let explored = best(1) { for f in flows { _ = Simulator.explore(f, engine: engine) } }
-            metrics.append(Metric(name: "engine.\(e.name)_startup_and_first_flow_s", value: startup, unit: "s",
-                                  note: "starting \(e.label) and running \(flows[0].name)"))
-            metrics.append(Metric(name: "engine.\(e.name)_s_per_flow", value: perFlow, unit: "s", baseline: model, ratio: perFlow / model,
-                                  note: "the same flows in \(e.label), engine already running; failing: \(failed.isEmpty ? "none" : failed.joined(separator: ", "))"))
-            metrics.append(Metric(name: "engine.\(e.name)_s_per_branch_explored", value: explored / Double(max(branches, 1)), unit: "s",
-                                  note: "--explore over the shipped flows: \(branches) branches, a fresh web view each"))
+            metrics.append(
+                Metric(
+                    name: "engine.\(e.name)_startup_and_first_flow_s", value: startup, unit: "s",
+                    note: "starting \(e.label) and running \(flows[0].name)"))
+            metrics.append(
+                Metric(
+                    name: "engine.\(e.name)_s_per_flow", value: perFlow, unit: "s", baseline: model, ratio: perFlow / model,
+                    note:
+                        "the same flows in \(e.label), engine already running; failing: \(failed.isEmpty ? "none" : failed.joined(separator: ", "))"
+                ))
+            metrics.append(
+                Metric(
+                    name: "engine.\(e.name)_s_per_branch_explored", value: explored / Double(max(branches, 1)), unit: "s",
+                    note: "--explore over the shipped flows: \(branches) branches, a fresh web view each"))
         }
         return metrics
     }

@@ -47,7 +47,9 @@ enum ExtractBench {
         let scanCorpus = {
             var acc = 0
             for p in pages {
-                if let r = try? PageScanner.scan(p.bytes, contentType: "text/html; charset=utf-8", documentURL: CorpusFiles.documentURL) {
+                if let r = try? PageScanner.scan(
+                    p.bytes, contentType: "text/html; charset=utf-8", documentURL: CorpusFiles.documentURL)
+                {
                     acc &+= r.links.count &+ r.forms.count
                 }
             }
@@ -62,29 +64,39 @@ enum ExtractBench {
         // The scan and its floor alternate, round by round, so a burst of load elsewhere hits both.
         var scanRate = 0.0, floorRate = 0.0
         for _ in 0..<4 {
-            floorRate = max(floorRate, Measure.cpuRate(seconds: seconds / 2, rounds: 1) {
-                for p in pages { PageScanner.parseWithEmptyCallbacks(p.bytes) }
-                return 1
-            } * mb)
+            floorRate = max(
+                floorRate,
+                Measure.cpuRate(seconds: seconds / 2, rounds: 1) {
+                    for p in pages { PageScanner.parseWithEmptyCallbacks(p.bytes) }
+                    return 1
+                } * mb)
             scanRate = max(scanRate, Measure.cpuRate(seconds: seconds / 2, rounds: 1, scanCorpus) * mb)
         }
-        let treeRate = Measure.cpuRate(seconds: seconds) {
-            for p in pages { PageScanner.parseOnly(p.bytes) }
-            return 1
-        } * mb
+        let treeRate =
+            Measure.cpuRate(seconds: seconds) {
+                for p in pages { PageScanner.parseOnly(p.bytes) }
+                return 1
+            } * mb
         let corpus = "corpus: \(pages.count) generated checkout/3DS pages, 2 kB to 5 MB, \(totalBytes) bytes"
         let ratio = scanRate / floorRate
-        out.append(Metric(name: "extract.mb_per_s_over_libxml2_sax_floor", value: scanRate, unit: "MB/s",
-                          baseline: floorRate, ratio: ratio, target: ">= 0.77", pass: ratio >= 0.77,
-                          note: "floor: libxml2's HTML SAX parse with empty callbacks, in memory; \(corpus)"))
-        out.append(Metric(name: "extract.mb_per_s_over_libxml2_tree_parse", value: scanRate, unit: "MB/s",
-                          baseline: treeRate, ratio: scanRate / treeRate,
-                          note: "second baseline: libxml2 building its tree (htmlParseDocument, xmlFreeDoc); \(corpus)"))
+        out.append(
+            Metric(
+                name: "extract.mb_per_s_over_libxml2_sax_floor", value: scanRate, unit: "MB/s",
+                baseline: floorRate, ratio: ratio, target: ">= 0.77", pass: ratio >= 0.77,
+                note: "floor: libxml2's HTML SAX parse with empty callbacks, in memory; \(corpus)"))
+        out.append(
+            Metric(
+                name: "extract.mb_per_s_over_libxml2_tree_parse", value: scanRate, unit: "MB/s",
+                baseline: treeRate, ratio: scanRate / treeRate,
+                note: "second baseline: libxml2 building its tree (htmlParseDocument, xmlFreeDoc); \(corpus)"))
         for p in pages {
-            let r = Measure.cpuRate(seconds: seconds / 2, rounds: 2) {
-                consume((try? PageScanner.scan(p.bytes, contentType: nil, documentURL: CorpusFiles.documentURL))?.links.count ?? 0)
-                return 1
-            } * Double(p.bytes.count) / 1_000_000
+            let r =
+                Measure.cpuRate(seconds: seconds / 2, rounds: 2) {
+                    consume(
+                        (try? PageScanner.scan(p.bytes, contentType: nil, documentURL: CorpusFiles.documentURL))?.links.count ?? 0
+                    )
+                    return 1
+                } * Double(p.bytes.count) / 1_000_000
             out.append(Metric(name: "extract.mb_per_s.\(p.name)", value: r, unit: "MB/s"))
         }
         out.append(processMetric(quick: seconds < 1))
@@ -101,7 +113,8 @@ enum ExtractBench {
     static func processMetric(quick: Bool) -> Metric {
         let name = "extract.process_5mb_page_over_c_sax_floor"
         guard let exe = Paths.sibling("plainview") else {
-            return Metric(name: name, value: .nan, unit: "ms", note: "build the CLI too: `swift build -c release` at the repository root")
+            return Metric(
+                name: name, value: .nan, unit: "ms", note: "build the CLI too: `swift build -c release` at the repository root")
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-bench-floor-\(getpid())")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -116,10 +129,11 @@ enum ExtractBench {
         }
         let compile = "cc -O2 -o '\(floor.path)' '\(dir.path)/sax-floor.c' $(pkg-config --cflags --libs libxml-2.0)"
         guard let built = Child.run("/bin/sh", ["-c", compile]), built.status == 0 else {
-            return Metric(name: name, value: .nan, unit: "ms", note: "cannot build the C floor (needs cc, pkg-config, libxml2-dev)")
+            return Metric(
+                name: name, value: .nan, unit: "ms", note: "cannot build the C floor (needs cc, pkg-config, libxml2-dev)")
         }
         let extract = ["extract", page.path, "--base", CorpusFiles.documentURL]
-        _ = Child.run(exe, extract)   // warm the page cache
+        _ = Child.run(exe, extract) // warm the page cache
         var best = (plainview: Double.infinity, floor: Double.infinity)
         var status: Int32 = 0
         for _ in 0..<(quick ? 5 : 15) {
@@ -128,9 +142,12 @@ enum ExtractBench {
             best = (min(best.plainview, p.cpuSeconds), min(best.floor, c.cpuSeconds))
         }
         let ratio = best.floor / best.plainview
-        return Metric(name: name, value: best.plainview * 1000, unit: "ms", baseline: best.floor * 1000, ratio: ratio,
-                      target: ">= 0.6", pass: status == 0 && ratio >= 0.6,
-                      note: "CPU time (user + system) of the whole process, least of \(quick ? 5 : 15) runs each; ratio is floor ÷ plainview (throughput); exit \(status)")
+        return Metric(
+            name: name, value: best.plainview * 1000, unit: "ms", baseline: best.floor * 1000, ratio: ratio,
+            target: ">= 0.6", pass: status == 0 && ratio >= 0.6,
+            note:
+                "CPU time (user + system) of the whole process, least of \(quick ? 5 : 15) runs each; ratio is floor ÷ plainview (throughput); exit \(status)"
+        )
     }
 
     /// The in-process profile target: one scan of FILE (or with `floor`, the empty-callback parse), for
@@ -142,7 +159,9 @@ enum ExtractBench {
             if floor {
                 PageScanner.parseWithEmptyCallbacks(bytes)
             } else {
-                consume((try? PageScanner.scan(bytes, contentType: "text/html; charset=utf-8", documentURL: CorpusFiles.documentURL))?.links.count ?? 0)
+                consume(
+                    (try? PageScanner.scan(bytes, contentType: "text/html; charset=utf-8", documentURL: CorpusFiles.documentURL))?
+                        .links.count ?? 0)
             }
         }
         return 0
@@ -209,32 +228,39 @@ extension ExtractBench {
         process.waitUntilExit()
         struct Peer: Decodable { var mb_per_s: Double; var lxml: String; var libxml2: String }
         guard process.terminationStatus == 0, let peer = try? JSONDecoder().decode(Peer.self, from: data) else {
-            return Metric(name: name, value: .nan, unit: "MB/s",
-                          note: "Python peer not measured: `pip install lxml`, then run again (\(String(decoding: data, as: UTF8.self).prefix(200)))")
+            return Metric(
+                name: name, value: .nan, unit: "MB/s",
+                note:
+                    "Python peer not measured: `pip install lxml`, then run again (\(String(decoding: data, as: UTF8.self).prefix(200)))"
+            )
         }
         let ratio = scanRate / peer.mb_per_s
-        return Metric(name: name, value: scanRate, unit: "MB/s", baseline: peer.mb_per_s, ratio: ratio,
-                      target: ">= 1.0", pass: ratio >= 1.0,
-                      note: "peer: lxml \(peer.lxml) on libxml2 \(peer.libxml2), same corpus, same extraction")
+        return Metric(
+            name: name, value: scanRate, unit: "MB/s", baseline: peer.mb_per_s, ratio: ratio,
+            target: ">= 1.0", pass: ratio >= 1.0,
+            note: "peer: lxml \(peer.lxml) on libxml2 \(peer.libxml2), same corpus, same extraction")
     }
 
     /// Peak resident memory of `plainview extract` on a generated 50 MB page, as a multiple of the page size.
     static func peakMemoryMetric() -> Metric {
         let name = "extract.peak_memory_50mb_page_over_page_size"
         guard let exe = Paths.sibling("plainview") else {
-            return Metric(name: name, value: .nan, unit: "x", note: "build the CLI too: `swift build -c release` at the repository root")
+            return Metric(
+                name: name, value: .nan, unit: "x", note: "build the CLI too: `swift build -c release` at the repository root")
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-bench-50mb-\(getpid()).html")
         defer { try? FileManager.default.removeItem(at: file) }
         let page = Corpus.checkoutPage(bytes: 50_000_000, variant: 9)
         guard (try? Data(page).write(to: file)) != nil,
-              let r = Child.peak(exe, ["extract", file.path, "--base", CorpusFiles.documentURL]) else {
+            let r = Child.peak(exe, ["extract", file.path, "--base", CorpusFiles.documentURL])
+        else {
             return Metric(name: name, value: .nan, unit: "x", note: "could not run \(exe)")
         }
         let ratio = Double(r.maxRSSBytes) / Double(page.count)
-        return Metric(name: name, value: Double(r.maxRSSBytes) / 1_000_000, unit: "MB", baseline: Double(page.count) / 1_000_000,
-                      ratio: ratio, target: "<= 3", pass: r.status == 0 && ratio <= 3,
-                      note: "whole `plainview extract` process incl. JSON output; exit \(r.status)")
+        return Metric(
+            name: name, value: Double(r.maxRSSBytes) / 1_000_000, unit: "MB", baseline: Double(page.count) / 1_000_000,
+            ratio: ratio, target: "<= 3", pass: r.status == 0 && ratio <= 3,
+            note: "whole `plainview extract` process incl. JSON output; exit \(r.status)")
     }
 }
 
@@ -247,12 +273,15 @@ enum Paths {
     /// package's release build (`swift build -c release` at the repository root: `.build/release/NAME`).
     static func sibling(_ name: String) -> String? {
         if name == "plainview", let override = ProcessInfo.processInfo.environment["PLAINVIEW_BIN"],
-           FileManager.default.isExecutableFile(atPath: override) {
+            FileManager.default.isExecutableFile(atPath: override)
+        {
             return override
         }
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let candidates = [exe.deletingLastPathComponent().appendingPathComponent(name).path,
-                          repoRoot.appendingPathComponent(".build/release/\(name)").path]
+        let candidates = [
+            exe.deletingLastPathComponent().appendingPathComponent(name).path,
+            repoRoot.appendingPathComponent(".build/release/\(name)").path,
+        ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -19,7 +19,9 @@ enum ImportBench {
         }
         let docsHAR = dir.appendingPathComponent("documents.har")
         let cookiesHAR = dir.appendingPathComponent("cookies.har")
-        guard (try? documentsHAR(documents).write(to: docsHAR)) != nil, (try? cookiesHARData(cookies).write(to: cookiesHAR)) != nil else {
+        guard (try? documentsHAR(documents).write(to: docsHAR)) != nil,
+            (try? cookiesHARData(cookies).write(to: cookiesHAR)) != nil
+        else {
             return [Metric(name: "import.entries_per_s", value: .nan, unit: "1/s", note: "cannot write the generated HARs")]
         }
         var out: [Metric] = []
@@ -28,15 +30,22 @@ enum ImportBench {
         func measure(_ har: URL, _ items: Int, rateName: String, mbName: String, what: String, target: Double) {
             guard let (seconds, bytes) = importOnce(har, into: dir.appendingPathComponent(rateName)) else { return }
             let rate = Double(items) / seconds
-            out.append(Metric(name: rateName, value: rate, unit: "1/s", target: ">= \(Int(target))", pass: rate >= target,
-                              note: "\(items) \(what) in \(String(format: "%.2f", seconds)) s CPU: read, redact, draft, write"))
-            out.append(Metric(name: mbName, value: Double(bytes) / 1e6 / seconds, unit: "MB/s",
-                              note: "\(String(format: "%.1f", Double(bytes) / 1e6)) MB HAR"))
+            out.append(
+                Metric(
+                    name: rateName, value: rate, unit: "1/s", target: ">= \(Int(target))", pass: rate >= target,
+                    note: "\(items) \(what) in \(String(format: "%.2f", seconds)) s CPU: read, redact, draft, write"))
+            out.append(
+                Metric(
+                    name: mbName, value: Double(bytes) / 1e6 / seconds, unit: "MB/s",
+                    note: "\(String(format: "%.1f", Double(bytes) / 1e6)) MB HAR"))
         }
-        measure(docsHAR, documents, rateName: "import.entries_per_s.\(documents / 1000)k_documents",
-                mbName: "import.mb_per_s.\(documents / 1000)k_documents", what: "documents", target: Double(documents) / 30)
-        measure(cookiesHAR, cookies, rateName: "import.set_cookies_per_s.\(cookies / 1000)k_in_one_response",
-                mbName: "import.mb_per_s.\(cookies / 1000)k_cookies", what: "Set-Cookie headers in one response", target: Double(cookies) / 30)
+        measure(
+            docsHAR, documents, rateName: "import.entries_per_s.\(documents / 1000)k_documents",
+            mbName: "import.mb_per_s.\(documents / 1000)k_documents", what: "documents", target: Double(documents) / 30)
+        measure(
+            cookiesHAR, cookies, rateName: "import.set_cookies_per_s.\(cookies / 1000)k_in_one_response",
+            mbName: "import.mb_per_s.\(cookies / 1000)k_cookies", what: "Set-Cookie headers in one response",
+            target: Double(cookies) / 30)
         out.append(peakMemory(docsHAR, out: dir.appendingPathComponent("peak-flow")))
         return out
     }
@@ -48,7 +57,8 @@ enum ImportBench {
         for _ in 0..<2 {
             let writer = HARFlowWriter.Options(name: "bench", source: har.path)
             let start = Measure.threadCPUSeconds()
-            guard (try? HARImport.run(har: har, name: har.path, to: folder, force: true, options: .init(writer: writer))) != nil else {
+            guard (try? HARImport.run(har: har, name: har.path, to: folder, force: true, options: .init(writer: writer))) != nil
+            else {
                 return nil
             }
             best = min(best, Measure.threadCPUSeconds() - start)
@@ -59,15 +69,20 @@ enum ImportBench {
     static func peakMemory(_ har: URL, out: URL) -> Metric {
         let name = "import.peak_memory_over_file_size"
         guard let exe = Paths.sibling("plainview") else {
-            return Metric(name: name, value: .nan, unit: "x", note: "build the CLI too: `swift build -c release` at the repository root")
+            return Metric(
+                name: name, value: .nan, unit: "x", note: "build the CLI too: `swift build -c release` at the repository root")
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: har.path)[.size] as? Int) ?? 1
         guard let r = Child.peak(exe, ["import", har.path, "--out", out.path, "--force"]) else {
             return Metric(name: name, value: .nan, unit: "x", note: "could not run \(exe)")
         }
         let ratio = Double(r.maxRSSBytes) / Double(size)
-        return Metric(name: name, value: Double(r.maxRSSBytes) / 1_000_000, unit: "MB", baseline: Double(size) / 1_000_000,
-                      ratio: ratio, note: "whole `plainview import` process on the documents HAR; exit \(r.status), \(String(format: "%.1f", r.seconds)) s wall")
+        return Metric(
+            name: name, value: Double(r.maxRSSBytes) / 1_000_000, unit: "MB", baseline: Double(size) / 1_000_000,
+            ratio: ratio,
+            note:
+                "whole `plainview import` process on the documents HAR; exit \(r.status), \(String(format: "%.1f", r.seconds)) s wall"
+        )
     }
 
     // MARK: - Generated recordings
@@ -90,14 +105,18 @@ enum ImportBench {
 
     /// `n` pages, each linking to the next with a token, showing an e-mail and a card, setting a session cookie.
     static func documentsHAR(_ n: Int) -> Data {
-        wrap((0..<n).map { i in
-            let body = "<html><body><a href='/p\(i + 1)?token=tok\(String(format: "%08d", i))xyz'>next</a>"
-                + "<p>mail user\(i)@example.com, card 4111 1111 1111 1111</p></body></html>"
-            return entry("https://shop.example.com/p\(i)?session=abc\(String(format: "%08d", i))",
-                         requestHeaders: #"{"name":"Cookie","value":"SESSION=s\#(String(format: "%010d", i))"}"#,
-                         responseHeaders: #"{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(String(format: "%010d", i + 1)); Path=/"}"#,
-                         body: body)
-        })
+        wrap(
+            (0..<n).map { i in
+                let body =
+                    "<html><body><a href='/p\(i + 1)?token=tok\(String(format: "%08d", i))xyz'>next</a>"
+                    + "<p>mail user\(i)@example.com, card 4111 1111 1111 1111</p></body></html>"
+                return entry(
+                    "https://shop.example.com/p\(i)?session=abc\(String(format: "%08d", i))",
+                    requestHeaders: #"{"name":"Cookie","value":"SESSION=s\#(String(format: "%010d", i))"}"#,
+                    responseHeaders:
+                        #"{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(String(format: "%010d", i + 1)); Path=/"}"#,
+                    body: body)
+            })
     }
 
     /// One page whose response sets `n` cookies.
@@ -105,6 +124,10 @@ enum ImportBench {
         var headers = [#"{"name":"Content-Type","value":"text/html"}"#]
         headers.reserveCapacity(n + 1)
         for i in 0..<n { headers.append(#"{"name":"Set-Cookie","value":"c\#(i)=v\#(String(format: "%012d", i)); Path=/"}"#) }
-        return wrap([entry("https://shop.example.com/", requestHeaders: "", responseHeaders: headers.joined(separator: ","), body: "<p>x</p>")])
+        return wrap([
+            entry(
+                "https://shop.example.com/", requestHeaders: "", responseHeaders: headers.joined(separator: ","), body: "<p>x</p>"
+            )
+        ])
     }
 }

@@ -84,7 +84,8 @@ enum Child {
         guard wait4(pid, &status, 0, &usage) == pid else { return nil }
         let elapsed = Measure.seconds(clock.now - start)
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        let cpu =
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
         return Result(status: exitStatus, seconds: elapsed, maxRSSBytes: usage.ru_maxrss * 1024, cpuSeconds: cpu)
     }
@@ -100,7 +101,8 @@ extension Child {
         defer { try? FileManager.default.removeItem(at: out) }
         let this = Bundle.main.executablePath ?? CommandLine.arguments[0]
         guard let helper = run(this, ["--peak-rss", out.path, executable] + arguments), helper.status == 0,
-              let text = try? String(contentsOf: out, encoding: .utf8) else { return nil }
+            let text = try? String(contentsOf: out, encoding: .utf8)
+        else { return nil }
         let fields = text.split(separator: " ")
         guard fields.count == 3, let status = Int32(fields[0]), let rss = Int(fields[1]), let seconds = Double(fields[2]) else {
             return nil
@@ -155,7 +157,8 @@ enum Report {
         uname(&uts)
         let release = withUnsafeBytes(of: &uts.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let machine = withUnsafeBytes(of: &uts.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        let cpu =
+            (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
         return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, Linux \(release) \(machine)"

@@ -36,16 +36,20 @@ enum PolicyBench {
             consume(acc)
             return urls.count
         }
-        let sizeRatio = rate12 / rate100k  // time per decision at 100k ÷ at 12
-        let parseRatio = parseRate / rate12  // time per decision ÷ time per Foundation parse
+        let sizeRatio = rate12 / rate100k // time per decision at 100k ÷ at 12
+        let parseRatio = parseRate / rate12 // time per decision ÷ time per Foundation parse
         return [
-            Metric(name: "policy.decisions_per_s.goodlist12", value: rate12, unit: "1/s",
-                   target: ">= 500000", pass: rate12 >= 500_000, note: "one thread (thread CPU time), typical URL mix of 4096 navigations"),
-            Metric(name: "policy.decision_time.goodlist100k_over_12", value: 1e9 / rate100k, unit: "ns",
-                   baseline: 1e9 / rate12, ratio: sizeRatio, target: "<= 1.5", pass: sizeRatio <= 1.5),
-            Metric(name: "policy.decision_time_over_foundation_url_parse", value: 1e9 / rate12, unit: "ns",
-                   baseline: 1e9 / parseRate, ratio: parseRatio, target: "<= 4", pass: parseRatio <= 4,
-                   note: "baseline: Foundation URL(string:) of the same strings"),
+            Metric(
+                name: "policy.decisions_per_s.goodlist12", value: rate12, unit: "1/s",
+                target: ">= 500000", pass: rate12 >= 500_000,
+                note: "one thread (thread CPU time), typical URL mix of 4096 navigations"),
+            Metric(
+                name: "policy.decision_time.goodlist100k_over_12", value: 1e9 / rate100k, unit: "ns",
+                baseline: 1e9 / rate12, ratio: sizeRatio, target: "<= 1.5", pass: sizeRatio <= 1.5),
+            Metric(
+                name: "policy.decision_time_over_foundation_url_parse", value: 1e9 / rate12, unit: "ns",
+                baseline: 1e9 / parseRate, ratio: parseRatio, target: "<= 4", pass: parseRatio <= 4,
+                note: "baseline: Foundation URL(string:) of the same strings"),
         ]
     }
 }
@@ -80,19 +84,23 @@ enum GoodlistBench {
             // The matcher: which entry admits the host (its index), as `allows(host:)` and the engine's lookup do.
             let rate = lookupRate { list.matchIndex(host: $0) != nil }
             if size == 12 { rate12 = rate }
-            out.append(Metric(name: "goodlist.matches_per_s.entries\(size)", value: rate, unit: "1/s",
-                              baseline: size == 12 ? nil : rate12, ratio: size == 12 ? nil : rate12 / rate,
-                              target: size == 100_000 ? "ratio <= 1.5" : nil,
-                              pass: size == 100_000 ? rate12 / rate <= 1.5 : nil,
-                              note: "host → matching entry index; ratio = time per match ÷ time per match at 12 entries"))
+            out.append(
+                Metric(
+                    name: "goodlist.matches_per_s.entries\(size)", value: rate, unit: "1/s",
+                    baseline: size == 12 ? nil : rate12, ratio: size == 12 ? nil : rate12 / rate,
+                    target: size == 100_000 ? "ratio <= 1.5" : nil,
+                    pass: size == 100_000 ? rate12 / rate <= 1.5 : nil,
+                    note: "host → matching entry index; ratio = time per match ÷ time per match at 12 entries"))
             // The same lookups returning the entry itself (pattern, file:line, provenance): one more random
             // access into the entries and a retain of their strings. Reported, not a target.
             let entryRate = lookupRate { list.match(host: $0) != nil }
             if size == 12 { entryRate12 = entryRate }
             if size == 100_000 {
-                out.append(Metric(name: "goodlist.entry_lookups_per_s.entries100000", value: entryRate, unit: "1/s",
-                                  baseline: entryRate12, ratio: entryRate12 / entryRate,
-                                  note: "match(host:) returning the GoodlistEntry; ratio against the same at 12 entries"))
+                out.append(
+                    Metric(
+                        name: "goodlist.entry_lookups_per_s.entries100000", value: entryRate, unit: "1/s",
+                        baseline: entryRate12, ratio: entryRate12 / entryRate,
+                        note: "match(host:) returning the GoodlistEntry; ratio against the same at 12 entries"))
             }
         }
         return out

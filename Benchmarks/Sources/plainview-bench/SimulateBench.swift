@@ -19,11 +19,16 @@ enum SimulateBench {
             let chains = try FlowLoader.load([generatedDir.path])
             let failing = chains.filter { Simulator.runBranch($0).outcome.kind != .complete }.map(\.name)
             let chainRate = navigationsPerSecond(chains, seconds: seconds)
-            generated = Metric(name: "simulate.navigations_per_s.generated", value: chainRate, unit: "1/s", target: ">= 5000",
-                               pass: chainRate >= 5000 && failing.isEmpty,
-                               note: "\(chains.count) generated checkout chains of 5–40 hops; not completing: \(failing.isEmpty ? "none" : failing.joined(separator: ", "))")
+            generated = Metric(
+                name: "simulate.navigations_per_s.generated", value: chainRate, unit: "1/s", target: ">= 5000",
+                pass: chainRate >= 5000 && failing.isEmpty,
+                note:
+                    "\(chains.count) generated checkout chains of 5–40 hops; not completing: \(failing.isEmpty ? "none" : failing.joined(separator: ", "))"
+            )
         } catch {
-            generated = Metric(name: "simulate.navigations_per_s.generated", value: .nan, unit: "1/s", note: "cannot generate the flows: \(error)")
+            generated = Metric(
+                name: "simulate.navigations_per_s.generated", value: .nan, unit: "1/s",
+                note: "cannot generate the flows: \(error)")
         }
         // Every branch of every shipped flow, once, as `plainview simulate --explore` does (thread CPU time).
         var times: [Double] = []
@@ -35,11 +40,13 @@ enum SimulateBench {
         }
         let exploreMS = times.min() ?? .nan
         return [reportMetric()] + [
-            Metric(name: "simulate.navigations_per_s", value: rate, unit: "1/s", target: ">= 5000", pass: rate >= 5000,
-                   note: "default branch of the \(flows.count) shipped flows, in process, one thread"),
+            Metric(
+                name: "simulate.navigations_per_s", value: rate, unit: "1/s", target: ">= 5000", pass: rate >= 5000,
+                note: "default branch of the \(flows.count) shipped flows, in process, one thread"),
             generated,
-            Metric(name: "simulate.explore_all_pages_ms", value: exploreMS, unit: "ms", target: "< 2000", pass: exploreMS < 2000,
-                   note: "\(flows.count) flows, \(branches) branches; best of 3"),
+            Metric(
+                name: "simulate.explore_all_pages_ms", value: exploreMS, unit: "ms", target: "< 2000", pass: exploreMS < 2000,
+                note: "\(flows.count) flows, \(branches) branches; best of 3"),
         ]
     }
 
@@ -52,7 +59,8 @@ enum SimulateBench {
         do {
             try CorpusFiles.writeFlows(to: dir, count: count)
         } catch {
-            return Metric(name: "simulate.report_html_ms_1000_flows", value: .nan, unit: "ms", note: "cannot generate the flows: \(error)")
+            return Metric(
+                name: "simulate.report_html_ms_1000_flows", value: .nan, unit: "ms", note: "cannot generate the flows: \(error)")
         }
         let clock = ContinuousClock()
         var loaded: LoadedFlows?
@@ -66,11 +74,17 @@ enum SimulateBench {
             let t = clock.measure { html = Reporting.html(results, problems: loaded.problems) }
             times.append(Double(t.components.seconds) * 1000 + Double(t.components.attoseconds) / 1e15)
         }
-        func ms(_ d: Duration) -> String { String(format: "%.0f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15) }
+        func ms(_ d: Duration) -> String {
+            String(format: "%.0f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15)
+        }
         let best = times.min() ?? .nan
         let events = results.reduce(0) { $0 + $1.branches.reduce(0) { $0 + $1.events.count } }
-        return Metric(name: "simulate.report_html_ms_1000_flows", value: best, unit: "ms", target: "< 2000", pass: best < 2000 && results.count == count,
-                      note: "\(results.count) generated flows (\(loaded.problems.count) unreadable), \(events) events, report \(html.utf8.count / 1_000_000) MB; loading took \(ms(loadTime)), running \(ms(runTime)); wall clock, best of 3")
+        return Metric(
+            name: "simulate.report_html_ms_1000_flows", value: best, unit: "ms", target: "< 2000",
+            pass: best < 2000 && results.count == count,
+            note:
+                "\(results.count) generated flows (\(loaded.problems.count) unreadable), \(events) events, report \(html.utf8.count / 1_000_000) MB; loading took \(ms(loadTime)), running \(ms(runTime)); wall clock, best of 3"
+        )
     }
 
     /// Navigations per second (thread CPU time) running the default branch of every flow.

@@ -25,7 +25,9 @@ struct Options {
             case "--only": o.only = Set((it.next() ?? "").split(separator: ",").map(String.init))
             case "--write-corpus": o.writeCorpus = it.next()
             case "-h", "--help":
-                print("usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,import,engine] [--write-corpus DIR]")
+                print(
+                    "usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,import,engine] [--write-corpus DIR]"
+                )
                 exit(0)
             default:
                 FileHandle.standardError.write(Data("plainview-bench: unknown option \(a)\n".utf8))
@@ -45,8 +47,10 @@ if CommandLine.arguments.count >= 4, CommandLine.arguments[1] == "--peak-rss" {
 
 if CommandLine.arguments.count >= 3, CommandLine.arguments[1] == "--profile-scan" {
     let rest = CommandLine.arguments.dropFirst(3)
-    exit(ExtractBench.profileOnce(CommandLine.arguments[2], floor: rest.contains("floor"),
-                                  repeats: rest.compactMap { Int($0) }.first ?? 1))
+    exit(
+        ExtractBench.profileOnce(
+            CommandLine.arguments[2], floor: rest.contains("floor"),
+            repeats: rest.compactMap { Int($0) }.first ?? 1))
 }
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
@@ -61,7 +65,8 @@ func record(_ m: Metric) {
 }
 
 #if DEBUG
-FileHandle.standardError.write(Data("plainview-bench: this is a debug build; figures are meaningless. Use `swift run -c release plainview-bench`.\n".utf8))
+FileHandle.standardError.write(
+    Data("plainview-bench: this is a debug build; figures are meaningless. Use `swift run -c release plainview-bench`.\n".utf8))
 #endif
 
 if let dir = options.writeCorpus {

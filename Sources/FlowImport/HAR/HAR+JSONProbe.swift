@@ -23,7 +23,7 @@ enum JSONProbe {
         var i = 0
         var line = 1
         var lineStart = 0
-        var stack: [UInt8] = []  // '{' or '['
+        var stack: [UInt8] = [] // '{' or '['
         var state = State.value
         var firstValueInArray = false
 
@@ -80,7 +80,8 @@ enum JSONProbe {
                     stack.removeLast()
                     state = stack.isEmpty ? .done : .commaOrEnd
                 } else {
-                    return problem("unexpected \(describe(c)); expected \(stack.last == 0x7B ? "',' or '}'" : "',' or ']'")", at: i)
+                    return problem(
+                        "unexpected \(describe(c)); expected \(stack.last == 0x7B ? "',' or '}'" : "',' or ']'")", at: i)
                 }
             case .objectKeyOrEnd, .objectKey:
                 if c == 0x7D, state == .objectKeyOrEnd {
@@ -124,7 +125,9 @@ enum JSONProbe {
                     let word: [UInt8] = c == 0x74 ? Array("true".utf8) : c == 0x66 ? Array("false".utf8) : Array("null".utf8)
                     for (k, w) in word.enumerated() {
                         guard i + k < b.count else { return truncated("'\(String(decoding: word, as: UTF8.self))'") }
-                        guard b[i + k] == w else { return problem("unexpected \(describe(b[i + k])); expected a value", at: i + k) }
+                        guard b[i + k] == w else {
+                            return problem("unexpected \(describe(b[i + k])); expected a value", at: i + k)
+                        }
                     }
                     i += word.count
                     firstValueInArray = false
@@ -137,8 +140,10 @@ enum JSONProbe {
     }
 
     /// Scans a string starting at the opening quote; validates escapes, surrogate pairs and UTF-8.
-    private static func scanString(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int,
-                                   _ problem: (String, Int) -> Problem) -> Problem? {
+    private static func scanString(
+        _ b: UnsafeBufferPointer<UInt8>, _ i: inout Int,
+        _ problem: (String, Int) -> Problem
+    ) -> Problem? {
         let open = i
         i += 1
         func hex4(_ at: Int) -> UInt32? {
@@ -173,12 +178,16 @@ enum JSONProbe {
                     }
                     if (0xD800...0xDBFF).contains(u) {
                         guard i + 12 <= b.count, b[i + 6] == 0x5C, b[i + 7] == 0x75, let lo = hex4(i + 8),
-                              (0xDC00...0xDFFF).contains(lo) else {
-                            return problem("unpaired surrogate escape \\u\(String(u, radix: 16)); expected a low surrogate \\uDC00…\\uDFFF after it (the recorder wrote invalid Unicode)", i)
+                            (0xDC00...0xDFFF).contains(lo)
+                        else {
+                            return problem(
+                                "unpaired surrogate escape \\u\(String(u, radix: 16)); expected a low surrogate \\uDC00…\\uDFFF after it (the recorder wrote invalid Unicode)",
+                                i)
                         }
                         i += 12
                     } else if (0xDC00...0xDFFF).contains(u) {
-                        return problem("unpaired low surrogate escape \\u\(String(u, radix: 16)) (the recorder wrote invalid Unicode)", i)
+                        return problem(
+                            "unpaired low surrogate escape \\u\(String(u, radix: 16)) (the recorder wrote invalid Unicode)", i)
                     } else {
                         i += 6
                     }
@@ -190,7 +199,8 @@ enum JSONProbe {
                 continue
             }
             if c < 0x20 {
-                return problem("control character 0x\(String(c, radix: 16)) inside a string (a raw line break?); expected it escaped", i)
+                return problem(
+                    "control character 0x\(String(c, radix: 16)) inside a string (a raw line break?); expected it escaped", i)
             }
             if c < 0x80 {
                 i += 1
@@ -203,11 +213,15 @@ enum JSONProbe {
             case 0xE0...0xEF: need = 2
             case 0xF0...0xF4: need = 3
             default:
-                return problem("not UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)) at byte offset \(i)); HAR files are UTF-8 JSON: re-export, or convert with iconv", i)
+                return problem(
+                    "not UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)) at byte offset \(i)); HAR files are UTF-8 JSON: re-export, or convert with iconv",
+                    i)
             }
             guard i + need < b.count else { break }
             for k in 1...need where b[i + k] & 0xC0 != 0x80 {
-                return problem("not UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)) at byte offset \(i) starts a sequence that is cut short); HAR files are UTF-8 JSON: re-export, or convert with iconv", i)
+                return problem(
+                    "not UTF-8 (byte 0x\(String(c, radix: 16, uppercase: true)) at byte offset \(i) starts a sequence that is cut short); HAR files are UTF-8 JSON: re-export, or convert with iconv",
+                    i)
             }
             i += need + 1
         }

@@ -83,8 +83,9 @@ enum HARClassifier {
             if entries[i].resourceType == pendingRedirect {
                 entries[i].resourceType = "inferred:redirect"
                 if let loc = entries[i].response.location,
-                   let target = URLTools.resolve(loc, against: entries[i].request.url),
-                   let j = firstIndexOfURL[URLTools.pageKey(target)] {
+                    let target = URLTools.resolve(loc, against: entries[i].request.url),
+                    let j = firstIndexOfURL[URLTools.pageKey(target)]
+                {
                     entries[i].role = entries[j].role
                 }
             }

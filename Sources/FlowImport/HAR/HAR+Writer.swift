@@ -46,9 +46,12 @@ extension HARLog {
         let log: [String: Any] = [
             "version": "1.2",
             "creator": ["name": creator.isEmpty ? "plainview" : creator, "version": ""],
-            "pages": pages.map { ["id": $0.id, "title": $0.title, "startedDateTime": $0.startedDateTime, "pageTimings": [String: Any]()] },
+            "pages": pages.map {
+                ["id": $0.id, "title": $0.title, "startedDateTime": $0.startedDateTime, "pageTimings": [String: Any]()]
+            },
             "entries": entriesOut,
         ]
-        return try JSONSerialization.data(withJSONObject: ["log": log], options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: ["log": log], options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
     }
 }

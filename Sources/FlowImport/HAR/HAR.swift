@@ -15,8 +15,10 @@ public struct HARLog: Sendable, Hashable {
     /// What the reader did on a best-effort basis (reordered entries, unparseable times, dropped bodies).
     public var notes: [HARNote]
 
-    public init(version: String = "1.2", creator: String = "", pages: [HARPage] = [], entries: [HAREntry] = [],
-                notes: [HARNote] = []) {
+    public init(
+        version: String = "1.2", creator: String = "", pages: [HARPage] = [], entries: [HAREntry] = [],
+        notes: [HARNote] = []
+    ) {
         self.version = version
         self.creator = creator
         self.pages = pages
@@ -93,9 +95,11 @@ public struct HAREntry: Sendable, Hashable {
     /// What the entry is for a navigation replay.
     public var role: HARRole
 
-    public init(fileIndex: Int, startedDateTime: String = "", startedAt: Double? = nil, pageref: String? = nil,
-                request: HARRequest, response: HARResponse, resourceType: String = "document",
-                initiatorType: String? = nil, role: HARRole = .document) {
+    public init(
+        fileIndex: Int, startedDateTime: String = "", startedAt: Double? = nil, pageref: String? = nil,
+        request: HARRequest, response: HARResponse, resourceType: String = "document",
+        initiatorType: String? = nil, role: HARRole = .document
+    ) {
         self.fileIndex = fileIndex
         self.startedDateTime = startedDateTime
         self.startedAt = startedAt
@@ -133,8 +137,10 @@ public struct HARRequest: Sendable, Hashable {
     public var httpVersion: String
     public var headers: [HARHeader]
     public var postData: HARPostData?
-    public init(method: String = "GET", url: String, httpVersion: String = "", headers: [HARHeader] = [],
-                postData: HARPostData? = nil) {
+    public init(
+        method: String = "GET", url: String, httpVersion: String = "", headers: [HARHeader] = [],
+        postData: HARPostData? = nil
+    ) {
         self.method = method
         self.url = url
         self.httpVersion = httpVersion
@@ -160,7 +166,8 @@ public struct HARPostData: Sendable, Hashable {
         if !params.isEmpty { return params }
         guard let text else { return [] }
         let mime = mimeType.lowercased()
-        let looksForm = mime.hasPrefix("application/x-www-form-urlencoded")
+        let looksForm =
+            mime.hasPrefix("application/x-www-form-urlencoded")
             || (mime.isEmpty && !text.contains("{") && text.contains("="))
         guard looksForm else { return [] }
         return HARForm.decode(text)
@@ -175,8 +182,10 @@ public struct HARResponse: Sendable, Hashable {
     public var content: HARContent
     /// `response.redirectURL` as written (often empty; `Location` is the authority).
     public var redirectURL: String
-    public init(status: Int, statusText: String = "", headers: [HARHeader] = [], content: HARContent = HARContent(),
-                redirectURL: String = "") {
+    public init(
+        status: Int, statusText: String = "", headers: [HARHeader] = [], content: HARContent = HARContent(),
+        redirectURL: String = ""
+    ) {
         self.status = status
         self.statusText = statusText
         self.headers = headers

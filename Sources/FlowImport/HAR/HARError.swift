@@ -26,8 +26,10 @@ public struct HARError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong and what was expected.
     public var message: String
 
-    public init(_ code: Code, file: String = "", path: String = "", line: Int? = nil, column: Int? = nil,
-                _ message: String) {
+    public init(
+        _ code: Code, file: String = "", path: String = "", line: Int? = nil, column: Int? = nil,
+        _ message: String
+    ) {
         self.code = code
         self.file = file
         self.path = path

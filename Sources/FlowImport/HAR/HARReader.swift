@@ -39,7 +39,7 @@ public struct HARReader: Sendable {
     /// Reads HAR JSON held in memory.
     public func read(data: Data) throws(HARError) -> HARLog {
         var json = data
-        if json.starts(with: [0xEF, 0xBB, 0xBF]) { json = json.dropFirst(3) }  // UTF-8 BOM (Fiddler writes one)
+        if json.starts(with: [0xEF, 0xBB, 0xBF]) { json = json.dropFirst(3) } // UTF-8 BOM (Fiddler writes one)
         let decoder = JSONDecoder()
         decoder.userInfo[HARDecoding.optionsKey] = options
         let file: HARFileDTO
@@ -125,15 +125,19 @@ enum HARDecoding {
                 last = t
             } else {
                 keys.append(last)
-                notes.append(HARNote(path: "\(e.path).startedDateTime",
-                                     "not an ISO 8601 time (\"\(e.startedDateTime.prefix(40))\"); kept at its file position"))
+                notes.append(
+                    HARNote(
+                        path: "\(e.path).startedDateTime",
+                        "not an ISO 8601 time (\"\(e.startedDateTime.prefix(40))\"); kept at its file position"))
             }
         }
         if let firstOut = zip(keys, keys.dropFirst()).enumerated().first(where: { $0.element.1 < $0.element.0 }) {
             let order = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
             entries = order.map { entries[$0] }
-            notes.append(HARNote(path: "log.entries[\(firstOut.offset + 1)]",
-                                 "entries are not in time order; sorted by startedDateTime (equal times keep file order)"))
+            notes.append(
+                HARNote(
+                    path: "log.entries[\(firstOut.offset + 1)]",
+                    "entries are not in time order; sorted by startedDateTime (equal times keep file order)"))
         }
         HARClassifier.resolveRedirectRoles(&entries)
         return HARLog(version: dto.version, creator: dto.creator, pages: dto.pages, entries: entries, notes: notes)
@@ -238,21 +242,25 @@ struct HAREntryDTO: Decodable {
             throw HARError(.invalidValue, path: "\(at).request", "expected an object")
         }
         guard let method = rq.lenientString(.method), !method.isEmpty else {
-            throw HARError(rq.contains(.method) ? .invalidValue : .missingField, path: "\(at).request.method",
-                           rq.contains(.method) ? "expected a non-empty string (GET, POST …)" : "missing; expected GET, POST …")
+            throw HARError(
+                rq.contains(.method) ? .invalidValue : .missingField, path: "\(at).request.method",
+                rq.contains(.method) ? "expected a non-empty string (GET, POST …)" : "missing; expected GET, POST …")
         }
         guard let url = rq.lenientString(.url), !url.isEmpty else {
-            throw HARError(rq.contains(.url) ? .invalidValue : .missingField, path: "\(at).request.url",
-                           rq.contains(.url) ? "expected a non-empty string (an absolute URL)" : "missing; expected an absolute URL")
+            throw HARError(
+                rq.contains(.url) ? .invalidValue : .missingField, path: "\(at).request.url",
+                rq.contains(.url) ? "expected a non-empty string (an absolute URL)" : "missing; expected an absolute URL")
         }
         let requestHeaders = rq.headerList(.headers)
         var postData: HARPostData?
         if let pc = try? rq.nestedContainer(keyedBy: PostKeys.self, forKey: .postData) {
-            postData = HARPostData(mimeType: pc.lenientString(.mimeType) ?? "", text: pc.lenientString(.text),
-                                   params: pc.headerList(.params))
+            postData = HARPostData(
+                mimeType: pc.lenientString(.mimeType) ?? "", text: pc.lenientString(.text),
+                params: pc.headerList(.params))
         }
-        let request = HARRequest(method: method.uppercased(), url: url, httpVersion: rq.lenientString(.httpVersion) ?? "",
-                                 headers: requestHeaders, postData: postData)
+        let request = HARRequest(
+            method: method.uppercased(), url: url, httpVersion: rq.lenientString(.httpVersion) ?? "",
+            headers: requestHeaders, postData: postData)
 
         // response (body decoded later, once we know whether it is kept)
         guard c.contains(.response) else { throw HARError(.missingField, path: "\(at).response", "missing; expected an object") }
@@ -260,22 +268,25 @@ struct HAREntryDTO: Decodable {
             throw HARError(.invalidValue, path: "\(at).response", "expected an object")
         }
         guard rs.contains(.status) else {
-            throw HARError(.missingField, path: "\(at).response.status", "missing; expected the HTTP status (a number; 0 when aborted)")
+            throw HARError(
+                .missingField, path: "\(at).response.status", "missing; expected the HTTP status (a number; 0 when aborted)")
         }
         guard let status = rs.lenientInt(.status), (0...999).contains(status) else {
             throw HARError(.invalidValue, path: "\(at).response.status", "expected the HTTP status (a number 0…999)")
         }
         let cc = try? rs.nestedContainer(keyedBy: ContentKeys.self, forKey: .content)
-        var response = HARResponse(status: status, statusText: rs.lenientString(.statusText) ?? "",
-                                   headers: rs.headerList(.headers),
-                                   content: HARContent(mimeType: cc?.lenientString(.mimeType) ?? "",
-                                                       encoding: cc?.lenientString(.encoding) ?? ""),
-                                   redirectURL: rs.lenientString(.redirectURL) ?? "")
+        var response = HARResponse(
+            status: status, statusText: rs.lenientString(.statusText) ?? "",
+            headers: rs.headerList(.headers),
+            content: HARContent(
+                mimeType: cc?.lenientString(.mimeType) ?? "",
+                encoding: cc?.lenientString(.encoding) ?? ""),
+            redirectURL: rs.lenientString(.redirectURL) ?? "")
 
         // what the recorder says the entry is
         var declared = c.lenientString(.resourceType) ?? c.lenientString(.type)
         if declared == nil, let cause = try? c.nestedContainer(keyedBy: TypeKeys.self, forKey: .cause) {
-            declared = cause.lenientString(.type)  // Firefox's netmonitor `cause.type` when exported
+            declared = cause.lenientString(.type) // Firefox's netmonitor `cause.type` when exported
         }
         var initiatorType: String?
         if let ic = try? c.nestedContainer(keyedBy: TypeKeys.self, forKey: .initiator) {
@@ -292,8 +303,9 @@ struct HAREntryDTO: Decodable {
             }
             if response.content.encoding.lowercased() == "base64" {
                 guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                    throw HARError(.invalidValue, path: "\(at).response.content.text",
-                                   "not base64, although content.encoding is \"base64\"")
+                    throw HARError(
+                        .invalidValue, path: "\(at).response.content.text",
+                        "not base64, although content.encoding is \"base64\"")
                 }
                 response.content.body = bytes
             } else {
@@ -302,9 +314,10 @@ struct HAREntryDTO: Decodable {
         }
 
         let started = c.lenientString(.startedDateTime) ?? ""
-        entry = HAREntry(fileIndex: index, startedDateTime: started, startedAt: ISO8601Time.parse(started),
-                         pageref: c.lenientString(.pageref), request: request, response: response,
-                         resourceType: resourceType, initiatorType: initiatorType, role: role)
+        entry = HAREntry(
+            fileIndex: index, startedDateTime: started, startedAt: ISO8601Time.parse(started),
+            pageref: c.lenientString(.pageref), request: request, response: response,
+            resourceType: resourceType, initiatorType: initiatorType, role: role)
     }
 }
 

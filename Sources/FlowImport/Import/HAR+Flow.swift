@@ -60,7 +60,8 @@ public enum HARFlowBuilder {
         public var description: String {
             switch self {
             case .noDocuments:
-                return "the recording holds no document navigation (only subresources or aborted requests); record the checkout from its first page"
+                return
+                    "the recording holds no document navigation (only subresources or aborted requests); record the checkout from its first page"
             }
         }
     }
@@ -82,7 +83,7 @@ public enum HARFlowBuilder {
             guard e.response.status >= 100 else { continue }
             var status = e.response.status
             var body = e.response.content.body
-            if status == 304 { status = 200 }  // served from cache: replay it as the page
+            if status == 304 { status = 200 } // served from cache: replay it as the page
             if (300..<400).contains(status), e.response.location == nil { status = 200 }
             if (300..<400).contains(status) || status == 204 { body = nil }
             let kept = e.response.headers.filter {
@@ -90,7 +91,8 @@ public enum HARFlowBuilder {
             }
             var headers = kept
             if (300..<400).contains(status), !headers.contains(where: { $0.name.lowercased() == "location" }),
-               let loc = e.response.location {
+                let loc = e.response.location
+            {
                 headers.append(HARHeader(name: "Location", value: loc))
             }
             if body != nil, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
@@ -103,8 +105,10 @@ public enum HARFlowBuilder {
                 pages[i].responses.append(response)
             } else {
                 pageIndex[key] = pages.count
-                pages.append(HARFlowDraft.Page(url: e.request.url, method: e.request.method, responses: [response],
-                                               isFrame: e.role == .frame))
+                pages.append(
+                    HARFlowDraft.Page(
+                        url: e.request.url, method: e.request.method, responses: [response],
+                        isFrame: e.role == .frame))
             }
             if e.role == .document { mainDocs.append(e) }
         }
@@ -123,23 +127,35 @@ public enum HARFlowBuilder {
         if let lastNav = navigations.last {
             let url = lastNav.request.url
             if !isWeb(url) {
-                ending = .init(url: url, source: lastNav.path,
-                               message: "the recording ends with a navigation to \(url), which the recorder could only show as an attempt (status \(lastNav.response.status)); what the OS and the app did next is not in a HAR")
+                ending = .init(
+                    url: url, source: lastNav.path,
+                    message:
+                        "the recording ends with a navigation to \(url), which the recorder could only show as an attempt (status \(lastNav.response.status)); what the OS and the app did next is not in a HAR"
+                )
             } else if let lastDoc = mainDocs.last, let loc = lastDoc.response.location,
-                      let target = resolve(loc, against: lastDoc.request.url), !isWeb(target) {
-                ending = .init(url: target, source: lastDoc.path,
-                               message: "the recording ends with a redirect to \(target); what the OS and the app did next is not in a HAR")
+                let target = resolve(loc, against: lastDoc.request.url), !isWeb(target)
+            {
+                ending = .init(
+                    url: target, source: lastDoc.path,
+                    message: "the recording ends with a redirect to \(target); what the OS and the app did next is not in a HAR")
             } else if lastNav.response.status == 0 {
-                ending = .init(url: url, source: lastNav.path,
-                               message: "the recording ends with an aborted navigation to \(url) (status 0: the app or the OS took it over, or the user left)")
+                ending = .init(
+                    url: url, source: lastNav.path,
+                    message:
+                        "the recording ends with an aborted navigation to \(url) (status 0: the app or the OS took it over, or the user left)"
+                )
             } else {
-                ending = .init(url: url, source: lastNav.path,
-                               message: "the recording ends at \(url); anything after it (an app switch, a tap, a return to the app) is not in a HAR")
+                ending = .init(
+                    url: url, source: lastNav.path,
+                    message:
+                        "the recording ends at \(url); anything after it (an app switch, a tap, a return to the app) is not in a HAR"
+                )
             }
         }
-        return HARFlowDraft(start: first.request.url, pages: pages, steps: steps, ending: ending,
-                            documentCount: navigations.count,
-                            subresourceCount: log.entries.count - navigations.count, appNavigations: appNavigations)
+        return HARFlowDraft(
+            start: first.request.url, pages: pages, steps: steps, ending: ending,
+            documentCount: navigations.count,
+            subresourceCount: log.entries.count - navigations.count, appNavigations: appNavigations)
     }
 
     // MARK: - Did the page go there by itself?
@@ -152,7 +168,8 @@ public enum HARFlowBuilder {
             return canonical(r) == target
         }
         if let refresh = prev.response.refreshHeader, let u = refreshURL(refresh, base: prev.request.url),
-           canonical(u) == target {
+            canonical(u) == target
+        {
             return true
         }
         guard let body = prev.response.content.body else { return false }
@@ -169,14 +186,22 @@ public enum HARFlowBuilder {
         let html = String(decoding: body, as: UTF8.self)
         let lower = html.lowercased()
         for m in metaRefresh.matches(in: html) {
-            if let u = m.group(1, in: html as NSString), let r = resolve(BrowserEscapes.decodeCharacterReferences(u), against: base),
-               canonical(r) == target { return true }
+            if let u = m.group(1, in: html as NSString),
+                let r = resolve(BrowserEscapes.decodeCharacterReferences(u), against: base),
+                canonical(r) == target
+            {
+                return true
+            }
         }
         let submits = lower.contains(".submit()") || lower.contains("requestsubmit(")
         if submits {
             for m in formAction.matches(in: html) {
-                if let a = m.group(1, in: html as NSString), let r = resolve(BrowserEscapes.decodeCharacterReferences(a), against: base),
-                   canonical(r) == target { return true }
+                if let a = m.group(1, in: html as NSString),
+                    let r = resolve(BrowserEscapes.decodeCharacterReferences(a), against: base),
+                    canonical(r) == target
+                {
+                    return true
+                }
             }
         }
         for m in scriptLocation.matches(in: html) {
@@ -187,15 +212,19 @@ public enum HARFlowBuilder {
         return false
     }
 
-    static let metaRefresh = RegexBox(#"<meta[^>]+http-equiv\s*=\s*["']?refresh["']?[^>]*content\s*=\s*["']?\s*\d*\s*[;,]?\s*url\s*=\s*['"]?([^"'>\s]+)"#,
-                                      options: [.caseInsensitive])
+    static let metaRefresh = RegexBox(
+        #"<meta[^>]+http-equiv\s*=\s*["']?refresh["']?[^>]*content\s*=\s*["']?\s*\d*\s*[;,]?\s*url\s*=\s*['"]?([^"'>\s]+)"#,
+        options: [.caseInsensitive])
     static let formAction = RegexBox(#"<form[^>]*\saction\s*=\s*["']([^"']*)["']"#, options: [.caseInsensitive])
     static let scriptLocation = RegexBox(#"location(?:\.href)?\s*(?:=|\.replace\(|\.assign\()\s*["']([^"']+)["']"#)
 
     static func tapReason(from prev: HAREntry, to next: HAREntry) -> String {
         let referer = next.request.headers.first(named: "Referer")
         var why = "inferred: \(prev.request.url) does not go to it by itself"
-        if let referer, canonical(referer) == canonical(prev.request.url) || URLTools.host(referer).map({ $0 == URLTools.host(prev.request.url) }) == true {
+        if let referer,
+            canonical(referer) == canonical(prev.request.url)
+                || URLTools.host(referer).map({ $0 == URLTools.host(prev.request.url) }) == true
+        {
             why += " (Referer: \(referer))"
         } else if let referer {
             why += " (Referer: \(referer), not the previous page: check the step)"

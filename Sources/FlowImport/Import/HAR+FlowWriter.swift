@@ -21,8 +21,10 @@ public enum HARFlowWriter {
         /// The redaction report, or nil when the user asked for `--no-redact`.
         public var redaction: RedactionReport?
 
-        public init(name: String, source: String, policyPath: String? = nil, environmentPath: String? = nil,
-                    platform: String = "ios", expect: String? = nil, redaction: RedactionReport? = nil) {
+        public init(
+            name: String, source: String, policyPath: String? = nil, environmentPath: String? = nil,
+            platform: String = "ios", expect: String? = nil, redaction: RedactionReport? = nil
+        ) {
             self.name = name
             self.source = source
             self.policyPath = policyPath
@@ -50,11 +52,15 @@ public enum HARFlowWriter {
         y.comment("Imported by `plainview import` from \(options.source).")
         if let r = options.redaction {
             let kinds = r.counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-            y.comment("Redacted: \(r.total) value(s), \(r.distinctSecrets) distinct\(kinds.isEmpty ? "" : " (\(kinds))"); each secret is one stable placeholder (REDACTED-…).")
+            y.comment(
+                "Redacted: \(r.total) value(s), \(r.distinctSecrets) distinct\(kinds.isEmpty ? "" : " (\(kinds))"); each secret is one stable placeholder (REDACTED-…)."
+            )
         } else {
             y.comment("NOT redacted (--no-redact): check for cookies, tokens, card and personal numbers before committing.")
         }
-        y.comment("\(draft.documentCount) document(s) recorded; \(draft.subresourceCount) subresource(s) (scripts, images, XHR …) left out.")
+        y.comment(
+            "\(draft.documentCount) document(s) recorded; \(draft.subresourceCount) subresource(s) (scripts, images, XHR …) left out."
+        )
         y.comment("This is an ordinary flow file now: edit it freely (format: Pages/README.md).")
         y.pair("name", .string(options.name))
         y.pair("description", .string("Imported from \(URL(fileURLWithPath: options.source).lastPathComponent)"))
@@ -101,8 +107,9 @@ public enum HARFlowWriter {
             }
             if let body = r.body, !body.isEmpty {
                 counter += 1
-                let name = fileName(counter, url: url, contentType: r.headers.first(named: "Content-Type") ?? "",
-                                    used: &usedNames)
+                let name = fileName(
+                    counter, url: url, contentType: r.headers.first(named: "Content-Type") ?? "",
+                    used: &usedNames)
                 bodies.append((name, body))
                 y.pair("file", .string(name), indent: indent, comment: r.source)
             } else {
@@ -117,7 +124,8 @@ public enum HARFlowWriter {
             if responses.count == 1 {
                 emit(responses[0], url: page.url, indent: 2)
             } else {
-                y.pair("responses", nil, indent: 2, comment: "recorded \(responses.count) times; served in order, the last repeats")
+                y.pair(
+                    "responses", nil, indent: 2, comment: "recorded \(responses.count) times; served in order, the last repeats")
                 for r in responses {
                     y.pair("status", .int(r.status), indent: 4, item: true)
                     emit(r, url: page.url, indent: 4, statusDone: true)
@@ -180,11 +188,12 @@ public enum HARFlowWriter {
             try fm.createDirectory(at: temp, withIntermediateDirectories: false)
             for f in files {
                 guard !f.name.contains("/"), !f.name.hasPrefix(".") else { continue }
-                try f.data.write(to: temp.appendingPathComponent(f.name))  // the folder itself is the atomic unit
+                try f.data.write(to: temp.appendingPathComponent(f.name)) // the folder itself is the atomic unit
             }
         } catch {
             try? fm.removeItem(at: temp)
-            throw WriteError(path: folder.path, message: "cannot write the flow (\(error.localizedDescription)); nothing was changed")
+            throw WriteError(
+                path: folder.path, message: "cannot write the flow (\(error.localizedDescription)); nothing was changed")
         }
         do {
             if exists {
@@ -193,7 +202,7 @@ public enum HARFlowWriter {
                 do {
                     try fm.moveItem(at: temp, to: target)
                 } catch {
-                    try? fm.moveItem(at: old, to: target)  // put the old folder back
+                    try? fm.moveItem(at: old, to: target) // put the old folder back
                     throw error
                 }
                 try? fm.removeItem(at: old)
@@ -202,7 +211,9 @@ public enum HARFlowWriter {
             }
         } catch {
             try? fm.removeItem(at: temp)
-            throw WriteError(path: folder.path, message: "cannot move the flow into place (\(error.localizedDescription)); nothing was changed")
+            throw WriteError(
+                path: folder.path, message: "cannot move the flow into place (\(error.localizedDescription)); nothing was changed"
+            )
         }
     }
 
@@ -214,7 +225,8 @@ public enum HARFlowWriter {
         var stem = u?.comparableHost.flatMap { $0.isEmpty ? nil : $0 } ?? "page"
         let last = u.flatMap { $0.path.split(separator: "/").last }.map { PercentEncoding.decode($0) } ?? ""
         if !last.isEmpty, last != "/" { stem += "-" + last }
-        var safe = String(stem.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" ? $0 : "-" })
+        var safe = String(
+            stem.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" ? $0 : "-" })
         while safe.hasSuffix(".") || safe.hasSuffix("-") { safe.removeLast() }
         if safe.count > 60 { safe = String(safe.prefix(60)) }
         let mime = contentType.lowercased()

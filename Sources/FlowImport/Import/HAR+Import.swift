@@ -15,8 +15,10 @@ public enum HARImport {
         /// Fail closed: write nothing when anything that looks like a secret is left (SecretResidue).
         public var strict: Bool
 
-        public init(redaction: RedactionConfig? = .default, taps: [String]? = nil, writer: HARFlowWriter.Options,
-                    reader: HARReader.Options = .init(), strict: Bool = false) {
+        public init(
+            redaction: RedactionConfig? = .default, taps: [String]? = nil, writer: HARFlowWriter.Options,
+            reader: HARReader.Options = .init(), strict: Bool = false
+        ) {
             self.strict = strict
             self.redaction = redaction
             self.taps = taps
@@ -52,7 +54,8 @@ public enum HARImport {
             case .write(let e): return e.description
             case .config(let e): return e.description
             case .residue(let found):
-                return (["--strict: \(found.count) value(s) look like secrets but were not redacted; nothing was written"]
+                return
+                    (["--strict: \(found.count) value(s) look like secrets but were not redacted; nothing was written"]
                     + found.map(\.description)).joined(separator: "\n")
             }
         }
@@ -99,7 +102,9 @@ public enum HARImport {
     /// What looks like a secret in the files, though no detector classified it (see SecretResidue).
     public static func residue(in files: [(name: String, data: Data)]) -> [SecretResidue.Finding] {
         files.flatMap { f -> [SecretResidue.Finding] in
-            guard let text = String(validating: f.data, as: UTF8.self) ?? String(data: f.data, encoding: .isoLatin1) else { return [] }
+            guard let text = String(validating: f.data, as: UTF8.self) ?? String(data: f.data, encoding: .isoLatin1) else {
+                return []
+            }
             return SecretResidue.scan(text, file: f.name)
         }
     }

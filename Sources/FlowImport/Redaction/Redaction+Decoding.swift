@@ -100,8 +100,9 @@ struct DecodedText {
         var bytes: [UInt8] = []
         var k = i
         while k + 2 < u.count, u[k] == 0x25,
-              u[k + 1] < 0x80, u[k + 2] < 0x80,
-              PercentEncoding.isHex(UInt8(u[k + 1])), PercentEncoding.isHex(UInt8(u[k + 2])) {
+            u[k + 1] < 0x80, u[k + 2] < 0x80,
+            PercentEncoding.isHex(UInt8(u[k + 1])), PercentEncoding.isHex(UInt8(u[k + 2]))
+        {
             bytes.append(PercentEncoding.hexValue(UInt8(u[k + 1])) << 4 | PercentEncoding.hexValue(UInt8(u[k + 2])))
             k += 3
         }

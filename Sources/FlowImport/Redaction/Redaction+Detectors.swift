@@ -165,14 +165,16 @@ enum Detectors {
         guard d.count == 11 else { return false }
         let day = d[0] * 10 + d[1], month = d[2] * 10 + d[3]
         guard (1...31).contains(day) || (41...71).contains(day),
-              (1...12).contains(month) || (41...52).contains(month) else { return false }
+            (1...12).contains(month) || (41...52).contains(month)
+        else { return false }
         func check(_ weights: [Int]) -> Int? {
             let s = zip(weights, d).reduce(0) { $0 + $1.0 * $1.1 }
             let k = 11 - s % 11
             return k == 11 ? 0 : (k == 10 ? nil : k)
         }
         guard let k1 = check([3, 7, 6, 1, 8, 9, 4, 5, 2]), k1 == d[9],
-              let k2 = check([5, 4, 3, 2, 7, 6, 5, 4, 3, 2]), k2 == d[10] else { return false }
+            let k2 = check([5, 4, 3, 2, 7, 6, 5, 4, 3, 2]), k2 == d[10]
+        else { return false }
         return true
     }
 
@@ -272,7 +274,7 @@ enum Detectors {
             defer { previous = (previous.1, b) }
             switch b {
             case UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "\\"),
-                 UInt8(ascii: ":"):
+                UInt8(ascii: ":"):
                 return true
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digitsSeen += 1
@@ -287,21 +289,27 @@ enum Detectors {
     }
 
     /// File extensions that look like top-level domains in `icon@2x.png`: not e-mail addresses.
-    static let notMailDomains: Set<String> = ["png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico", "css", "js",
-                                              "mjs", "map", "woff", "woff2", "ttf", "otf", "eot", "html", "htm", "json"]
+    static let notMailDomains: Set<String> = [
+        "png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "ico", "css", "js",
+        "mjs", "map", "woff", "woff2", "ttf", "otf", "eot", "html", "htm", "json",
+    ]
 
     // On decoded text. Digit runs with single separators (space, no-break spaces, `.`, `-`), not inside a
     // decimal number.
-    static let cardRun = RegexBox(#"(?<![0-9])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){12,18}(?![0-9])(?![.,][0-9])"#)
+    static let cardRun = RegexBox(
+        #"(?<![0-9])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){12,18}(?![0-9])(?![.,][0-9])"#)
     // Swedish [CC]YYMMDD[-+ ]NNNN, Danish DDMMYY-NNNN, Norwegian DDMMYY[ ]NNNNN, Finnish DDMMYY[-+A-FU-Y]NNNC,
     // each possibly after letters (`SE`, `ID:`); organisation numbers NNNNNN-NNNN, NNNNNNN-N, NNN NNN NNN,
     // DK NNNNNNNN.
     static let personalNumberRun = RegexBox(
-        #"(?<![0-9])(?:(?:19|20)?[0-9]{6}[\-+ \u00A0]?[0-9]{4}|[0-9]{6}[ \u00A0]?[0-9]{5}|[0-9]{6}[\-+A-FU-Y][0-9]{3}[0-9A-Y]|[0-9]{7}-[0-9]|[89][0-9]{2} [0-9]{3} [0-9]{3}|(?<![A-Za-z])(?i:DK)[ \u00A0]?[0-9]{8})(?![0-9])"#)
+        #"(?<![0-9])(?:(?:19|20)?[0-9]{6}[\-+ \u00A0]?[0-9]{4}|[0-9]{6}[ \u00A0]?[0-9]{5}|[0-9]{6}[\-+A-FU-Y][0-9]{3}[0-9A-Y]|[0-9]{7}-[0-9]|[89][0-9]{2} [0-9]{3} [0-9]{3}|(?<![A-Za-z])(?i:DK)[ \u00A0]?[0-9]{8})(?![0-9])"#
+    )
     static let email = RegexBox(
-        #"(?<![A-Za-z0-9._+\-])[A-Za-z0-9][A-Za-z0-9._+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}\.)+[A-Za-z]{2,24}(?![A-Za-z0-9\-])"#)
+        #"(?<![A-Za-z0-9._+\-])[A-Za-z0-9][A-Za-z0-9._+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}\.)+[A-Za-z]{2,24}(?![A-Za-z0-9\-])"#
+    )
     // header.payload.signature, base64url, both JSON parts starting `{"` (`eyJ`).
     static let jwt = RegexBox(#"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"#)
     // `Bearer …`, `Basic …` written anywhere (an inline script building an Authorization header).
-    static let schemeCredential = RegexBox(#"(?i:\b(?:bearer|basic)\s+)(?=[A-Za-z0-9\-._~+/]*[0-9+/=_.\-])([A-Za-z0-9\-._~+/]{12,}=*)"#)
+    static let schemeCredential = RegexBox(
+        #"(?i:\b(?:bearer|basic)\s+)(?=[A-Za-z0-9\-._~+/]*[0-9+/=_.\-])([A-Za-z0-9\-._~+/]{12,}=*)"#)
 }

@@ -86,8 +86,9 @@ public struct Redactor: Sendable {
                 e.response.redirectURL = redactText(e.response.redirectURL, at: "\(at).response.redirectURL", as: .url)
             }
             if let body = e.response.content.body {
-                e.response.content.body = redactBody(body, contentType: e.response.contentType,
-                                                     at: "\(at).response.content")
+                e.response.content.body = redactBody(
+                    body, contentType: e.response.contentType,
+                    at: "\(at).response.content")
             }
             out.entries[i] = e
         }
@@ -169,8 +170,10 @@ public struct Redactor: Sendable {
     /// as ISO-8859-1, which round-trips any bytes); binary bodies (images, fonts, media) are left alone.
     public mutating func redactBody(_ body: Data, contentType: String, at location: String) -> Data {
         let mime = contentType.lowercased()
-        let binaryPrefixes = ["image/", "font/", "audio/", "video/", "application/octet-stream", "application/pdf",
-                              "application/zip", "application/wasm", "application/font"]
+        let binaryPrefixes = [
+            "image/", "font/", "audio/", "video/", "application/octet-stream", "application/pdf",
+            "application/zip", "application/wasm", "application/font",
+        ]
         if binaryPrefixes.contains(where: { mime.hasPrefix($0) }) { return body }
         if let text = String(validating: body, as: UTF8.self) {
             let out = redactText(text, at: location, as: TextContext(mimeType: mime.isEmpty ? "text/html" : mime))
@@ -238,7 +241,8 @@ public struct Redactor: Sendable {
         let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
         let inner = quoted ? String(value.dropFirst().dropLast()) : value
         guard !inner.isEmpty else { return value }
-        let p = replaceSecret(inner, key: PercentEncoding.decodeComponent(inner) ?? inner, kind: .cookie, name: cookie, at: location)
+        let p = replaceSecret(
+            inner, key: PercentEncoding.decodeComponent(inner) ?? inner, kind: .cookie, name: cookie, at: location)
         return quoted ? "\"\(p)\"" : p
     }
 
@@ -253,28 +257,35 @@ public struct Redactor: Sendable {
         }
     }
 
-    static let textarea = RegexBox(#"(<textarea[^>]*\sname\s*=\s*["']?([^"'\s>]{1,80})["']?[^>]*>)([^<]*)(</textarea>)"#,
-                                   options: [.caseInsensitive])
+    static let textarea = RegexBox(
+        #"(<textarea[^>]*\sname\s*=\s*["']?([^"'\s>]{1,80})["']?[^>]*>)([^<]*)(</textarea>)"#,
+        options: [.caseInsensitive])
 
     /// `<textarea name="creq">…</textarea>` (some ACS forms post the 3-D Secure message so).
     private mutating func redactTextareas(_ text: String, at location: String) -> String {
         Redactor.textarea.replace(in: text) { m, ns in
             guard let open = m.group(1, in: ns), let name = m.group(2, in: ns), let value = m.group(3, in: ns),
-                  let close = m.group(4, in: ns) else { return nil }
+                let close = m.group(4, in: ns)
+            else { return nil }
             let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
             guard shouldRedact(name: name, value: trimmed) else { return nil }
-            return open + replaceSecret(trimmed, key: BrowserEscapes.decodeCharacterReferences(trimmed), kind: .token, name: name, at: location) + close
+            return open
+                + replaceSecret(
+                    trimmed, key: BrowserEscapes.decodeCharacterReferences(trimmed), kind: .token, name: name, at: location)
+                + close
         }
     }
 
-    static let multipart = RegexBox(#"(Content-Disposition:[ \t]*form-data;[ \t]*name="([^"]{1,80})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)"#,
-                                    options: [.caseInsensitive])
+    static let multipart = RegexBox(
+        #"(Content-Disposition:[ \t]*form-data;[ \t]*name="([^"]{1,80})"[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n)([^\r\n]*)"#,
+        options: [.caseInsensitive])
 
     /// `multipart/form-data` parts whose name matches.
     private mutating func redactMultipart(_ text: String, at location: String) -> String {
         Redactor.multipart.replace(in: text) { m, ns in
             guard let head = m.group(1, in: ns), let name = m.group(2, in: ns), let value = m.group(3, in: ns),
-                  shouldRedact(name: name, value: value) else { return nil }
+                shouldRedact(name: name, value: value)
+            else { return nil }
             return head + replaceSecret(value, key: value, kind: .token, name: name, at: location)
         }
     }
@@ -291,7 +302,8 @@ public struct Redactor: Sendable {
                 let key = str.replacingOccurrences(of: "\\/", with: "/")
                 guard shouldRedact(name: name, value: key) else { return nil }
                 let prefixLen = m.range(at: 2).location - m.range.location
-                return String(whole.prefix(prefixLen)) + replaceSecret(str, key: key, kind: .token, name: name, at: location) + "\""
+                return String(whole.prefix(prefixLen)) + replaceSecret(str, key: key, kind: .token, name: name, at: location)
+                    + "\""
             }
             if let num = m.group(3, in: ns) {
                 guard shouldRedact(name: name, value: num) else { return nil }
@@ -334,8 +346,10 @@ public struct Redactor: Sendable {
                 var byName: String?
                 if let label, ["value", "content"].contains(a.name) {
                     byName = label.value
-                } else if !["name", "id", "property", "itemprop", "value", "content", "type", "class", "href", "src",
-                            "action", "method", "style", "rel", "lang", "for"].contains(a.name), matchesName(a.name) {
+                } else if ![
+                    "name", "id", "property", "itemprop", "value", "content", "type", "class", "href", "src",
+                    "action", "method", "style", "rel", "lang", "for",
+                ].contains(a.name), matchesName(a.name) {
                     byName = a.name
                 }
                 guard let byName, shouldRedact(name: byName, value: key), !isPlaceholder(a.value) else { continue }
@@ -419,7 +433,9 @@ public struct Redactor: Sendable {
         }
         guard !found.isEmpty else { return text }
         // Leftmost first; at one place the longest; overlapping later findings are covered by the earlier one.
-        found.sort { $0.range.location != $1.range.location ? $0.range.location < $1.range.location : $0.range.length > $1.range.length }
+        found.sort {
+            $0.range.location != $1.range.location ? $0.range.location < $1.range.location : $0.range.length > $1.range.length
+        }
         let source = view.original
         var out: [UInt16] = []
         out.reserveCapacity(source.count)
@@ -427,10 +443,11 @@ public struct Redactor: Sendable {
         for f in found where f.range.location >= cursor {
             let spelling = String(decoding: source[f.range.location..<(f.range.location + f.range.length)], as: UTF16.self)
             var placeholder = replaceSecret(spelling, key: f.key, kind: f.kind, name: f.name, at: location)
-            if placeholder == spelling { continue }  // a kept value
+            if placeholder == spelling { continue } // a kept value
             if scripts, [.card, .personalNumber, .organisationNumber].contains(f.kind),
-               Detectors.isBareNumber(source, f.range.location, f.range.location + f.range.length) {
-                placeholder = numericPlaceholder(for: placeholder)  // a JSON/JS number stays a number
+                Detectors.isBareNumber(source, f.range.location, f.range.location + f.range.length)
+            {
+                placeholder = numericPlaceholder(for: placeholder) // a JSON/JS number stays a number
             } else if f.kind == .email, spelling.range(of: "%40", options: .caseInsensitive) != nil {
                 placeholder = placeholder.replacingOccurrences(of: "@", with: "%40")
             }
@@ -463,8 +480,10 @@ public struct Redactor: Sendable {
 
     /// Returns the placeholder of secret `key` (creating it), records the replacement of `found`, and learns
     /// the spellings of the secret to replace elsewhere.
-    private mutating func replaceSecret(_ found: String, key: String, kind: RedactionKind, name: String,
-                                        at location: String) -> String {
+    private mutating func replaceSecret(
+        _ found: String, key: String, kind: RedactionKind, name: String,
+        at location: String
+    ) -> String {
         if !config.keepValues.isEmpty, config.keepValues.contains(found) || config.keepValues.contains(key) { return found }
         let placeholder: String
         if let p = placeholderOf[key] ?? placeholderOf[found] {
@@ -504,14 +523,14 @@ public struct Redactor: Sendable {
     /// one position, the longest spelling (so a secret containing another wins). Candidates are found by
     /// their first bytes (a hash lookup per position), so the cost does not grow with the number of secrets.
     private mutating func replaceKnown(_ text: String, at location: String) -> String {
-        if learning { return text }  // learning registers nothing here
+        if learning { return text } // learning registers nothing here
         let k = keyLength
         guard !globalIndex.isEmpty, text.utf8.count >= k else { return text }
         var out: [UInt8] = []
         var changed = false
         var counts: [String: Int] = [:]
         var native = text
-        native.makeContiguousUTF8()  // bridged strings (from NSString) too: always scanned, never skipped
+        native.makeContiguousUTF8() // bridged strings (from NSString) too: always scanned, never skipped
         _ = native.utf8.withContiguousStorageIfAvailable { b in
             var i = 0
             var copiedUpTo = 0
@@ -523,7 +542,8 @@ public struct Redactor: Sendable {
                     for length in lengths where i + length <= b.count {
                         // Only a whole token: not the tail or head of a longer word (`api-bearer` keeps `bearer`).
                         guard i == 0 || !Detectors.isWordByte(b[i - 1]),
-                              i + length == b.count || !Detectors.isWordByte(b[i + length]) else { continue }
+                            i + length == b.count || !Detectors.isWordByte(b[i + length])
+                        else { continue }
                         if let p = globalExact[Array(b[i..<(i + length)])] {
                             matched = (length, p)
                             break

@@ -25,7 +25,8 @@ public enum SecretResidue {
         public var description: String { "\(file):\(line): \(rule) (\(length) characters) not redacted" }
     }
 
-    static let digitRun = RegexBox(#"(?<![0-9A-Za-z_])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){11,}(?![0-9A-Za-z_])(?![.,][0-9])"#)
+    static let digitRun = RegexBox(
+        #"(?<![0-9A-Za-z_])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){11,}(?![0-9A-Za-z_])(?![.,][0-9])"#)
     static let authValue = RegexBox(#"([A-Za-z0-9_.\-\[\]$]{1,80})["']?\s*[=:]\s*["']?([A-Za-z0-9+/_=.~\-]{16,})"#)
     static let credentialWords: Set<String> = [
         "token", "secret", "session", "sessid", "sessionid", "sid", "auth", "key", "apikey", "password", "passwd", "pwd",

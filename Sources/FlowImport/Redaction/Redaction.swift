@@ -31,9 +31,11 @@ public struct RedactionConfig: Sendable, Hashable {
     /// replaced only where they were found, never inside other words.
     public var minimumGlobalLength: Int
 
-    public init(names: [String] = RedactionConfig.defaultNames, headers: [String] = RedactionConfig.defaultHeaders,
-                keep: [String] = [], cookies: Bool = true, cards: Bool = true, personalNumbers: Bool = true,
-                emails: Bool = true, patterns: [String] = [], minimumGlobalLength: Int = 10) {
+    public init(
+        names: [String] = RedactionConfig.defaultNames, headers: [String] = RedactionConfig.defaultHeaders,
+        keep: [String] = [], cookies: Bool = true, cards: Bool = true, personalNumbers: Bool = true,
+        emails: Bool = true, patterns: [String] = [], minimumGlobalLength: Int = 10
+    ) {
         self.names = names
         self.headers = headers
         self.keep = keep
@@ -51,7 +53,8 @@ public struct RedactionConfig: Sendable, Hashable {
     public mutating func keepQueryValues(ofURLsIn text: String) {
         for m in RedactionConfig.urlPattern.matches(in: text) {
             guard let url = m.group(0, in: text as NSString), let q = url.firstIndex(of: "?") else { continue }
-            for item in HARForm.decode(String(url[url.index(after: q)...]).components(separatedBy: "#")[0]) where !item.value.isEmpty {
+            for item in HARForm.decode(String(url[url.index(after: q)...]).components(separatedBy: "#")[0])
+            where !item.value.isEmpty {
                 keepValues.insert(item.value)
                 keepValues.insert(PercentEncoding.encode(item.value, keeping: PercentEncoding.isUnreserved))
             }

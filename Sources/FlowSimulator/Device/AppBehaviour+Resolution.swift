@@ -63,7 +63,8 @@ extension AppBehaviour {
                 return .stuck(reason: "the launch URL has no '\(name)' query parameter to return to")
             }
             if value.isEmpty || value == "null" {
-                return nullMeansPrevious ? .previousApp
+                return nullMeansPrevious
+                    ? .previousApp
                     : .stuck(reason: "the launch URL's '\(name)' parameter is empty")
             }
             return .open(url: value)

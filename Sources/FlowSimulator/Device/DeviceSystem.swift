@@ -89,7 +89,9 @@ final class DeviceSystem: RoutingSystem, @unchecked Sendable {
         if let known = verifiedAppLinks[key] { return known }
         var fixed: Int?
         if let first = (assumptions.universalLinks[host] ?? assumptions.universalLinks["*"])?.first { fixed = first ? 0 : 1 }
-        let ok = oracle.choose("app-link \(app) \(host)", ["app-link-verified:\(host)", "app-link-unverified:\(host)"], fixed: fixed) == 0
+        let ok =
+            oracle.choose("app-link \(app) \(host)", ["app-link-verified:\(host)", "app-link-unverified:\(host)"], fixed: fixed)
+            == 0
         verifiedAppLinks[key] = ok
         return ok
     }

@@ -31,7 +31,9 @@ enum HelperBridge {
         let endpoints = HelperEndpoints(configuration: configuration)
         let origins = [configuration.publicOrigin.description, configuration.trampolineOrigin.description]
         return { method, url in
-            guard let (origin, target) = split(url), origins.contains(origin), endpoints.handles(target: target) else { return nil }
+            guard let (origin, target) = split(url), origins.contains(origin), endpoints.handles(target: target) else {
+                return nil
+            }
             let r = endpoints.respond(to: HelperRequest(method: method, target: target))
             return RecordedResponse(status: r.status, headers: r.headers.map { .init($0.name, $0.value) }, html: r.body)
         }

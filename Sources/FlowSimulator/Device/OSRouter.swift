@@ -78,7 +78,10 @@ struct OSRouter {
             return .browser(url)
         case .intent:
             guard !ios else {
-                return .nowhere(.problem(browser != nil ? "Safari cannot open \(scheme): URLs (the address is invalid)" : "the OS cannot open \(url)"))
+                return .nowhere(
+                    .problem(
+                        browser != nil
+                            ? "Safari cannot open \(scheme): URLs (the address is invalid)" : "the OS cannot open \(url)"))
             }
             if let b = browser {
                 guard b.topLevel else { return .nowhere(.silent) }
@@ -90,7 +93,8 @@ struct OSRouter {
             if let app = system.intentApp(for: intent) { return .app(app, url: intent.data ?? url, via: .intent) }
             if let fallback = intent.browserFallbackURL, URLTools.isWeb(fallback) { return .fallback(fallback) }
             let none = "no app takes the intent (package \(intent.package ?? "none"))"
-            return .nowhere(.problem(browser != nil ? none + " and it has no http(s) fallback: Chrome offers the Play Store" : none))
+            return .nowhere(
+                .problem(browser != nil ? none + " and it has no http(s) fallback: Chrome offers the Play Store" : none))
         case .neverExternal:
             if browser != nil { return .nowhere(.note("nothing to navigate to")) }
             return .nowhere(.problem("the OS refuses to open \(scheme.isEmpty ? "a malformed URL" : scheme + ": URLs")"))
@@ -98,8 +102,11 @@ struct OSRouter {
             if let b = browser, !b.topLevel { return .nowhere(.note("a frame cannot open an app")) }
             guard let app = system.customSchemeApp(for: scheme) ?? system.defaultApp(for: scheme, on: platform) else {
                 guard browser != nil else { return .nowhere(.problem("no app handles \(scheme): URLs")) }
-                return .nowhere(.problem(ios ? "Safari cannot open the page: no app handles \(scheme):"
-                                             : "Chrome cannot open \(scheme): no app handles it"))
+                return .nowhere(
+                    .problem(
+                        ios
+                            ? "Safari cannot open the page: no app handles \(scheme):"
+                            : "Chrome cannot open \(scheme): no app handles it"))
             }
             if let b = browser {
                 // Safari asks before it opens another app by a custom scheme; Chrome may block it without a tap.
@@ -129,6 +136,7 @@ struct OSRouter {
     }
 
     private func blockedRedirect(_ url: String) -> Refusal? {
-        system.automaticAppRedirectAllowed(url) ? nil : .problem("Chrome blocked the automatic redirect to an app; it needs a user tap")
+        system.automaticAppRedirectAllowed(url)
+            ? nil : .problem("Chrome blocked the automatic redirect to an app; it needs a user tap")
     }
 }

@@ -6,14 +6,22 @@ import PlainviewURL
 
 extension World {
     /// A navigation in the system browser.
-    func browserNavigate(_ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
-                         gesture: Bool, method: String, redirects: Int) {
-        guard beginNavigation(.browser, context: "browser", url, frame: frame, trigger: trigger, gesture: gesture,
-                              method: method) else { return }
-        let here = BrowserNavigation(topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) })
+    func browserNavigate(
+        _ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
+        gesture: Bool, method: String, redirects: Int
+    ) {
+        guard
+            beginNavigation(
+                .browser, context: "browser", url, frame: frame, trigger: trigger, gesture: gesture,
+                method: method)
+        else { return }
+        let here = BrowserNavigation(
+            topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) })
         switch router.route(url, from: .browser(here)) {
         case .browser:
-            fetchAndShow(.browser, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+            fetchAndShow(
+                .browser, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,
+                redirects: redirects)
         case .app(let app, let target, let via):
             launch(app, url: target, via: via, from: .browser)
         case .prompt(let app, let target):
@@ -24,7 +32,9 @@ extension World {
                 finish(.loop, place: .browser, reason: "more than \(Self.redirectLimit) redirects from \(url)")
                 return
             }
-            browserNavigate(target, frame: .main, frameIndex: nil, trigger: .serverRedirect, gesture: false, method: "GET", redirects: redirects + 1)
+            browserNavigate(
+                target, frame: .main, frameIndex: nil, trigger: .serverRedirect, gesture: false, method: "GET",
+                redirects: redirects + 1)
         case .nowhere(let refusal):
             refuse(refusal, context: .browser, url: url)
         }

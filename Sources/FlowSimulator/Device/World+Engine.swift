@@ -11,8 +11,9 @@ extension World {
         switch session.next() {
         case .navigation(let n):
             engineRequest = n.request
-            webViewNavigate(n.url, frame: n.frame, frameIndex: n.frameIndex, trigger: n.trigger, gesture: n.gesture,
-                            method: n.method, redirects: 0)
+            webViewNavigate(
+                n.url, frame: n.frame, frameIndex: n.frameIndex, trigger: n.trigger, gesture: n.gesture,
+                method: n.method, redirects: 0)
             // The run may have ended before the request was answered: the engine must not wait for it.
             refuseEngineRequest()
         case .resource(let id, let method, let url):
@@ -42,8 +43,10 @@ extension World {
     /// An allowed web-view navigation in engine mode: the response comes from the network as in the model; an
     /// http(s) redirect and the page itself go to the engine (which follows the redirect and asks again), a
     /// redirect to any other scheme is the world's (the engine cannot load it).
-    func engineFetchAndShow(_ session: any EngineSession, _ url: String, frame: NavigationFrame, frameIndex: Int?,
-                            trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int) {
+    func engineFetchAndShow(
+        _ session: any EngineSession, _ url: String, frame: NavigationFrame, frameIndex: Int?,
+        trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int
+    ) {
         let request = engineRequest
         engineRequest = nil
         engineIdle = false
@@ -67,8 +70,9 @@ extension World {
                         return
                     }
                     let keep = r.status == 307 || r.status == 308
-                    navigate(.host, location, frame: frame, frameIndex: frameIndex, trigger: .serverRedirect, gesture: false,
-                             method: keep ? method : "GET", redirects: redirects + 1)
+                    navigate(
+                        .host, location, frame: frame, frameIndex: frameIndex, trigger: .serverRedirect, gesture: false,
+                        method: keep ? method : "GET", redirects: redirects + 1)
                 }
                 return
             }
@@ -81,12 +85,14 @@ extension World {
     /// click with a user gesture). False: the engine's page has no such element.
     func engineTap(_ session: any EngineSession, _ hit: TapHit, text: String?) -> Bool {
         engineIdle = false
-        let target: EngineTap = switch hit {
-        case .link(let l, let i): EngineTap(kind: .link, url: l.url, text: text, frameIndex: i)
-        case .form(let f, let i): EngineTap(kind: .form, url: f.action, text: text, frameIndex: i)
-        case .button(let b, let f, let i): EngineTap(kind: .button, url: f?.action ?? b.onclickURL ?? "", text: text ?? b.label, frameIndex: i)
-        case .script(let s, let i): EngineTap(kind: .script, url: s.url, text: text, frameIndex: i)
-        }
+        let target: EngineTap =
+            switch hit {
+            case .link(let l, let i): EngineTap(kind: .link, url: l.url, text: text, frameIndex: i)
+            case .form(let f, let i): EngineTap(kind: .form, url: f.action, text: text, frameIndex: i)
+            case .button(let b, let f, let i):
+                EngineTap(kind: .button, url: f?.action ?? b.onclickURL ?? "", text: text ?? b.label, frameIndex: i)
+            case .script(let s, let i): EngineTap(kind: .script, url: s.url, text: text, frameIndex: i)
+            }
         return session.tap(target)
     }
 }

@@ -7,11 +7,19 @@ import PlainviewURL
 extension World {
     // MARK: navigation
 
-    func navigate(_ surface: Surface, _ url: String, frame: NavigationFrame, frameIndex: Int?,
-                  trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int = 0) {
+    func navigate(
+        _ surface: Surface, _ url: String, frame: NavigationFrame, frameIndex: Int?,
+        trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int = 0
+    ) {
         switch surface {
-        case .host: webViewNavigate(url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
-        case .browser: browserNavigate(url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+        case .host:
+            webViewNavigate(
+                url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,
+                redirects: redirects)
+        case .browser:
+            browserNavigate(
+                url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,
+                redirects: redirects)
         case .app: break
         }
     }
@@ -22,11 +30,15 @@ extension World {
         let tab = surface == .host ? web : browser
         let page = frameIndex.flatMap { tab.frames[$0] } ?? tab.page
         let encoding = page?.scan.charset.flatMap { TextEncoding(label: $0) } ?? .utf8
-        let url = method == "GET"
+        let url =
+            method == "GET"
             ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }, encoding: encoding)
             : form.action
-        let frame: NavigationFrame = form.target == "_blank" ? .newWindow : (frameIndex == nil || form.target == "_top" ? .main : .sub)
-        navigate(surface, url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .form, gesture: gesture, method: method)
+        let frame: NavigationFrame =
+            form.target == "_blank" ? .newWindow : (frameIndex == nil || form.target == "_top" ? .main : .sub)
+        navigate(
+            surface, url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .form, gesture: gesture,
+            method: method)
     }
 
     /// Counts automatic loads of the same URL in one context; too many is a loop.
@@ -43,11 +55,14 @@ extension World {
     }
 
     /// Fetches a URL in a context and shows it: follows redirects, stores cookies, schedules what the page does.
-    func fetchAndShow(_ surface: Surface, _ url: String, frame: NavigationFrame, frameIndex: Int?,
-                      trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int) {
+    func fetchAndShow(
+        _ surface: Surface, _ url: String, frame: NavigationFrame, frameIndex: Int?,
+        trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int
+    ) {
         if surface == .host, let engine {
-            engineFetchAndShow(engine, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture,
-                               method: method, redirects: redirects)
+            engineFetchAndShow(
+                engine, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture,
+                method: method, redirects: redirects)
             return
         }
         let context: PageContext = surface == .host ? .webview : .browser
@@ -59,11 +74,17 @@ extension World {
                 // The browser knows nothing of completeUrl/cancelUrl: reaching them there leaves the app uninformed.
                 let d = decider.decide(Navigation(url: url, currentURL: nil, frame: .main, trigger: .link, userGesture: false))
                 if d.action == .complete || d.action == .canceled {
-                    finish(.stuck, place: .browser, reason: "\(d.action == .complete ? "completeUrl" : "cancelUrl") \(url) was reached in the browser, not in the app: the app never learns the outcome")
+                    finish(
+                        .stuck, place: .browser,
+                        reason:
+                            "\(d.action == .complete ? "completeUrl" : "cancelUrl") \(url) was reached in the browser, not in the app: the app never learns the outcome"
+                    )
                     return
                 }
             }
-            finish(.error, place: surface, reason: "no recorded response for \(method) \(url) (in the \(context == .webview ? "web view" : "browser"))")
+            finish(
+                .error, place: surface,
+                reason: "no recorded response for \(method) \(url) (in the \(context == .webview ? "web view" : "browser"))")
         case .response(let r, let missingCookie):
             let location = receive(surface, url, response: r, missingCookie: missingCookie)
             if (300..<400).contains(r.status), let location {
@@ -72,8 +93,9 @@ extension World {
                     return
                 }
                 let keep = r.status == 307 || r.status == 308
-                navigate(surface, location, frame: frame, frameIndex: frameIndex, trigger: .serverRedirect, gesture: false,
-                         method: keep ? method : "GET", redirects: redirects + 1)
+                navigate(
+                    surface, location, frame: frame, frameIndex: frameIndex, trigger: .serverRedirect, gesture: false,
+                    method: keep ? method : "GET", redirects: redirects + 1)
                 return
             }
             show(surface, url, response: r, frame: frame, frameIndex: frameIndex, missingCookie: missingCookie)
@@ -88,21 +110,25 @@ extension World {
         for c in r.headers("Set-Cookie") { newJar.set(c, from: url) }
         if surface == .host { web.jar = newJar } else { browser.jar = newJar }
         let location = r.header("Location").flatMap { URLTools.resolve($0, against: url) }
-        emit(.response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
+        emit(
+            .response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
         if let missingCookie {
             let other = surface == .host ? browser.jar : web.jar
             let here = surface == .host ? "web view" : "browser", there = surface == .host ? "browser" : "web view"
             var text = "the \(here) has no cookie '\(CookieJar.split(missingCookie).0)' for \(url), which requires it"
             if other.satisfies(missingCookie, for: url) {
-                text = "cookie '\(CookieJar.split(missingCookie).0)' was set in the \(there), but \(url) opened in the \(here) without it (cookies do not move with the page)"
+                text =
+                    "cookie '\(CookieJar.split(missingCookie).0)' was set in the \(there), but \(url) opened in the \(here) without it (cookies do not move with the page)"
             }
             problem(text, context: surface, url: url)
         }
         return location
     }
 
-    func show(_ surface: Surface, _ url: String, response r: RecordedResponse, frame: NavigationFrame, frameIndex: Int?,
-              missingCookie: String?) {
+    func show(
+        _ surface: Surface, _ url: String, response r: RecordedResponse, frame: NavigationFrame, frameIndex: Int?,
+        missingCookie: String?
+    ) {
         let contentType = r.header("Content-Type")
         var scan = PageScanResult()
         if contentType.map({ $0.lowercased().contains("html") }) ?? true {
@@ -144,7 +170,9 @@ extension World {
         // Only the host app's web view has the app's JavaScript hooks; the browser has none.
         if surface == .host {
             for h in page.scan.hooks where h.onLoad {
-                if let kind = flow.hooks[h.name] { schedule(surface, generation: generation, frame: frame, delay: 0, .hook(h.name, kind)) }
+                if let kind = flow.hooks[h.name] {
+                    schedule(surface, generation: generation, frame: frame, delay: 0, .hook(h.name, kind))
+                }
             }
         }
         // Script navigations and auto-submitted forms start in the order the page runs them: what runs while it

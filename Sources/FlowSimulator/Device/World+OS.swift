@@ -8,11 +8,12 @@ extension World {
     func osOpen(_ url: String, from: Surface) {
         guard outcome == nil else { return }
         navigationCount += 1
-        let asker: String = switch from {
-        case .host: flow.hostApp
-        case .browser: "browser"
-        case .app(let n): n
-        }
+        let asker: String =
+            switch from {
+            case .host: flow.hostApp
+            case .browser: "browser"
+            case .app(let n): n
+            }
         emit(.navigate, context: "os", url: url, action: "open", app: asker)
         system.beginAttempt()
         follow(router.route(url, from: .app(asker)), url: url, from: from)
@@ -28,7 +29,8 @@ extension World {
             showPrompt(app, url: target)
         case .browser(let target), .fallback(let target):
             switchTo(.browser)
-            browserNavigate(target, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
+            browserNavigate(
+                target, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
         case .nowhere(let refusal):
             refuse(refusal, context: from, url: url)
         }

@@ -72,8 +72,11 @@ extension World {
             }
             guard let hit = findTap(tab, text: text, url: url) else {
                 let choices = tappable(tab)
-                finish(.stuck, reason: "step \(n) (\(step)): nothing on \(page.url) matches; "
-                    + (choices.isEmpty ? "nothing there can be tapped" : "what can be tapped: " + choices.joined(separator: ", ")))
+                finish(
+                    .stuck,
+                    reason: "step \(n) (\(step)): nothing on \(page.url) matches; "
+                        + (choices.isEmpty
+                            ? "nothing there can be tapped" : "what can be tapped: " + choices.joined(separator: ", ")))
                 return
             }
             if front == .host, let engine {
@@ -84,9 +87,13 @@ extension World {
             }
             switch hit {
             case .link(let link, let frameIndex):
-                let frame: NavigationFrame = link.target == "_blank" ? .newWindow
+                let frame: NavigationFrame =
+                    link.target == "_blank"
+                    ? .newWindow
                     : (frameIndex != nil && link.target != "_top" && link.target != "_parent" ? .sub : .main)
-                navigate(front, link.url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .link, gesture: true, method: "GET")
+                navigate(
+                    front, link.url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .link, gesture: true,
+                    method: "GET")
             case .form(let form, let frameIndex):
                 submit(front, form, frameIndex: frameIndex, gesture: true)
             case .button(let button, let form, let frameIndex):
@@ -103,9 +110,15 @@ extension World {
                     }
                     submit(front, sent, frameIndex: frameIndex, gesture: true)
                 } else if let url = button.onclickURL {
-                    navigate(front, url, frame: frameIndex == nil ? .main : .sub, frameIndex: frameIndex, trigger: .script, gesture: true, method: "GET")
+                    navigate(
+                        front, url, frame: frameIndex == nil ? .main : .sub, frameIndex: frameIndex, trigger: .script,
+                        gesture: true, method: "GET")
                 } else {
-                    finish(.stuck, reason: "step \(n) (\(step)): the button '\(button.label)' on \(page.url) submits no form and its onclick navigates nowhere Plainview can see")
+                    finish(
+                        .stuck,
+                        reason:
+                            "step \(n) (\(step)): the button '\(button.label)' on \(page.url) submits no form and its onclick navigates nowhere Plainview can see"
+                    )
                 }
             case .script(let s, let frameIndex):
                 let frame: NavigationFrame = s.kind == .windowOpen ? .newWindow : (frameIndex == nil ? .main : .sub)
@@ -181,7 +194,10 @@ extension World {
             for f in page.scan.forms where !f.autoSubmit || wantURL != nil {
                 if let wantURL, URLTools.pageKey(f.action) == wantURL { return .form(f, fi) }
                 if let wantText, !wantText.isEmpty,
-                   f.fields.contains(where: { LooseText.of($0.value) == wantText }) { return .form(f, fi) }
+                    f.fields.contains(where: { LooseText.of($0.value) == wantText })
+                {
+                    return .form(f, fi)
+                }
             }
             for s in page.scan.scriptNavigations where !s.onLoad {
                 if let wantURL, URLTools.pageKey(s.url) == wantURL { return .script(s, fi) }
@@ -189,7 +205,8 @@ extension World {
         }
         // A page whose only user action is a script handler (a "tap anywhere" trampoline): a text tap takes it.
         if text != nil, let page = tab.page, page.scan.links.allSatisfy({ $0.url.isEmpty }), page.scan.buttons.isEmpty,
-           page.scan.forms.allSatisfy({ $0.autoSubmit || $0.buttons.isEmpty }) {
+            page.scan.forms.allSatisfy({ $0.autoSubmit || $0.buttons.isEmpty })
+        {
             if let s = page.scan.scriptNavigations.first(where: { !$0.onLoad }) { return .script(s, nil) }
         }
         return nil

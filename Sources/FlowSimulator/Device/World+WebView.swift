@@ -4,23 +4,35 @@ import NavigationPolicy
 
 extension World {
     /// A navigation in the host app's web view: the policy decides it, the world carries the decision out.
-    func webViewNavigate(_ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
-                         gesture: Bool, method: String, redirects: Int) {
+    func webViewNavigate(
+        _ url: String, frame: NavigationFrame, frameIndex: Int?, trigger: NavigationTrigger,
+        gesture: Bool, method: String, redirects: Int
+    ) {
         var frame = frame, frameIndex = frameIndex
         if frame == .newWindow && flow.policy.platform == .android && !flow.webView.supportMultipleWindows
-            && (gesture || flow.webView.javaScriptCanOpenWindowsAutomatically) {
+            && (gesture || flow.webView.javaScriptCanOpenWindowsAutomatically)
+        {
             // Android's WebView without multiple-window support loads a new window in itself.
-            emit(.note, context: "webview", url: url, reason: "the web view has no multiple-window support (supportMultipleWindows false): the new window loads in the web view itself")
+            emit(
+                .note, context: "webview", url: url,
+                reason:
+                    "the web view has no multiple-window support (supportMultipleWindows false): the new window loads in the web view itself"
+            )
             frame = .main
             frameIndex = nil
         }
-        guard beginNavigation(.host, context: "webview", url, frame: frame, trigger: trigger, gesture: gesture,
-                              method: method) else { return }
-        let nav = Navigation(url: url, currentURL: web.page?.url, frame: frame, trigger: trigger, userGesture: gesture, method: method)
+        guard
+            beginNavigation(
+                .host, context: "webview", url, frame: frame, trigger: trigger, gesture: gesture,
+                method: method)
+        else { return }
+        let nav = Navigation(
+            url: url, currentURL: web.page?.url, frame: frame, trigger: trigger, userGesture: gesture, method: method)
         let d = decider.decide(nav)
         let a = d.action
-        emit(.decide, context: "webview", url: url, action: a.name, target: a.target, via: a.via?.rawValue,
-             rule: d.rule.rawValue, reason: d.reason)
+        emit(
+            .decide, context: "webview", url: url, action: a.name, target: a.target, via: a.via?.rawValue,
+            rule: d.rule.rawValue, reason: d.reason)
         // Engine mode: only a load of this very URL answers the engine's paused request; anything else cancels it
         // (`decisionHandler(.cancel)`) before the world acts.
         switch a {
@@ -30,7 +42,9 @@ extension World {
         }
         switch a {
         case .allow:
-            fetchAndShow(.host, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+            fetchAndShow(
+                .host, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,
+                redirects: redirects)
         case .complete:
             finish(.complete, place: .host, reason: "completeUrl reached (\(d.rule))")
         case .canceled:
@@ -39,7 +53,9 @@ extension World {
             if (trigger == .initialLoad || trigger == .reload) && frame == .main {
                 // The host app's own load of its payment page (an SDK loads the payment menu itself; its
                 // delegate lets that load through): load it.
-                fetchAndShow(.host, url, frame: frame, frameIndex: nil, trigger: trigger, gesture: gesture, method: method, redirects: redirects)
+                fetchAndShow(
+                    .host, url, frame: frame, frameIndex: nil, trigger: trigger, gesture: gesture, method: method,
+                    redirects: redirects)
             } else {
                 hostReload(target)
             }
@@ -54,7 +70,9 @@ extension World {
                 finish(.loop, place: .host, reason: "more than \(Self.redirectLimit) load/redirect hops from \(url)")
                 return
             }
-            webViewNavigate(target, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: false, method: "GET", redirects: redirects + 1)
+            webViewNavigate(
+                target, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: false, method: "GET",
+                redirects: redirects + 1)
         case .block:
             lastProblem = "the web view blocked \(url) (\(d.rule): \(d.reason))"
         }
@@ -67,13 +85,15 @@ extension World {
         emit(.receive, context: "webview", url: url, app: flow.hostApp)
         system.beginAttempt()
         let d = decider.decide(Navigation(url: url, currentURL: web.page?.url, frame: .main, trigger: .link, userGesture: false))
-        emit(.decide, context: "webview", url: url, action: d.action.name, target: d.action.target,
-             via: d.action.via?.rawValue, rule: d.rule.rawValue, reason: d.reason)
+        emit(
+            .decide, context: "webview", url: url, action: d.action.name, target: d.action.target,
+            via: d.action.via?.rawValue, rule: d.rule.rawValue, reason: d.reason)
         switch d.action {
         case .reload(let target): hostReload(target)
         case .complete: finish(.complete, place: .host, reason: "completeUrl delivered to the app (\(d.rule))")
         case .canceled: finish(.canceled, place: .host, reason: "cancelUrl delivered to the app (\(d.rule))")
-        default: problem("the host app ignores \(url): the policy does not recognise it as its paymentUrl", context: .host, url: url)
+        default:
+            problem("the host app ignores \(url): the policy does not recognise it as its paymentUrl", context: .host, url: url)
         }
     }
 
@@ -85,13 +105,18 @@ extension World {
 
     /// What every navigation of the web view or the browser starts with: nothing once the run has ended,
     /// the bound on automatic loads, the count, the trace event and a new OS attempt. False: stop here.
-    func beginNavigation(_ surface: Surface, context: String, _ url: String, frame: NavigationFrame,
-                         trigger: NavigationTrigger, gesture: Bool, method: String) -> Bool {
+    func beginNavigation(
+        _ surface: Surface, context: String, _ url: String, frame: NavigationFrame,
+        trigger: NavigationTrigger, gesture: Bool, method: String
+    ) -> Bool {
         guard outcome == nil else { return false }
         if frame == .newWindow && !gesture && !(surface == .host && flow.webView.javaScriptCanOpenWindowsAutomatically) {
             // The popup blocker: a window no user gesture opened never opens and is never asked about.
-            let setting = surface == .host ? "the web view's javaScriptCanOpenWindowsAutomatically is false" : "browsers block popups"
-            emit(.note, context: context, url: url, reason: "popup blocked: \(url) would open a new window without a user gesture (\(setting))")
+            let setting =
+                surface == .host ? "the web view's javaScriptCanOpenWindowsAutomatically is false" : "browsers block popups"
+            emit(
+                .note, context: context, url: url,
+                reason: "popup blocked: \(url) would open a new window without a user gesture (\(setting))")
             return false
         }
         guard countAutomatic(surface, url, trigger: trigger, gesture: gesture) else { return false }

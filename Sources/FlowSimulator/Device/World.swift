@@ -110,14 +110,17 @@ final class World {
     /// Time one request takes on the simulated network.
     static let networkTime = 50
 
-    init(flow: Flow, oracle: ChoiceOracle, decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
-         engine: (any EngineSession)? = nil, engineName: String = "engine") {
+    init(
+        flow: Flow, oracle: ChoiceOracle, decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
+        engine: (any EngineSession)? = nil, engineName: String = "engine"
+    ) {
         self.flow = flow
         self.engine = engine
         self.engineName = engineName
         self.oracle = oracle
-        let system = DeviceSystem(base: flow.system, oracle: oracle, assumptions: oracle.exploring ? Assumptions() : flow.assumptions,
-                                  hostApp: flow.hostApp)
+        let system = DeviceSystem(
+            base: flow.system, oracle: oracle, assumptions: oracle.exploring ? Assumptions() : flow.assumptions,
+            hostApp: flow.hostApp)
         self.system = system
         self.router = OSRouter(platform: flow.policy.platform, system: system)
         self.decider = decider?(system) ?? NavigationPolicyEngine(policy: flow.policy, system: system)
@@ -129,7 +132,8 @@ final class World {
 
     func run() {
         emit(.start, context: "webview", url: flow.start, app: flow.hostApp)
-        webViewNavigate(flow.start, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
+        webViewNavigate(
+            flow.start, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
         while outcome == nil {
             if events.count > flow.limits.steps {
                 finish(.loop, reason: "step bound hit: more than \(flow.limits.steps) events without an outcome")
@@ -145,20 +149,26 @@ final class World {
 
     // MARK: trace
 
-    func emit(_ kind: TraceEventKind, context: String, url: String? = nil, frame: NavigationFrame? = nil,
-              trigger: NavigationTrigger? = nil, gesture: Bool? = nil, method: String? = nil, action: String? = nil,
-              target: String? = nil, via: String? = nil, rule: String? = nil, reason: String? = nil,
-              status: Int? = nil, app: String? = nil) {
-        events.append(TraceEvent(flow: flow.name, branch: "", step: events.count + 1, time: clock, event: kind,
-                                 context: context, url: url, frame: frame?.rawValue, trigger: trigger?.rawValue,
-                                 gesture: gesture, method: method, action: action, target: target, via: via,
-                                 rule: rule, reason: reason, status: status, app: app))
+    func emit(
+        _ kind: TraceEventKind, context: String, url: String? = nil, frame: NavigationFrame? = nil,
+        trigger: NavigationTrigger? = nil, gesture: Bool? = nil, method: String? = nil, action: String? = nil,
+        target: String? = nil, via: String? = nil, rule: String? = nil, reason: String? = nil,
+        status: Int? = nil, app: String? = nil
+    ) {
+        events.append(
+            TraceEvent(
+                flow: flow.name, branch: "", step: events.count + 1, time: clock, event: kind,
+                context: context, url: url, frame: frame?.rawValue, trigger: trigger?.rawValue,
+                gesture: gesture, method: method, action: action, target: target, via: via,
+                rule: rule, reason: reason, status: status, app: app))
     }
 
     /// The events with the branch name filled in.
     func finalEvents() -> [TraceEvent] {
         let name = branchName
-        return events.map { var e = $0; e.branch = name; return e }
+        return events.map {
+            var e = $0; e.branch = name; return e
+        }
     }
 
     var branchLabels: [String] { oracle.labels }
@@ -189,7 +199,8 @@ final class World {
 
     func schedule(_ surface: Surface, generation: Int, frame: Int?, delay: Int, _ kind: TimerKind) {
         seq += 1
-        timers.append(WorldTimer(time: clock + max(0, delay), seq: seq, surface: surface, generation: generation, frame: frame, kind: kind))
+        timers.append(
+            WorldTimer(time: clock + max(0, delay), seq: seq, surface: surface, generation: generation, frame: frame, kind: kind))
     }
 
     func nextTimer() -> WorldTimer? {
@@ -211,8 +222,9 @@ final class World {
             let frame: NavigationFrame = t.frame == nil ? .main : .sub
             switch t.kind {
             case .script(let s):
-                navigate(t.surface, s.url, frame: s.kind == .windowOpen ? .newWindow : frame, frameIndex: t.frame,
-                         trigger: .script, gesture: false, method: "GET")
+                navigate(
+                    t.surface, s.url, frame: s.kind == .windowOpen ? .newWindow : frame, frameIndex: t.frame,
+                    trigger: .script, gesture: false, method: "GET")
             case .form(let f):
                 submit(t.surface, f, frameIndex: t.frame, gesture: false)
             case .refresh(let u):

@@ -18,7 +18,11 @@ public struct EngineDifference: Sendable, Hashable {
 
     public var text: String {
         var s = "\(flow) [\(branch)] model vs \(engine): "
-        if let firstHop { s += "hop \(firstHop): model \(model); \(engine) \(engineSide)" } else { s += "model \(model); \(engine) \(engineSide)" }
+        if let firstHop {
+            s += "hop \(firstHop): model \(model); \(engine) \(engineSide)"
+        } else {
+            s += "model \(model); \(engine) \(engineSide)"
+        }
         return s
     }
 }
@@ -29,8 +33,12 @@ public enum EngineComparison {
     /// and asks about them in whichever order their requests go out, while the model takes them in document order.
     static func hops(_ r: SimulationReport) -> [String] {
         let all = r.events.filter { $0.event == .navigate }.map { e in
-            (e.context == "os" ? "os open \(e.url ?? "")" : "\(e.context) \(e.method ?? "GET") \(e.url ?? "") [\(e.frame ?? "main"), \(e.trigger ?? "?")]",
-             concurrent: e.context != "os" && e.frame == "sub" && e.trigger == "initial")
+            (
+                e.context == "os"
+                    ? "os open \(e.url ?? "")"
+                    : "\(e.context) \(e.method ?? "GET") \(e.url ?? "") [\(e.frame ?? "main"), \(e.trigger ?? "?")]",
+                concurrent: e.context != "os" && e.frame == "sub" && e.trigger == "initial"
+            )
         }
         var out: [String] = [], run: [String] = []
         for (hop, concurrent) in all {
@@ -49,24 +57,34 @@ public enum EngineComparison {
         let modelNames = Set(model.branches.map(\.branch))
         for m in model.branches {
             guard let e = engineBranches[m.branch] else {
-                out.append(EngineDifference(flow: flow, branch: m.branch, engine: engineName, firstHop: nil, model: "ran it (\(m.outcome))",
-                                            engineSide: "never reached this branch", outcomeDiffers: true))
+                out.append(
+                    EngineDifference(
+                        flow: flow, branch: m.branch, engine: engineName, firstHop: nil, model: "ran it (\(m.outcome))",
+                        engineSide: "never reached this branch", outcomeDiffers: true))
                 continue
             }
             let a = hops(m), b = hops(e)
             let outcomeDiffers = m.outcome.kind != e.outcome.kind || m.outcome.place != e.outcome.place
-            if let i = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] }) ?? (a.count == b.count ? nil : min(a.count, b.count)) {
-                out.append(EngineDifference(flow: flow, branch: m.branch, engine: engineName, firstHop: i + 1,
-                                            model: i < a.count ? a[i] : "stops (\(m.outcome))",
-                                            engineSide: i < b.count ? b[i] : "stops (\(e.outcome))", outcomeDiffers: outcomeDiffers))
+            if let i = a.indices.first(where: { $0 < b.count && a[$0] != b[$0] })
+                ?? (a.count == b.count ? nil : min(a.count, b.count))
+            {
+                out.append(
+                    EngineDifference(
+                        flow: flow, branch: m.branch, engine: engineName, firstHop: i + 1,
+                        model: i < a.count ? a[i] : "stops (\(m.outcome))",
+                        engineSide: i < b.count ? b[i] : "stops (\(e.outcome))", outcomeDiffers: outcomeDiffers))
             } else if outcomeDiffers {
-                out.append(EngineDifference(flow: flow, branch: m.branch, engine: engineName, firstHop: nil, model: "\(m.outcome)",
-                                            engineSide: "\(e.outcome)", outcomeDiffers: true))
+                out.append(
+                    EngineDifference(
+                        flow: flow, branch: m.branch, engine: engineName, firstHop: nil, model: "\(m.outcome)",
+                        engineSide: "\(e.outcome)", outcomeDiffers: true))
             }
         }
         for e in engine.branches where !modelNames.contains(e.branch) {
-            out.append(EngineDifference(flow: flow, branch: e.branch, engine: engineName, firstHop: nil, model: "never reached this branch",
-                                        engineSide: "ran it (\(e.outcome))", outcomeDiffers: true))
+            out.append(
+                EngineDifference(
+                    flow: flow, branch: e.branch, engine: engineName, firstHop: nil, model: "never reached this branch",
+                    engineSide: "ran it (\(e.outcome))", outcomeDiffers: true))
         }
         return out
     }
@@ -77,18 +95,26 @@ public enum EngineComparison {
         if differences.isEmpty { lines.append("  no difference") }
         for d in differences { lines.append("  \(d.outcomeDiffers ? "OUTCOME " : "SEQUENCE") \(d.text)") }
         let differing = Set(differences.map(\.flow)).count
-        lines.append("compare: \(flows) flow\(flows == 1 ? "" : "s"), \(differing) differ (\(differences.count) difference\(differences.count == 1 ? "" : "s"))")
+        lines.append(
+            "compare: \(flows) flow\(flows == 1 ? "" : "s"), \(differing) differ (\(differences.count) difference\(differences.count == 1 ? "" : "s"))"
+        )
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The compare report as JSON Lines: one object per difference (`{"difference": {…}}`).
     public static func jsonLines(_ differences: [EngineDifference]) -> String {
         differences.map { d in
-            JSONWriter.line(.object([("difference", .object([
-                ("flow", .string(d.flow)), ("branch", .string(d.branch)), ("engine", .string(d.engine)),
-                ("outcomeDiffers", .bool(d.outcomeDiffers)), ("firstHop", .int(orNull: d.firstHop)),
-                ("model", .string(d.model)), ("engineSide", .string(d.engineSide)),
-            ]))]))
+            JSONWriter.line(
+                .object([
+                    (
+                        "difference",
+                        .object([
+                            ("flow", .string(d.flow)), ("branch", .string(d.branch)), ("engine", .string(d.engine)),
+                            ("outcomeDiffers", .bool(d.outcomeDiffers)), ("firstHop", .int(orNull: d.firstHop)),
+                            ("model", .string(d.model)), ("engineSide", .string(d.engineSide)),
+                        ])
+                    )
+                ]))
         }.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
     }
 }

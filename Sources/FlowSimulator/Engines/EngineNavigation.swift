@@ -13,8 +13,10 @@ public struct EngineNavigation: Sendable, Hashable {
     /// itself (custom scheme, `intent:`) or a new window, which the world carries out on its own.
     public var request: EngineRequestID?
 
-    public init(url: String, frame: NavigationFrame, frameIndex: Int? = nil, trigger: NavigationTrigger, gesture: Bool,
-                method: String = "GET", request: EngineRequestID?) {
+    public init(
+        url: String, frame: NavigationFrame, frameIndex: Int? = nil, trigger: NavigationTrigger, gesture: Bool,
+        method: String = "GET", request: EngineRequestID?
+    ) {
         self.url = url
         self.frame = frame
         self.frameIndex = frameIndex

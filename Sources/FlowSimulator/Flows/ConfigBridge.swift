@@ -15,7 +15,9 @@ enum ConfigBridge {
     private static func path(_ node: ConfigNode, folder: String) throws(ConfigError) -> String {
         let rel = try node.string()
         let path = rel.hasPrefix("/") ? rel : (folder as NSString).appendingPathComponent(rel)
-        guard FileManager.default.isReadableFile(atPath: path) else { throw node.error("cannot read '\(rel)' (looked at \(path))") }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw node.error("cannot read '\(rel)' (looked at \(path))")
+        }
         return path
     }
 
@@ -36,7 +38,8 @@ enum ConfigBridge {
         } else {
             loaded = try EnvironmentFile.decode(node, baseDirectory: folder, behaviour: AppBehaviour.decode)
         }
-        return LoadedEnvironment(system: EnvironmentSystem(loaded.environment), apps: loaded.behaviours,
-                                 appNames: loaded.environment.apps.map(\.name), webView: loaded.environment.webView)
+        return LoadedEnvironment(
+            system: EnvironmentSystem(loaded.environment), apps: loaded.behaviours,
+            appNames: loaded.environment.apps.map(\.name), webView: loaded.environment.webView)
     }
 }

@@ -20,8 +20,10 @@ public struct Expectations: Sendable, Hashable {
     public var modelOutcome: Outcome.Kind?
     public var branches: [BranchAllowance]
 
-    public init(outcome: Outcome.Kind? = nil, hops: Int? = nil, endsIn: String? = nil, appsOpened: [String]? = nil,
-                reasonContains: String? = nil, everyBranch: Outcome.Kind? = nil, branches: [BranchAllowance] = []) {
+    public init(
+        outcome: Outcome.Kind? = nil, hops: Int? = nil, endsIn: String? = nil, appsOpened: [String]? = nil,
+        reasonContains: String? = nil, everyBranch: Outcome.Kind? = nil, branches: [BranchAllowance] = []
+    ) {
         self.outcome = outcome
         self.hops = hops
         self.endsIn = endsIn

@@ -35,12 +35,14 @@ public struct Flow: Sendable {
     /// The host app's web view settings (popup blocking, multiple windows), from the environment.
     public var webView: Environment.WebViewSettings
 
-    public init(name: String, description: String = "", file: String = "", policy: Policy,
-                system: any SystemServices = NoApps(), apps: [String: AppBehaviour] = [:], hostApp: String = "app",
-                start: String? = nil, pages: [RecordedPage] = [], steps: [FlowStep] = [],
-                assumptions: Assumptions = Assumptions(), expect: Expectations = Expectations(), limits: Limits = Limits(),
-                hooks: [String: Outcome.Kind] = [:], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil,
-                webView: Environment.WebViewSettings = Environment.WebViewSettings()) {
+    public init(
+        name: String, description: String = "", file: String = "", policy: Policy,
+        system: any SystemServices = NoApps(), apps: [String: AppBehaviour] = [:], hostApp: String = "app",
+        start: String? = nil, pages: [RecordedPage] = [], steps: [FlowStep] = [],
+        assumptions: Assumptions = Assumptions(), expect: Expectations = Expectations(), limits: Limits = Limits(),
+        hooks: [String: Outcome.Kind] = [:], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil,
+        webView: Environment.WebViewSettings = Environment.WebViewSettings()
+    ) {
         self.name = name
         self.description = description
         self.file = file

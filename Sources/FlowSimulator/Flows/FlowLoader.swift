@@ -69,37 +69,46 @@ public enum FlowLoader {
         return try parse(text, file: file, folder: folder, confinedTo: root)
     }
 
-    static let flowKeys = ["name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
-                           "assume", "expect", "limits", "hooks", "helpers", "userAgent"]
+    static let flowKeys = [
+        "name", "description", "policy", "environment", "hostApp", "start", "pages", "steps",
+        "assume", "expect", "limits", "hooks", "helpers", "userAgent",
+    ]
     static let limitKeys = ["steps", "repeats", "branches", "depth"]
     /// A step written as a mapping has exactly one of these keys.
     static let stepKeys = ["tap", "app", "accept", "decline"]
     static let tapKeys = ["text", "url"]
     static let appStepKeys = ["name", "then"]
     static let assumeKeys = ["universalLinks", "missingApps", "blockAutomaticRedirects"]
-    static let expectKeys = ["outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches", "modelOutcome"]
+    static let expectKeys = [
+        "outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches", "modelOutcome",
+    ]
     static let branchKeys = ["when", "outcome"]
 
     /// The keys of an environment as the simulator reads it: `EnvironmentFile`'s, with the app behaviours'.
     public static let environmentShape = EnvironmentFile.shape.replacing(["apps", "behaviour"], with: AppBehaviour.shape)
 
     /// The keys of a flow file as a tree (the lists `parse` checks), for checking schemas/flow.schema.json.
-    public static let shape = ConfigKeys(flowKeys, nested: [
-        "policy": PolicyFile.shape,
-        "environment": environmentShape,
-        "pages": ConfigKeys(pageKeys, nested: ["responses": ConfigKeys(responseKeys), "withoutCookie": ConfigKeys(responseKeys)]),
-        "steps": ConfigKeys(stepKeys, nested: ["tap": ConfigKeys(tapKeys), "app": ConfigKeys(appStepKeys)]),
-        "assume": ConfigKeys(assumeKeys),
-        "expect": ConfigKeys(expectKeys, nested: ["branches": ConfigKeys(branchKeys)]),
-        "limits": ConfigKeys(limitKeys),
-        "helpers": ConfigKeys(HelperBridge.keys),
-    ])
+    public static let shape = ConfigKeys(
+        flowKeys,
+        nested: [
+            "policy": PolicyFile.shape,
+            "environment": environmentShape,
+            "pages": ConfigKeys(
+                pageKeys, nested: ["responses": ConfigKeys(responseKeys), "withoutCookie": ConfigKeys(responseKeys)]),
+            "steps": ConfigKeys(stepKeys, nested: ["tap": ConfigKeys(tapKeys), "app": ConfigKeys(appStepKeys)]),
+            "assume": ConfigKeys(assumeKeys),
+            "expect": ConfigKeys(expectKeys, nested: ["branches": ConfigKeys(branchKeys)]),
+            "limits": ConfigKeys(limitKeys),
+            "helpers": ConfigKeys(HelperBridge.keys),
+        ])
 
     /// Parses flow text; `folder` resolves relative `file:`/policy/environment paths. With `bodies`, a page's
     /// `file:` is looked up there by name instead of on disk (a HAR replayed in memory); with `root`, a page
     /// file outside that folder is an error (what `serve --pages` serves).
-    public static func parse(_ text: String, file: String, folder: String, confinedTo root: String? = nil,
-                             bodies: [String: Data]? = nil) throws(ConfigError) -> Flow {
+    public static func parse(
+        _ text: String, file: String, folder: String, confinedTo root: String? = nil,
+        bodies: [String: Data]? = nil
+    ) throws(ConfigError) -> Flow {
         let document = try ConfigNode.parse(text, file: file)
         let f = try document.fields(flowKeys)
         let defaultName = ((folder as NSString).lastPathComponent)
@@ -109,7 +118,11 @@ public enum FlowLoader {
         let policyNode = try f.required("policy")
         let policy = try ConfigBridge.policy(policyNode, folder: folder)
         let env: ConfigBridge.LoadedEnvironment
-        if let e = f.value("environment") { env = try ConfigBridge.environment(e, folder: folder) } else { env = .init(system: NoApps(), apps: [:], appNames: []) }
+        if let e = f.value("environment") {
+            env = try ConfigBridge.environment(e, folder: folder)
+        } else {
+            env = .init(system: NoApps(), apps: [:], appNames: [])
+        }
 
         // The host app: named, or the environment app marked `behaviour: {host: true}`, or the one whose
         // schemes include the policy's callbackScheme.
@@ -126,7 +139,9 @@ public enum FlowLoader {
         var start = policy.paymentURL
         if let s = f.value("start") {
             start = try s.string()
-            guard URLTools.isWeb(start), URLTools.host(start) != nil else { throw s.error("expected an absolute http(s) URL, got '\(start)'") }
+            guard URLTools.isWeb(start), URLTools.host(start) != nil else {
+                throw s.error("expected an absolute http(s) URL, got '\(start)'")
+            }
         }
 
         var pages: [RecordedPage] = []
@@ -146,8 +161,9 @@ public enum FlowLoader {
                 guard v > 0, v <= 100_000 else { throw n.error("expected a number from 1 to 100000") }
                 return v
             }
-            limits = Limits(steps: try positive("steps", limits.steps), repeats: try positive("repeats", limits.repeats),
-                            branches: try positive("branches", limits.branches), depth: try positive("depth", limits.depth))
+            limits = Limits(
+                steps: try positive("steps", limits.steps), repeats: try positive("repeats", limits.repeats),
+                branches: try positive("branches", limits.branches), depth: try positive("depth", limits.depth))
         }
         var hooks: [String: Outcome.Kind] = [:]
         if let h = f.value("hooks") {
@@ -160,36 +176,49 @@ public enum FlowLoader {
         let responder = try f.value("helpers").map { n throws(ConfigError) in try HelperBridge.responder(n) }
         for step in steps {
             if case .app(let n, _) = step, !env.appNames.contains(n) {
-                throw ConfigError(file: file, line: f.value("steps")?.line, key: "steps", "step '\(step)' names an app that is not in the environment")
+                throw ConfigError(
+                    file: file, line: f.value("steps")?.line, key: "steps",
+                    "step '\(step)' names an app that is not in the environment")
             }
         }
-        var flow = Flow(name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
-                        hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
-                        limits: limits, hooks: hooks, responder: responder, webView: env.webView)
+        var flow = Flow(
+            name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
+            hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
+            limits: limits, hooks: hooks, responder: responder, webView: env.webView)
         flow.userAgent = try f.value("userAgent")?.string()
         return flow
     }
 
     // MARK: pages
 
-    static let pageKeys = ["url", "method", "in", "status", "headers", "location", "file", "body", "setCookie",
-                           "requireCookie", "withoutCookie", "responses"]
+    static let pageKeys = [
+        "url", "method", "in", "status", "headers", "location", "file", "body", "setCookie",
+        "requireCookie", "withoutCookie", "responses",
+    ]
     static let responseKeys = ["status", "headers", "location", "file", "body", "setCookie"]
 
-    static func parsePages(_ node: ConfigNode, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError) -> [RecordedPage] {
+    static func parsePages(_ node: ConfigNode, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError)
+        -> [RecordedPage]
+    {
         var out: [RecordedPage] = []
         if node.isMapping {
             // `pages: {URL: {…} | [{…}, …]}`
             for (url, value) in try node.mapping() {
-                for item in try value.list() { out.append(try parsePage(item, url: url, folder: folder, root: root, bodies: bodies)) }
+                for item in try value.list() {
+                    out.append(try parsePage(item, url: url, folder: folder, root: root, bodies: bodies))
+                }
             }
         } else {
-            for item in try node.sequence() { out.append(try parsePage(item, url: nil, folder: folder, root: root, bodies: bodies)) }
+            for item in try node.sequence() {
+                out.append(try parsePage(item, url: nil, folder: folder, root: root, bodies: bodies))
+            }
         }
         return out
     }
 
-    static func parsePage(_ node: ConfigNode, url keyURL: String?, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError) -> RecordedPage {
+    static func parsePage(_ node: ConfigNode, url keyURL: String?, folder: String, root: String?, bodies: [String: Data]? = nil)
+        throws(ConfigError) -> RecordedPage
+    {
         let f = try node.fields(keyURL == nil ? pageKeys : pageKeys.filter { $0 != "url" })
         let url: String
         if let keyURL { url = keyURL } else { url = try f.required("url").string() }
@@ -213,20 +242,30 @@ public enum FlowLoader {
             for key in ["status", "headers", "location", "file", "body", "setCookie"] where f[key] != nil {
                 throw node.error("'\(key)' and 'responses' cannot both be given: put each response in the list")
             }
-            for r in try rs.sequence() { responses.append(try parseResponse(r, fields: try r.fields(responseKeys), folder: folder, root: root, bodies: bodies)) }
+            for r in try rs.sequence() {
+                responses.append(
+                    try parseResponse(r, fields: try r.fields(responseKeys), folder: folder, root: root, bodies: bodies))
+            }
             guard !responses.isEmpty else { throw rs.error("expected at least one response") }
         } else {
             responses = [try parseResponse(node, fields: f, folder: folder, root: root, bodies: bodies)]
         }
         var withoutCookie: RecordedResponse?
-        if let w = f.value("withoutCookie") { withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder, root: root, bodies: bodies) }
+        if let w = f.value("withoutCookie") {
+            withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder, root: root, bodies: bodies)
+        }
         let requireCookie = try f.value("requireCookie")?.string()
-        if let rc = requireCookie, rc.isEmpty || rc.hasPrefix("=") { throw node.error("expected a cookie name or name=value", key: node.path + ".requireCookie") }
-        return RecordedPage(url: url, method: method, context: context, responses: responses, requireCookie: requireCookie,
-                            withoutCookie: withoutCookie, line: node.line)
+        if let rc = requireCookie, rc.isEmpty || rc.hasPrefix("=") {
+            throw node.error("expected a cookie name or name=value", key: node.path + ".requireCookie")
+        }
+        return RecordedPage(
+            url: url, method: method, context: context, responses: responses, requireCookie: requireCookie,
+            withoutCookie: withoutCookie, line: node.line)
     }
 
-    static func parseResponse(_ node: ConfigNode, fields f: ConfigNode.Fields, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError) -> RecordedResponse {
+    static func parseResponse(
+        _ node: ConfigNode, fields f: ConfigNode.Fields, folder: String, root: String?, bodies: [String: Data]? = nil
+    ) throws(ConfigError) -> RecordedResponse {
         var headers: [RecordedResponse.Header] = []
         if let h = f.value("headers") {
             for (k, v) in try h.mapping() {
@@ -254,7 +293,9 @@ public enum FlowLoader {
             if let root {
                 let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
                 let base = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
-                guard resolved.hasPrefix(base + "/") else { throw file.error("the page file '\(rel)' is outside the served folder") }
+                guard resolved.hasPrefix(base + "/") else {
+                    throw file.error("the page file '\(rel)' is outside the served folder")
+                }
             }
             guard let data = bodies.map({ $0[rel] }) ?? FileManager.default.contents(atPath: path) else {
                 throw file.error("cannot read the page file '\(rel)' (looked at \(path))")
@@ -286,7 +327,8 @@ public enum FlowLoader {
             throw node.error("a step is one of: tap: TEXT | tap: {text|url}, app: 'NAME complete|cancel|fail', accept, decline")
         }
         guard stepKeys.contains(key) else {
-            throw node.error("unknown step '\(key)'; expected \(stepKeys.joined(separator: ", ")) or switch-to-app", key: value.path)
+            throw node.error(
+                "unknown step '\(key)'; expected \(stepKeys.joined(separator: ", ")) or switch-to-app", key: value.path)
         }
         switch key {
         case "tap":
@@ -314,7 +356,8 @@ public enum FlowLoader {
         case "accept": return .accept
         case "decline": return .decline
         default:
-            throw node.error("unknown step '\(key)'; expected \(stepKeys.joined(separator: ", ")) or switch-to-app", key: value.path)
+            throw node.error(
+                "unknown step '\(key)'; expected \(stepKeys.joined(separator: ", ")) or switch-to-app", key: value.path)
         }
     }
 
@@ -377,8 +420,9 @@ public enum FlowLoader {
                 let labels = try bf.required("when").strings()
                 let known = ["universal-link-fails", "app-link-fails", "app-missing", "prompt-declined", "redirect-blocked"]
                 for l in labels where !known.contains(where: { l == $0 || l.hasPrefix($0 + ":") }) {
-                    throw item.error("unknown branch label '\(l)'; expected one of \(known.joined(separator: ", ")) (optionally :DETAIL)",
-                                     key: item.path + ".when")
+                    throw item.error(
+                        "unknown branch label '\(l)'; expected one of \(known.joined(separator: ", ")) (optionally :DETAIL)",
+                        key: item.path + ".when")
                 }
                 e.branches.append(BranchAllowance(when: labels, outcome: try outcomeKind(try bf.required("outcome"))))
             }

@@ -15,11 +15,13 @@ public struct FlowShard: Sendable, Hashable, CustomStringConvertible {
     /// Reads `I/N`: whole numbers with 1 ≤ I ≤ N.
     public init(parsing text: String) throws(ParseError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), parts.allSatisfy({ $0.allSatisfy(\.isASCII) }) else {
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), parts.allSatisfy({ $0.allSatisfy(\.isASCII) })
+        else {
             throw ParseError(description: "expected I/N (this run's part I of N parts, like 2/4), found '\(text)'")
         }
         guard n >= 1, i >= 1, i <= n else {
-            throw ParseError(description: "expected 1 ≤ I ≤ N in I/N (like 1/\(max(n, 2)) … \(max(n, 2))/\(max(n, 2))), found '\(text)'")
+            throw ParseError(
+                description: "expected 1 ≤ I ≤ N in I/N (like 1/\(max(n, 2)) … \(max(n, 2))/\(max(n, 2))), found '\(text)'")
         }
         index = i
         count = n

@@ -15,8 +15,10 @@ public struct HARReplayOptions: Sendable {
     /// nil: no redaction (`--no-redact`). The policy's own URLs keep their query values (they must still match).
     public var redaction: RedactionConfig?
 
-    public init(policy: String, environment: String? = nil, expect: Outcome.Kind = .complete, taps: [String]? = nil,
-                redaction: RedactionConfig? = .default) {
+    public init(
+        policy: String, environment: String? = nil, expect: Outcome.Kind = .complete, taps: [String]? = nil,
+        redaction: RedactionConfig? = .default
+    ) {
         self.policy = policy
         self.environment = environment
         self.expect = expect

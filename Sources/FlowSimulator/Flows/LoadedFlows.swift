@@ -32,17 +32,24 @@ public struct LoadedFlows: Sendable {
         var files: [String] = []
         for path in paths {
             if isHAR(path) { files.append(path); continue }
-            do { files += try FlowLoader.discover([path]) } catch { loaded.problems.append(.init(path: path, failure: .config(error))) }
+            do { files += try FlowLoader.discover([path]) } catch {
+                loaded.problems.append(.init(path: path, failure: .config(error)))
+            }
         }
         if let shard { files = shard.select(files) }
         var used: Set<String> = []
         for path in files {
             guard isHAR(path) else {
-                do { loaded.flows.append(try FlowLoader.load(file: path)) } catch { loaded.problems.append(.init(path: path, failure: .config(error))) }
+                do { loaded.flows.append(try FlowLoader.load(file: path)) } catch {
+                    loaded.problems.append(.init(path: path, failure: .config(error)))
+                }
                 continue
             }
             guard let har else {
-                loaded.problems.append(.init(path: path, failure: .config(ConfigError(file: path, "replaying a HAR needs a policy file (--policy FILE)"))))
+                loaded.problems.append(
+                    .init(
+                        path: path,
+                        failure: .config(ConfigError(file: path, "replaying a HAR needs a policy file (--policy FILE)"))))
                 continue
             }
             var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -66,7 +73,9 @@ public struct LoadedFlows: Sendable {
     }
 
     /// One recording as a flow named `name`, in memory.
-    public static func replay(_ path: String, name: String, options: HARReplayOptions) throws(HARImport.Failure) -> (Flow, HARFlowDraft.Ending?) {
+    public static func replay(_ path: String, name: String, options: HARReplayOptions) throws(HARImport.Failure) -> (
+        Flow, HARFlowDraft.Ending?
+    ) {
         var redaction = options.redaction
         if let text = try? String(contentsOfFile: options.policy, encoding: .utf8) { redaction?.keepQueryValues(ofURLsIn: text) }
         let writer = HARFlowWriter.Options(
@@ -81,7 +90,8 @@ public struct LoadedFlows: Sendable {
         for f in files.dropFirst() { bodies[f.name] = f.data }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
-            let flow = try FlowLoader.parse(String(decoding: files[0].data, as: UTF8.self), file: path, folder: folder, bodies: bodies)
+            let flow = try FlowLoader.parse(
+                String(decoding: files[0].data, as: UTF8.self), file: path, folder: folder, bodies: bodies)
             return (flow, result.draft.ending)
         } catch {
             throw .config(error)
@@ -101,7 +111,9 @@ public struct LoadedFlows: Sendable {
                 let note = TraceEvent(
                     flow: r.flow.name, branch: r.branches[i].branch, step: ref?.step ?? 1, time: ref?.time ?? 0, event: .note,
                     context: ref?.context ?? "webview", url: end.url,
-                    reason: "recording ends: \(end.message) (\(end.source)); a HAR cannot hold app switches, taps or custom-scheme navigations: import it (plainview import) and add them as flow steps")
+                    reason:
+                        "recording ends: \(end.message) (\(end.source)); a HAR cannot hold app switches, taps or custom-scheme navigations: import it (plainview import) and add them as flow steps"
+                )
                 events.insert(note, at: at)
                 if at + 1 < events.count {
                     for j in (at + 1)..<events.count { events[j].step += 1 }

@@ -18,8 +18,10 @@ public struct RecordedPage: Sendable {
     /// Line in the flow file (for messages).
     public var line: Int?
 
-    public init(url: String, method: String? = nil, context: PageContext? = nil, responses: [RecordedResponse],
-                requireCookie: String? = nil, withoutCookie: RecordedResponse? = nil, line: Int? = nil) {
+    public init(
+        url: String, method: String? = nil, context: PageContext? = nil, responses: [RecordedResponse],
+        requireCookie: String? = nil, withoutCookie: RecordedResponse? = nil, line: Int? = nil
+    ) {
         self.url = url
         self.method = method
         self.context = context
@@ -33,9 +35,10 @@ public struct RecordedPage: Sendable {
 extension RecordedPage {
     /// What a request without the required cookie gets: `withoutCookie`, else a 403 "session expired" page.
     public var missingCookieResponse: RecordedResponse {
-        withoutCookie ?? RecordedResponse(
-            status: 403, headers: [.init("Content-Type", "text/html")],
-            html: "<html><head><title>Session expired</title></head><body><p>Your session has expired.</p></body></html>")
+        withoutCookie
+            ?? RecordedResponse(
+                status: 403, headers: [.init("Content-Type", "text/html")],
+                html: "<html><head><title>Session expired</title></head><body><p>Your session has expired.</p></body></html>")
     }
 
     /// True when a request's `Cookie` header values carry the page's `requireCookie` (`name` or

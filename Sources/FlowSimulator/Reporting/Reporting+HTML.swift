@@ -7,7 +7,9 @@ import PlainviewSupport
 
 extension Reporting {
     /// The report as one HTML document. `problems` are the flows that could not be read.
-    public static func html(_ results: [FlowResult], problems: [FlowInputProblem] = [], title: String = "Plainview simulate report") -> String {
+    public static func html(
+        _ results: [FlowResult], problems: [FlowInputProblem] = [], title: String = "Plainview simulate report"
+    ) -> String {
         var page = HTMLPage()
         page.head(title: title)
         let passed = results.filter(\.passed).count
@@ -15,19 +17,27 @@ extension Reporting {
         page.raw("<header><h1>\(h(title))</h1><p class=\"totals\">")
         page.raw("<span class=\"count\" id=\"flow-count\">\(results.count)</span> flow\(results.count == 1 ? "" : "s"), ")
         page.raw("<span class=\"pass\">\(passed) passed</span>, <span class=\"fail\">\(results.count - passed) failed</span>")
-        if !problems.isEmpty { page.raw(", <span class=\"fail\">\(problems.count) input error\(problems.count == 1 ? "" : "s")</span>") }
+        if !problems.isEmpty {
+            page.raw(", <span class=\"fail\">\(problems.count) input error\(problems.count == 1 ? "" : "s")</span>")
+        }
         page.raw(" · \(branches) branch\(branches == 1 ? "" : "es")</p></header>\n")
 
         if !problems.isEmpty {
             page.raw("<section class=\"problems\"><h2>Input errors</h2><ul>\n")
-            for p in problems { page.raw("<li class=\"input-error\" data-file=\"\(h(p.path))\"><code>\(h(p.message))</code></li>\n") }
+            for p in problems {
+                page.raw("<li class=\"input-error\" data-file=\"\(h(p.path))\"><code>\(h(p.message))</code></li>\n")
+            }
             page.raw("</ul></section>\n")
         }
 
-        page.raw("<nav><table class=\"index\"><thead><tr><th></th><th>flow</th><th>branches</th><th>outcome</th></tr></thead><tbody>\n")
+        page.raw(
+            "<nav><table class=\"index\"><thead><tr><th></th><th>flow</th><th>branches</th><th>outcome</th></tr></thead><tbody>\n"
+        )
         for (i, r) in results.enumerated() {
             let mark = r.passed ? "PASS" : "FAIL"
-            page.raw("<tr class=\"\(r.passed ? "pass" : "fail")\"><td>\(mark)</td><td><a href=\"#flow-\(i + 1)\">\(h(r.flow.name))</a></td>")
+            page.raw(
+                "<tr class=\"\(r.passed ? "pass" : "fail")\"><td>\(mark)</td><td><a href=\"#flow-\(i + 1)\">\(h(r.flow.name))</a></td>"
+            )
             page.raw("<td>\(r.branches.count)</td><td>\(h(r.branches.first.map { $0.outcome.description } ?? ""))</td></tr>\n")
         }
         page.raw("</tbody></table></nav>\n<main>\n")
@@ -38,8 +48,10 @@ extension Reporting {
 
     private static func flow(_ r: FlowResult, index: Int, into page: inout HTMLPage) {
         let state = r.passed ? "pass" : "fail"
-        page.raw("<details class=\"flow \(state)\" id=\"flow-\(index)\" data-flow=\"\(h(r.flow.name))\"\(r.passed ? "" : " open")>\n")
-        page.raw("<summary><span class=\"mark \(state)\">\(r.passed ? "PASS" : "FAIL")</span> <strong>\(h(r.flow.name))</strong> ")
+        page.raw(
+            "<details class=\"flow \(state)\" id=\"flow-\(index)\" data-flow=\"\(h(r.flow.name))\"\(r.passed ? "" : " open")>\n")
+        page.raw(
+            "<summary><span class=\"mark \(state)\">\(r.passed ? "PASS" : "FAIL")</span> <strong>\(h(r.flow.name))</strong> ")
         page.raw("<span class=\"file\">\(h(r.flow.file))</span> · \(r.branches.count) branch\(r.branches.count == 1 ? "" : "es")")
         if r.truncated { page.raw(" (bound hit)") }
         page.raw("</summary>\n")
@@ -52,7 +64,9 @@ extension Reporting {
         let lanes = Lanes(b.events)
         page.raw("<section class=\"branch \(b.passed ? "pass" : "fail")\" data-branch=\"\(h(b.branch))\">\n")
         page.raw("<h3>branch: \(h(b.branch))</h3>\n")
-        page.raw("<p class=\"outcome \(b.outcome.kind.rawValue)\" data-outcome=\"\(b.outcome.kind.rawValue)\">\(h(b.outcome.description))")
+        page.raw(
+            "<p class=\"outcome \(b.outcome.kind.rawValue)\" data-outcome=\"\(b.outcome.kind.rawValue)\">\(h(b.outcome.description))"
+        )
         page.raw(" · \(b.navigationCount) hop\(b.navigationCount == 1 ? "" : "s")")
         if !b.appsOpened.isEmpty { page.raw(" · apps: \(h(b.appsOpened.joined(separator: ", ")))") }
         page.raw(String(format: " · %.2f s simulated", Double(b.virtualTime) / 1000) + "</p>\n")
@@ -68,7 +82,9 @@ extension Reporting {
         page.raw("<div class=\"seq\" style=\"grid-template-columns:4.5em repeat(\(lanes.names.count),minmax(9em,1fr))\">\n")
         for (i, name) in lanes.names.enumerated() {
             page.raw("<div class=\"lane\" style=\"grid-column:\(i + 2);grid-row:1/span \(rows)\"></div>")
-            page.raw("<div class=\"lane-head\" data-lane=\"\(h(name))\" style=\"grid-column:\(i + 2);grid-row:1\">\(h(Lanes.label(name)))</div>\n")
+            page.raw(
+                "<div class=\"lane-head\" data-lane=\"\(h(name))\" style=\"grid-column:\(i + 2);grid-row:1\">\(h(Lanes.label(name)))</div>\n"
+            )
         }
         var previous = b.events.first?.context ?? "webview"
         for (i, e) in b.events.enumerated() {
@@ -89,15 +105,21 @@ extension Reporting {
         let loads = b.events.filter { $0.event == .load }
         if !loads.isEmpty {
             page.raw("<h4>Pages loaded</h4><ol class=\"pages\">")
-            for e in loads { page.raw("<li><span class=\"ctx\">\(h(Lanes.label(e.context)))</span> <code>\(h(e.url ?? ""))</code></li>") }
+            for e in loads {
+                page.raw("<li><span class=\"ctx\">\(h(Lanes.label(e.context)))</span> <code>\(h(e.url ?? ""))</code></li>")
+            }
             page.raw("</ol>\n")
         }
         let decisions = b.events.filter { $0.event == .decide }
         if !decisions.isEmpty {
-            page.raw("<h4>Decisions</h4><table class=\"decisions\"><thead><tr><th>time</th><th>action</th><th>rule</th><th>reason</th></tr></thead><tbody>")
+            page.raw(
+                "<h4>Decisions</h4><table class=\"decisions\"><thead><tr><th>time</th><th>action</th><th>rule</th><th>reason</th></tr></thead><tbody>"
+            )
             for d in decisions {
                 page.raw(String(format: "<tr><td>%.2fs</td>", Double(d.time) / 1000))
-                page.raw("<td class=\"action-\(h(d.action ?? ""))\">\(h(d.action ?? ""))\(d.target.map { " <code>\(h($0))</code>" } ?? "")</td>")
+                page.raw(
+                    "<td class=\"action-\(h(d.action ?? ""))\">\(h(d.action ?? ""))\(d.target.map { " <code>\(h($0))</code>" } ?? "")</td>"
+                )
                 page.raw("<td><code class=\"rule\">\(h(d.rule ?? ""))</code></td><td>\(h(d.reason ?? ""))</td></tr>")
             }
             page.raw("</tbody></table>\n")
@@ -113,7 +135,9 @@ extension Reporting {
             if e.context == "os" {
                 page.raw("open <code>\(h(e.url ?? ""))</code>")
             } else {
-                page.raw("\(h(e.method ?? "GET")) <code>\(h(e.url ?? ""))</code> <span class=\"meta\">\(h(e.frame ?? "main")), \(h(e.trigger ?? "?"))\(e.gesture == true ? ", tap" : "")</span>")
+                page.raw(
+                    "\(h(e.method ?? "GET")) <code>\(h(e.url ?? ""))</code> <span class=\"meta\">\(h(e.frame ?? "main")), \(h(e.trigger ?? "?"))\(e.gesture == true ? ", tap" : "")</span>"
+                )
             }
         case .decide:
             page.raw("→ <span class=\"action\">\(h(e.action ?? "?"))</span>")
@@ -170,43 +194,43 @@ private struct HTMLPage {
 
     mutating func head(title: String) {
         text += """
-        <!DOCTYPE html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(HTMLEscaping.escape(title))</title>
-        <style>
-        body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em;color:#1d1d1f;background:#fff}
-        h1{font-size:1.5em;margin:0 0 .2em}
-        code{font:12px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
-        .pass{color:#17692e}.fail{color:#b3261e}
-        table{border-collapse:collapse;margin:.5em 0}td,th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:left;vertical-align:top}
-        details.flow{border:1px solid #ccc;border-radius:6px;margin:.8em 0;padding:.3em .8em}
-        details.flow.fail{border-color:#b3261e}
-        summary{cursor:pointer;padding:.3em 0}.file{color:#666;font-size:.9em}
-        .mark{font-weight:bold}
-        .branch{border-top:1px dashed #ccc;margin-top:.6em;padding-top:.4em}
-        .outcome{font-weight:bold}.outcome.complete{color:#17692e}.outcome.canceled{color:#8a5a00}
-        .outcome.stuck,.outcome.loop,.outcome.error{color:#b3261e}
-        .failures{color:#b3261e}
-        .seq{display:grid;column-gap:0;row-gap:2px;margin:.6em 0;font-size:12px;overflow-x:auto}
-        .lane{border-left:2px solid #d0d7de;margin-left:50%}
-        .lane-head{position:sticky;top:0;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;text-align:center;font-weight:bold;padding:.2em;z-index:1}
-        .t{grid-column:1;color:#666;text-align:right;padding-right:.5em}
-        .ev{background:#fff;border:1px solid #d0d7de;border-radius:4px;padding:.1em .4em;margin:0 .3em;z-index:1}
-        .ev.arrow{background:#eef4ff;border-color:#7aa2e3}
-        .ev.arrow.right::after{content:" ▶";color:#3b6fd1}.ev.arrow.left::before{content:"◀ ";color:#3b6fd1}
-        .ev.decide{background:#f3f0ff;border-color:#a78bfa}
-        .ev.outcome{font-weight:bold}
-        .action-allow .action,td.action-allow{color:#17692e}.action-block .action,td.action-block{color:#b3261e}
-        .rule{background:#f6f8fa;border-radius:3px;padding:0 .2em}
-        .reason{color:#444}.meta{color:#666}
-        .pages li,.decisions td{font-size:12px}.ctx{color:#666}
-        </style>
-        </head>
-        <body>
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTMLEscaping.escape(title))</title>
+            <style>
+            body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:1.5em;color:#1d1d1f;background:#fff}
+            h1{font-size:1.5em;margin:0 0 .2em}
+            code{font:12px ui-monospace,Menlo,Consolas,monospace;word-break:break-all}
+            .pass{color:#17692e}.fail{color:#b3261e}
+            table{border-collapse:collapse;margin:.5em 0}td,th{border-bottom:1px solid #ddd;padding:.2em .6em;text-align:left;vertical-align:top}
+            details.flow{border:1px solid #ccc;border-radius:6px;margin:.8em 0;padding:.3em .8em}
+            details.flow.fail{border-color:#b3261e}
+            summary{cursor:pointer;padding:.3em 0}.file{color:#666;font-size:.9em}
+            .mark{font-weight:bold}
+            .branch{border-top:1px dashed #ccc;margin-top:.6em;padding-top:.4em}
+            .outcome{font-weight:bold}.outcome.complete{color:#17692e}.outcome.canceled{color:#8a5a00}
+            .outcome.stuck,.outcome.loop,.outcome.error{color:#b3261e}
+            .failures{color:#b3261e}
+            .seq{display:grid;column-gap:0;row-gap:2px;margin:.6em 0;font-size:12px;overflow-x:auto}
+            .lane{border-left:2px solid #d0d7de;margin-left:50%}
+            .lane-head{position:sticky;top:0;background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;text-align:center;font-weight:bold;padding:.2em;z-index:1}
+            .t{grid-column:1;color:#666;text-align:right;padding-right:.5em}
+            .ev{background:#fff;border:1px solid #d0d7de;border-radius:4px;padding:.1em .4em;margin:0 .3em;z-index:1}
+            .ev.arrow{background:#eef4ff;border-color:#7aa2e3}
+            .ev.arrow.right::after{content:" ▶";color:#3b6fd1}.ev.arrow.left::before{content:"◀ ";color:#3b6fd1}
+            .ev.decide{background:#f3f0ff;border-color:#a78bfa}
+            .ev.outcome{font-weight:bold}
+            .action-allow .action,td.action-allow{color:#17692e}.action-block .action,td.action-block{color:#b3261e}
+            .rule{background:#f6f8fa;border-radius:3px;padding:0 .2em}
+            .reason{color:#444}.meta{color:#666}
+            .pages li,.decisions td{font-size:12px}.ctx{color:#666}
+            </style>
+            </head>
+            <body>
 
-        """
+            """
     }
 }

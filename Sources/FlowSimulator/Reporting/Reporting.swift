@@ -19,7 +19,9 @@ public enum Reporting {
                 for b in r.branches { counts[b.outcome.kind.rawValue, default: 0] += 1 }
                 let summary = Outcome.Kind.allCases.compactMap { k in counts[k.rawValue].map { "\($0) \(k.rawValue)" } }
                     .joined(separator: ", ")
-                lines.append("\(mark)  \(name)  \(r.branches.count) branch\(r.branches.count == 1 ? "" : "es"): \(summary)\(r.truncated ? " (bound hit)" : "")")
+                lines.append(
+                    "\(mark)  \(name)  \(r.branches.count) branch\(r.branches.count == 1 ? "" : "es"): \(summary)\(r.truncated ? " (bound hit)" : "")"
+                )
                 for b in r.branches {
                     lines.append("        \(b.passed ? "ok  " : "FAIL") \(b.branch): \(branchLine(b))")
                     for f in b.failures { lines.append("              ✗ \(f)") }
@@ -54,7 +56,9 @@ public enum Reporting {
     /// One JSON object per flow, one per line; a flow that could not be read is `{"file", "inputError"}`.
     public static func json(_ results: [FlowResult], problems: [FlowInputProblem] = []) -> String {
         var out = ""
-        for p in problems { out += JSONWriter.line(.object([("file", .string(p.path)), ("inputError", .string(p.message))])) + "\n" }
+        for p in problems {
+            out += JSONWriter.line(.object([("file", .string(p.path)), ("inputError", .string(p.message))])) + "\n"
+        }
         for r in results {
             let branches = r.branches.map { b in
                 JSONValue.object([
@@ -65,10 +69,12 @@ public enum Reporting {
                     ("failures", .array(b.failures.map(JSONValue.string))),
                 ])
             }
-            out += JSONWriter.line(.object([
-                ("flow", .string(r.flow.name)), ("file", .string(r.flow.file)), ("explored", .bool(r.explored)),
-                ("passed", .bool(r.passed)), ("truncated", .bool(r.truncated)), ("branches", .array(branches)),
-            ])) + "\n"
+            out +=
+                JSONWriter.line(
+                    .object([
+                        ("flow", .string(r.flow.name)), ("file", .string(r.flow.file)), ("explored", .bool(r.explored)),
+                        ("passed", .bool(r.passed)), ("truncated", .bool(r.truncated)), ("branches", .array(branches)),
+                    ])) + "\n"
         }
         return out
     }
@@ -88,7 +94,8 @@ public enum Reporting {
         let failures = results.reduce(0) { $0 + $1.branches.filter { !$0.passed }.count }
         let total = results.reduce(Duration.zero) { $0 + $1.branches.reduce(Duration.zero) { $0 + $1.wallTime } }
         var x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        x += "<testsuites name=\"plainview simulate\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(problems.count)\" time=\"\(seconds(total))\">\n"
+        x +=
+            "<testsuites name=\"plainview simulate\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"\(problems.count)\" time=\"\(seconds(total))\">\n"
         for p in problems {
             x += "  <testsuite name=\(attr(p.path)) tests=\"1\" failures=\"0\" errors=\"1\" file=\(attr(p.path))>\n"
             x += "    <testcase classname=\"plainview.simulate\" name=\(attr(p.path)) time=\"0.000\">\n"
@@ -98,10 +105,13 @@ public enum Reporting {
         for r in results {
             let f = r.branches.filter { !$0.passed }.count
             let suiteTime = r.branches.reduce(Duration.zero) { $0 + $1.wallTime }
-            x += "  <testsuite name=\(attr(r.flow.name)) tests=\"\(r.branches.count)\" failures=\"\(f)\" errors=\"0\" time=\"\(seconds(suiteTime))\" file=\(attr(r.flow.file))>\n"
+            x +=
+                "  <testsuite name=\(attr(r.flow.name)) tests=\"\(r.branches.count)\" failures=\"\(f)\" errors=\"0\" time=\"\(seconds(suiteTime))\" file=\(attr(r.flow.file))>\n"
             for b in r.branches {
-                x += "    <testcase classname=\(attr("plainview.simulate." + r.flow.name)) name=\(attr(b.branch)) time=\"\(seconds(b.wallTime))\">\n"
-                x += "      <properties><property name=\"simulatedTime\" value=\"\(String(format: "%.3f", Double(b.virtualTime) / 1000))\"/></properties>\n"
+                x +=
+                    "    <testcase classname=\(attr("plainview.simulate." + r.flow.name)) name=\(attr(b.branch)) time=\"\(seconds(b.wallTime))\">\n"
+                x +=
+                    "      <properties><property name=\"simulatedTime\" value=\"\(String(format: "%.3f", Double(b.virtualTime) / 1000))\"/></properties>\n"
                 if !b.passed {
                     x += "      <failure message=\(attr(b.failures.joined(separator: "; "))) type=\"expectation\">"
                     x += XMLEscaping.text(b.outcome.description) + "</failure>\n"

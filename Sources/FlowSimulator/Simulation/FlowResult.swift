@@ -9,6 +9,8 @@ public struct FlowResult: Sendable {
     public var branches: [SimulationReport]
     /// True when the explore bound (branch count) cut the exploration short.
     public var truncated: Bool
-    public var failures: [String] { branches.flatMap { b in b.failures.map { b.branch == "default" ? $0 : "[\(b.branch)] \($0)" } } }
+    public var failures: [String] {
+        branches.flatMap { b in b.failures.map { b.branch == "default" ? $0 : "[\(b.branch)] \($0)" } }
+    }
     public var passed: Bool { failures.isEmpty }
 }

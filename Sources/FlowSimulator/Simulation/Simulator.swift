@@ -17,10 +17,14 @@ public enum Simulator {
     public static func explore(_ flow: Flow) -> FlowResult { explore(flow, decider: nil) }
 
     /// The same with every branch in a fresh web view of `engine` (engine mode; nil: the model).
-    public static func explore(_ flow: Flow, engine: (any WebEngine)?) -> FlowResult { explore(flow, decider: nil, engine: engine) }
+    public static func explore(_ flow: Flow, engine: (any WebEngine)?) -> FlowResult {
+        explore(flow, decider: nil, engine: engine)
+    }
 
-    static func explore(_ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
-                        engine: (any WebEngine)? = nil) -> FlowResult {
+    static func explore(
+        _ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
+        engine: (any WebEngine)? = nil
+    ) -> FlowResult {
         var reports: [SimulationReport] = []
         var queue: [[ChoiceKey: Int]] = [[:]]
         var truncated = false
@@ -69,9 +73,11 @@ public enum Simulator {
         runBranchWithPoints(flow, script: script, exploring: exploring).0
     }
 
-    static func runBranchWithPoints(_ flow: Flow, script: [ChoiceKey: Int], exploring: Bool,
-                                    decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
-                                    engine: (any WebEngine)? = nil) -> (SimulationReport, [ChoicePoint]) {
+    static func runBranchWithPoints(
+        _ flow: Flow, script: [ChoiceKey: Int], exploring: Bool,
+        decider: ((any SystemServices) -> any NavigationDeciding)? = nil,
+        engine: (any WebEngine)? = nil
+    ) -> (SimulationReport, [ChoicePoint]) {
         let started = ContinuousClock.now
         let oracle = ChoiceOracle(script: script, exploring: exploring, depth: flow.limits.depth)
         var session: (any EngineSession)?
@@ -107,7 +113,9 @@ public enum Simulator {
         if explored {
             if let allowance = e.branches.first(where: { matches($0.when, r.choices) }) {
                 if r.outcome.kind != allowance.outcome {
-                    failures.append("expected \(allowance.outcome.rawValue) (allowed for \(allowance.when.joined(separator: ", "))), got \(r.outcome)")
+                    failures.append(
+                        "expected \(allowance.outcome.rawValue) (allowed for \(allowance.when.joined(separator: ", "))), got \(r.outcome)"
+                    )
                 }
             } else if let every = e.everyBranch {
                 if r.outcome.kind != every { failures.append("expected \(every.rawValue) on every branch, got \(r.outcome)") }
@@ -140,7 +148,8 @@ public enum Simulator {
         switch t.lowercased() {
         case "webview", "web view", "web-view": return "webview"
         case "browser", "safari", "chrome": return "browser"
-        default: return t.lowercased().hasPrefix("app ") ? "app " + t.dropFirst(4).trimmingCharacters(in: .whitespaces) : "app " + t
+        default:
+            return t.lowercased().hasPrefix("app ") ? "app " + t.dropFirst(4).trimmingCharacters(in: .whitespaces) : "app " + t
         }
     }
 

@@ -29,10 +29,12 @@ public struct TraceEvent: Sendable, Hashable, Codable {
     public var status: Int?
     public var app: String?
 
-    public init(flow: String, branch: String, step: Int, time: Int, event: TraceEventKind, context: String,
-                url: String? = nil, frame: String? = nil, trigger: String? = nil, gesture: Bool? = nil,
-                method: String? = nil, action: String? = nil, target: String? = nil, via: String? = nil,
-                rule: String? = nil, reason: String? = nil, status: Int? = nil, app: String? = nil) {
+    public init(
+        flow: String, branch: String, step: Int, time: Int, event: TraceEventKind, context: String,
+        url: String? = nil, frame: String? = nil, trigger: String? = nil, gesture: Bool? = nil,
+        method: String? = nil, action: String? = nil, target: String? = nil, via: String? = nil,
+        rule: String? = nil, reason: String? = nil, status: Int? = nil, app: String? = nil
+    ) {
         self.flow = flow; self.branch = branch; self.step = step; self.time = time; self.event = event
         self.context = context; self.url = url; self.frame = frame; self.trigger = trigger; self.gesture = gesture
         self.method = method; self.action = action; self.target = target; self.via = via; self.rule = rule
@@ -41,14 +43,18 @@ public struct TraceEvent: Sendable, Hashable, Codable {
 
     /// One JSON object, keys in a fixed order, absent fields left out.
     public var jsonLine: String {
-        JSONWriter.line(.object([
-            ("flow", .string(flow)), ("branch", .string(branch)), ("step", .int(step)), ("time", .int(time)),
-            ("event", .string(event.rawValue)), ("context", .string(context)), ("url", url.map(JSONValue.string)),
-            ("frame", frame.map(JSONValue.string)), ("trigger", trigger.map(JSONValue.string)), ("gesture", gesture.map(JSONValue.bool)),
-            ("method", method.map(JSONValue.string)), ("action", action.map(JSONValue.string)), ("target", target.map(JSONValue.string)),
-            ("via", via.map(JSONValue.string)), ("rule", rule.map(JSONValue.string)), ("reason", reason.map(JSONValue.string)),
-            ("status", status.map(JSONValue.int)), ("app", app.map(JSONValue.string)),
-        ]))
+        JSONWriter.line(
+            .object([
+                ("flow", .string(flow)), ("branch", .string(branch)), ("step", .int(step)), ("time", .int(time)),
+                ("event", .string(event.rawValue)), ("context", .string(context)), ("url", url.map(JSONValue.string)),
+                ("frame", frame.map(JSONValue.string)), ("trigger", trigger.map(JSONValue.string)),
+                ("gesture", gesture.map(JSONValue.bool)),
+                ("method", method.map(JSONValue.string)), ("action", action.map(JSONValue.string)),
+                ("target", target.map(JSONValue.string)),
+                ("via", via.map(JSONValue.string)), ("rule", rule.map(JSONValue.string)),
+                ("reason", reason.map(JSONValue.string)),
+                ("status", status.map(JSONValue.int)), ("app", app.map(JSONValue.string)),
+            ]))
     }
 
     /// One readable line.

@@ -42,12 +42,13 @@ extension AndroidIntent {
 
         if let h = hashIndex {
             dataBytes = bytes[..<h]
-            var i = h + 8  // after "#Intent;"
+            var i = h + 8 // after "#Intent;"
             var ended = false
             while i < bytes.count {
                 if hasPrefix(bytes[i...], "end") { ended = true; break }
                 guard let semi = bytes[i...].firstIndex(of: UInt8(ascii: ";")) else {
-                    throw ParseError("item '\(text(bytes[i...].prefix(40)))' is not terminated by ';' (expected '…;end')", offset: i)
+                    throw ParseError(
+                        "item '\(text(bytes[i...].prefix(40)))' is not terminated by ';' (expected '…;end')", offset: i)
                 }
                 let item = bytes[i..<semi]
                 let eq = item.firstIndex(of: UInt8(ascii: "="))
@@ -83,10 +84,14 @@ extension AndroidIntent {
                 } else {
                     let kind = item.count >= 2 && item[item.startIndex + 1] == UInt8(ascii: ".") ? item.first : nil
                     guard let kind, "SBbcdfils".utf8.contains(kind) else {
-                        throw ParseError("unknown item '\(text(item.prefix(40)))' (expected action=, category=, type=, launchFlags=, package=, component=, scheme=, SEL, end or a typed extra S./B./b./c./d./f./i./l./s.)", offset: i)
+                        throw ParseError(
+                            "unknown item '\(text(item.prefix(40)))' (expected action=, category=, type=, launchFlags=, package=, component=, scheme=, SEL, end or a typed extra S./B./b./c./d./f./i./l./s.)",
+                            offset: i)
                     }
                     guard let eq else {
-                        throw ParseError("extra '\(text(item.prefix(40)))' has no '=' (expected \(Character(Unicode.Scalar(kind))).name=value)", offset: i)
+                        throw ParseError(
+                            "extra '\(text(item.prefix(40)))' has no '=' (expected \(Character(Unicode.Scalar(kind))).name=value)",
+                            offset: i)
                     }
                     let key = uriDecode(bytes[(item.startIndex + 2)..<eq])
                     current.extras[key] = try extra(kind: kind, value: value, offset: i)
@@ -169,7 +174,8 @@ extension AndroidIntent {
         case UInt8(ascii: "c"):
             guard let first = value.unicodeScalars.first else { throw bad("char (one character)") }
             return .char(String(first))
-        case UInt8(ascii: "d"): guard let v = javaNumberText(value).flatMap(Double.init) else { throw bad("double") }; return .double(v)
+        case UInt8(ascii: "d"):
+            guard let v = javaNumberText(value).flatMap(Double.init) else { throw bad("double") }; return .double(v)
         case UInt8(ascii: "f"):
             guard let v = javaNumberText(value).flatMap(Float.init) else { throw bad("float") }
             return .float(v)
@@ -186,12 +192,22 @@ extension AndroidIntent {
     static func javaDecodeInt32(_ s: String) -> Int32? {
         var rest = Substring(s)
         var negative = false
-        if rest.hasPrefix("-") { negative = true; rest = rest.dropFirst() } else if rest.hasPrefix("+") { rest = rest.dropFirst() }
+        if rest.hasPrefix("-") {
+            negative = true; rest = rest.dropFirst()
+        } else if rest.hasPrefix("+") {
+            rest = rest.dropFirst()
+        }
         var radix = 10
-        if rest.hasPrefix("0x") || rest.hasPrefix("0X") { radix = 16; rest = rest.dropFirst(2) }
-        else if rest.hasPrefix("#") { radix = 16; rest = rest.dropFirst() }
-        else if rest.hasPrefix("0"), rest.count > 1 { radix = 8; rest = rest.dropFirst() }
-        guard !rest.isEmpty, !rest.hasPrefix("-"), !rest.hasPrefix("+"), let magnitude = Int64(rest, radix: radix) else { return nil }
+        if rest.hasPrefix("0x") || rest.hasPrefix("0X") {
+            radix = 16; rest = rest.dropFirst(2)
+        } else if rest.hasPrefix("#") {
+            radix = 16; rest = rest.dropFirst()
+        } else if rest.hasPrefix("0"), rest.count > 1 {
+            radix = 8; rest = rest.dropFirst()
+        }
+        guard !rest.isEmpty, !rest.hasPrefix("-"), !rest.hasPrefix("+"), let magnitude = Int64(rest, radix: radix) else {
+            return nil
+        }
         return Int32(exactly: negative ? -magnitude : magnitude)
     }
 

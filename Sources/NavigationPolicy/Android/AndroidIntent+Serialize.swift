@@ -13,7 +13,10 @@ extension AndroidIntent {
         if let data {
             var rest = Substring(data)
             if let colon = data.unicodeScalars.firstIndex(of: ":"), colon != data.startIndex,
-               data[..<colon].unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) }) {
+                data[..<colon].unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+                })
+            {
                 scheme = String(data[..<colon])
                 uri += "intent:"
                 rest = data[data.unicodeScalars.index(after: colon)...]
@@ -25,8 +28,9 @@ extension AndroidIntent {
         // Android writes nothing for an empty fragment, so a bare VIEW intent comes out as `intent:` (which
         // parses back with data `intent:`) and data holding `#Intent;` would be read as the intent part.
         // `#Intent;end` in those cases parses back to the same intent on Android and here.
-        appendFragment(to: &uri, scheme: scheme, defaultAction: Self.actionView, defaultPackage: nil,
-                       evenIfEmpty: uri == "intent:" || uri.contains("#"))
+        appendFragment(
+            to: &uri, scheme: scheme, defaultAction: Self.actionView, defaultPackage: nil,
+            evenIfEmpty: uri == "intent:" || uri.contains("#"))
         return uri
     }
 
@@ -45,8 +49,9 @@ extension AndroidIntent {
                 if let f = parts.fragment { uri += "#" + f }
             }
         }
-        appendFragment(to: &uri, scheme: nil, defaultAction: scheme == nil ? Self.actionMain : Self.actionView,
-                       defaultPackage: package)
+        appendFragment(
+            to: &uri, scheme: nil, defaultAction: scheme == nil ? Self.actionMain : Self.actionView,
+            defaultPackage: package)
         return uri
     }
 
@@ -59,8 +64,9 @@ extension AndroidIntent {
             fragment += "SEL;"
             // Android's `Uri.getScheme()`: the text before the first `:`, even when empty (`scheme=;`).
             let selectorScheme = sel.data.flatMap { d in d.unicodeScalars.firstIndex(of: ":").map { String(d[..<$0]) } }
-            sel.appendItems(to: &fragment, scheme: selectorScheme,
-                            defaultAction: nil, defaultPackage: nil)
+            sel.appendItems(
+                to: &fragment, scheme: selectorScheme,
+                defaultAction: nil, defaultPackage: nil)
         }
         if !fragment.isEmpty || evenIfEmpty { uri += "#Intent;" + fragment + "end" }
     }
@@ -93,7 +99,8 @@ extension AndroidIntent {
     /// Android's `Uri.encode`: everything but `A-Z a-z 0-9 _ - ! . ~ ' ( ) *` (and `allowing`) as UTF-8 `%XX`.
     static func uriEncode(_ s: String, allowing: String = "") -> String {
         let allowed = Set("_-!.~'()*".utf8).union(allowing.utf8)
-        return PercentEncoding.encode(s, keeping: { (b: UInt8) -> Bool in PercentEncoding.isASCIIAlphanumeric(b) || allowed.contains(b) })
+        return PercentEncoding.encode(
+            s, keeping: { (b: UInt8) -> Bool in PercentEncoding.isASCIIAlphanumeric(b) || allowed.contains(b) })
     }
 
     /// Java's `String.hashCode` (UTF-16, wrapping Int32), ArrayMap's key order.
@@ -119,8 +126,10 @@ extension IntentExtra {
         case .bool(let b): ("B", b ? "true" : "false")
         case .byte(let v): ("b", String(v))
         case .char(let c): ("c", c)
-        case .double(let v): ("d", IntentExtra.javaString(v.description, isNaN: v.isNaN, isInfinite: v.isInfinite, negative: v < 0))
-        case .float(let v): ("f", IntentExtra.javaString(v.description, isNaN: v.isNaN, isInfinite: v.isInfinite, negative: v < 0))
+        case .double(let v):
+            ("d", IntentExtra.javaString(v.description, isNaN: v.isNaN, isInfinite: v.isInfinite, negative: v < 0))
+        case .float(let v):
+            ("f", IntentExtra.javaString(v.description, isNaN: v.isNaN, isInfinite: v.isInfinite, negative: v < 0))
         case .int(let v): ("i", String(v))
         case .long(let v): ("l", String(v))
         case .short(let v): ("s", String(v))
@@ -150,7 +159,9 @@ extension IntentExtra {
         let sci = point - 1
         if (-3...6).contains(sci) {
             if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + String(digits) }
-            let whole = digits.count >= point ? String(digits[..<point]) : String(digits) + String(repeating: "0", count: point - digits.count)
+            let whole =
+                digits.count >= point
+                ? String(digits[..<point]) : String(digits) + String(repeating: "0", count: point - digits.count)
             let frac = digits.count > point ? String(digits[point...]) : "0"
             return sign + whole + "." + frac
         }
@@ -176,7 +187,7 @@ struct AndroidDataParts {
             fragment = rest[rest.unicodeScalars.index(after: hash)...]
             rest = rest[..<hash]
         }
-        guard rest.hasPrefix("//") else { return }  // opaque (mailto:x): no authority
+        guard rest.hasPrefix("//") else { return } // opaque (mailto:x): no authority
         rest = rest.dropFirst(2)
         let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) ?? rest.endIndex
         authority = String(rest[..<end])

@@ -141,7 +141,8 @@ extension AndroidIntent {
     /// `S.browser_fallback_url` only when it is an absolute http(s) URL with a host (Chrome loads no other).
     public var safeBrowserFallbackURL: String? {
         guard let url = browserFallbackURL, let parts = AASAURLParts(url),
-              SchemeKind(scheme: parts.scheme) == .web else { return nil }
+            SchemeKind(scheme: parts.scheme) == .web
+        else { return nil }
         return url
     }
 
@@ -159,7 +160,8 @@ extension AndroidIntent {
 
     /// Chrome's ALLOWED_INTENT_FLAGS: EXCLUDE_STOPPED_PACKAGES, ACTIVITY_MATCH_EXTERNAL, LAUNCH_ADJACENT,
     /// RETAIN_IN_RECENTS, NEW_DOCUMENT, CLEAR_TOP, MULTIPLE_TASK, NEW_TASK, SINGLE_TOP.
-    public static let allowedLaunchFlags = 0x10 | 0x800 | 0x1000 | 0x2000 | 0x8_0000 | 0x0400_0000 | 0x0800_0000
+    public static let allowedLaunchFlags =
+        0x10 | 0x800 | 0x1000 | 0x2000 | 0x8_0000 | 0x0400_0000 | 0x0800_0000
         | 0x1000_0000 | 0x2000_0000
 
     /// GeckoView's check before handing a URI from web content to another app: false for the unsafe
@@ -190,7 +192,9 @@ extension AndroidIntent {
         guard let colon = uri.unicodeScalars.firstIndex(of: ":") else { return nil }
         let s = uri[..<colon]
         guard let first = s.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
-              s.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) })
+            s.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+            })
         else { return nil }
         return s.lowercased()
     }
@@ -198,7 +202,8 @@ extension AndroidIntent {
     /// The scheme as a lenient consumer might see it: blanks and controls removed, lower-cased.
     static func lenientScheme(of uri: String) -> String? {
         guard let colon = uri.unicodeScalars.firstIndex(of: ":") else { return nil }
-        let cleaned = String(String.UnicodeScalarView(uri[..<colon].unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }))
+        let cleaned = String(
+            String.UnicodeScalarView(uri[..<colon].unicodeScalars.filter { $0.value > 0x20 && $0.value != 0x7F }))
         guard !cleaned.isEmpty, !cleaned.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else { return nil }
         return cleaned.lowercased()
     }

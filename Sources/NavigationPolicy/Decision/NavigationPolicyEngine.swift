@@ -78,8 +78,9 @@ public struct NavigationPolicyEngine: Sendable {
 
     public func decide(_ navigation: Navigation) -> Decision {
         guard let url = WebURL(navigation.url) else {
-            return Decision(.block, rule: .urlMalformed,
-                            reason: "not an absolute URL a browser would load; blocked")
+            return Decision(
+                .block, rule: .urlMalformed,
+                reason: "not an absolute URL a browser would load; blocked")
         }
         let comparableHost = url.comparableHost
         if let d = intercept(url, host: comparableHost) { return d }
@@ -92,31 +93,36 @@ public struct NavigationPolicyEngine: Sendable {
                 if SchemeKind.webLoadable.contains(url.scheme) {
                     return Decision(.allow, rule: .subframeLoadable, reason: "\(url.scheme): loads in a sub-frame")
                 }
-                return Decision(.block, rule: .subframeNotWeb,
-                                reason: "\(url.scheme): URLs never load from a page and never reach an app")
+                return Decision(
+                    .block, rule: .subframeNotWeb,
+                    reason: "\(url.scheme): URLs never load from a page and never reach an app")
             }
             if url.scheme == "about", url.path == "blank" || url.path == "srcdoc" {
                 return Decision(.allow, rule: .schemeAboutBlank, reason: "about:\(url.path) is an empty page")
             }
-            return Decision(.block, rule: .schemeNeverExternal,
-                            reason: "\(url.scheme): URLs never load at top level and never reach an app")
+            return Decision(
+                .block, rule: .schemeNeverExternal,
+                reason: "\(url.scheme): URLs never load at top level and never reach an app")
         case .intent:
             if let refused = subframeLaunchRefused(url, navigation) { return refused }
             return decideIntent(navigation)
         case .custom:
             if let refused = subframeLaunchRefused(url, navigation) { return refused }
             if url.scheme == "tel" || url.scheme == "sms", NavigationPolicyEngine.hasMMICode(url) {
-                return Decision(.block, rule: .customSchemeUnsafe,
-                                reason: "\(url.scheme): with # (an MMI/USSD code) never reaches the dialer")
+                return Decision(
+                    .block, rule: .customSchemeUnsafe,
+                    reason: "\(url.scheme): with # (an MMI/USSD code) never reaches the dialer")
             }
             let fromFrame = frame == .sub ? " (from a sub-frame)" : ""
             if let app = system.customSchemeApp(for: url.scheme) {
-                return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
-                                reason: "\(app) handles \(url.scheme):\(fromFrame)")
+                return Decision(
+                    .openApp(target: url.href, via: .customScheme), rule: .customSchemeApp,
+                    reason: "\(app) handles \(url.scheme):\(fromFrame)")
             }
             if let app = system.defaultApp(for: url.scheme, on: policy.platform) {
-                return Decision(.openApp(target: url.href, via: .customScheme), rule: .customSchemeSystemApp,
-                                reason: "the platform's \(app) app handles \(url.scheme):\(fromFrame)")
+                return Decision(
+                    .openApp(target: url.href, via: .customScheme), rule: .customSchemeSystemApp,
+                    reason: "the platform's \(app) app handles \(url.scheme):\(fromFrame)")
             }
             return Decision(.block, rule: .customSchemeNoApp, reason: KnownApp.noAppReason(scheme: url.scheme))
         case .web:
@@ -132,8 +138,9 @@ public struct NavigationPolicyEngine: Sendable {
     /// Android: only with a user gesture, as Chromium allows a sub-frame's external-app launch. nil: it may.
     private func subframeLaunchRefused(_ url: WebURL, _ navigation: Navigation) -> Decision? {
         guard navigation.frame == .sub, policy.platform == .android, !navigation.userGesture else { return nil }
-        return Decision(.block, rule: .subframeNoGesture,
-                        reason: "a sub-frame may open an app (\(url.scheme):) only on a user gesture")
+        return Decision(
+            .block, rule: .subframeNoGesture,
+            reason: "a sub-frame may open an app (\(url.scheme):) only on a user gesture")
     }
 
     // MARK: - Interception
@@ -192,8 +199,9 @@ public struct NavigationPolicyEngine: Sendable {
         }
         if isPayment(url, host: host, hostKnown: true) {
             let how = url.scheme == payment?.scheme ? "paymentUrl" : "paymentUrl via callback scheme \(url.scheme):"
-            return Decision(.reload(target: policy.paymentURL), rule: .interceptPayment,
-                            reason: "\(how) came back: reload the payment page")
+            return Decision(
+                .reload(target: policy.paymentURL), rule: .interceptPayment,
+                reason: "\(how) came back: reload the payment page")
         }
         return nil
     }
@@ -217,13 +225,15 @@ public struct NavigationPolicyEngine: Sendable {
         switch policy.platform {
         case .ios:
             if let app = system.universalLinkApp(for: url) {
-                return Decision(.openApp(target: url.href, via: .universalLink), rule: .iosUniversalLink,
-                                reason: "\(app) claims this URL as a universal link")
+                return Decision(
+                    .openApp(target: url.href, via: .universalLink), rule: .iosUniversalLink,
+                    reason: "\(app) claims this URL as a universal link")
             }
         case .android:
             if let app = system.appLinkApp(for: url) {
-                return Decision(.openApp(target: url.href, via: .appLink), rule: .androidAppLink,
-                                reason: "\(app) has a verified app link for this URL")
+                return Decision(
+                    .openApp(target: url.href, via: .appLink), rule: .androidAppLink,
+                    reason: "\(app) has a verified app link for this URL")
             }
         }
         let host = comparableHost ?? ""
@@ -233,15 +243,18 @@ public struct NavigationPolicyEngine: Sendable {
         if url.scheme == "http" {
             // No TLS: card data and session cookies in the clear. Whatever the redirect policy, such a page
             // leaves the web view for the browser, which shows the user that it is not secure.
-            return Decision(.openBrowser(target: url.href), rule: .webInsecure,
-                            reason: "\(host) is served over plain http: it never stays in the web view unless allowedHosts names http://\(host)")
+            return Decision(
+                .openBrowser(target: url.href), rule: .webInsecure,
+                reason:
+                    "\(host) is served over plain http: it never stays in the web view unless allowedHosts names http://\(host)")
         }
         switch policy.redirectPolicy {
         case .webview:
             return Decision(.allow, rule: .webRedirectWebView, reason: "redirectPolicy webview: \(host) loads in the web view")
         case .browser:
-            return Decision(.openBrowser(target: url.href), rule: .webRedirectBrowser,
-                            reason: "redirectPolicy browser: \(host) is not the merchant's own; it opens in the browser")
+            return Decision(
+                .openBrowser(target: url.href), rule: .webRedirectBrowser,
+                reason: "redirectPolicy browser: \(host) is not the merchant's own; it opens in the browser")
         case .goodlist:
             // The goodlist admits hosts on their scheme's default port only: a port must not widen it.
             if let entry = policy.goodlist.entry(admitting: url) {
@@ -253,17 +266,22 @@ public struct NavigationPolicyEngine: Sendable {
             // current page is the payment page itself (or there is none), the SDK opens the new URL instead.
             if navigation.frame == .newWindow {
                 // A popup is its own page: it opens in the browser and the opener stays in the web view.
-                return Decision(.openBrowser(target: url.href), rule: .webPickyPageNewWindow,
-                                reason: "\(host) is not on the goodlist: the new window opens in the browser; the current page stays")
+                return Decision(
+                    .openBrowser(target: url.href), rule: .webPickyPageNewWindow,
+                    reason: "\(host) is not on the goodlist: the new window opens in the browser; the current page stays")
             }
-            let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap { SchemeKind(scheme: $0.scheme) == .web ? $0 : nil }
+            let current = navigation.currentURL.flatMap { WebURL($0) }.flatMap {
+                SchemeKind(scheme: $0.scheme) == .web ? $0 : nil
+            }
             if let current, !isPayment(current) {
-                return Decision(.openBrowser(target: current.href), rule: .webPickyPage,
-                                reason: "\(host) is not on the goodlist: the current page continues in the browser")
+                return Decision(
+                    .openBrowser(target: current.href), rule: .webPickyPage,
+                    reason: "\(host) is not on the goodlist: the current page continues in the browser")
             }
             let why = current == nil ? "there is no current web page" : "the current page is the payment page"
-            return Decision(.openBrowser(target: url.href), rule: .webPickyPageFromPayment,
-                            reason: "\(host) is not on the goodlist and \(why): the new URL opens in the browser")
+            return Decision(
+                .openBrowser(target: url.href), rule: .webPickyPageFromPayment,
+                reason: "\(host) is not on the goodlist and \(why): the new URL opens in the browser")
         }
     }
 
@@ -294,8 +312,10 @@ public struct NavigationPolicyEngine: Sendable {
             return Decision(.block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
         }
         for i in chain {
-            if let data = i.data, let scheme = NavigationPolicyEngine.schemeOf(data), SchemeKind(scheme: scheme) == .neverExternal {
-                return Decision(.block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
+            if let data = i.data, let scheme = NavigationPolicyEngine.schemeOf(data), SchemeKind(scheme: scheme) == .neverExternal
+            {
+                return Decision(
+                    .block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
             }
         }
         if let app = system.intentApp(for: intent) {
@@ -309,17 +329,24 @@ public struct NavigationPolicyEngine: Sendable {
                 web.url = f.href
                 let decision = decide(web)
                 if case .allow = decision.action {
-                    return Decision(.load(target: f.href), rule: .intentFallback,
-                                    reason: "no app takes the intent: loading its browser_fallback_url (\(decision.reason))")
+                    return Decision(
+                        .load(target: f.href), rule: .intentFallback,
+                        reason: "no app takes the intent: loading its browser_fallback_url (\(decision.reason))")
                 }
-                return Decision(decision.action, rule: decision.rule,
-                                reason: "no app takes the intent; its browser_fallback_url: \(decision.reason)")
+                return Decision(
+                    decision.action, rule: decision.rule,
+                    reason: "no app takes the intent; its browser_fallback_url: \(decision.reason)")
             }
-            return Decision(.block, rule: .intentNoApp,
-                            reason: "no app takes the intent and its browser_fallback_url is not http(s)")
+            return Decision(
+                .block, rule: .intentNoApp,
+                reason: "no app takes the intent and its browser_fallback_url is not http(s)")
         }
         let what = intent.package.map { "package \($0)" } ?? "the intent"
-        return Decision(.block, rule: .intentNoApp, reason: KnownApp.notInstalledMessage(url: raw).map { "\($0) (no app installed for \(what) and no browser_fallback_url)" } ?? "no app installed for \(what) and no browser_fallback_url")
+        return Decision(
+            .block, rule: .intentNoApp,
+            reason: KnownApp.notInstalledMessage(url: raw).map {
+                "\($0) (no app installed for \(what) and no browser_fallback_url)"
+            } ?? "no app installed for \(what) and no browser_fallback_url")
     }
 
     /// Without leading/trailing C0 controls and spaces, and without tab/newline (what a browser ignores).

@@ -43,8 +43,10 @@ public struct Policy: Sendable {
         self.termsOfServiceURL = termsOfServiceURL
         self.callbackScheme = callbackScheme
         self.redirectPolicy = redirectPolicy ?? (platform == .ios ? .goodlist : .webview)
-        self.allowedHosts = allowedHosts ?? Policy.defaultAllowedHosts(
-            [paymentURL, completeURL, cancelURL, termsOfServiceURL].compactMap { $0 })
+        self.allowedHosts =
+            allowedHosts
+            ?? Policy.defaultAllowedHosts(
+                [paymentURL, completeURL, cancelURL, termsOfServiceURL].compactMap { $0 })
         self.goodlist = goodlist
     }
 

@@ -51,7 +51,8 @@ public struct IOSWebViewCommand: Sendable, Hashable {
         case .canceled: self.init(policy: .cancel, then: .finish(.canceled))
         case .terms: self.init(policy: .cancel, then: .showTerms(url: url))
         case .reload(let target): self.init(policy: .cancel, then: .loadPaymentPage(url: target))
-        case .openApp(let target, let via): self.init(policy: .cancel, then: .openApp(url: target, universalLinksOnly: via == .universalLink))
+        case .openApp(let target, let via):
+            self.init(policy: .cancel, then: .openApp(url: target, universalLinksOnly: via == .universalLink))
         case .openBrowser(let target): self.init(policy: .cancel, then: .openInBrowser(url: target))
         case .load(let target): self.init(policy: .cancel, then: .load(url: target))
         case .block: self.init(policy: .cancel, then: .nothing)
@@ -119,11 +120,12 @@ public struct AndroidWebViewCommand: Sendable, Hashable {
             self.init(overrideUrlLoading: true, then: .load(url: target))
         case "open-app":
             guard let target, let via = via.flatMap(AppOpenVia.init(rawValue:)) else { return nil }
-            let launch: Launch = switch via {
-            case .intent: .intentURI
-            case .appLink, .universalLink: .viewNonBrowser
-            case .customScheme: .view
-            }
+            let launch: Launch =
+                switch via {
+                case .intent: .intentURI
+                case .appLink, .universalLink: .viewNonBrowser
+                case .customScheme: .view
+                }
             self.init(overrideUrlLoading: true, then: .startActivity(url: target, launch: launch))
         default:
             return nil

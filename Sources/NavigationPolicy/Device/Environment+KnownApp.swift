@@ -13,7 +13,7 @@ extension Environment.App {
             }
         }
         if app.package == nil { app.package = model.androidPackage }
-        if app.appLinks.isEmpty, model.androidPackage != nil {   // ROAMpay X is iOS only (the ROAMpay X universal link guide)
+        if app.appLinks.isEmpty, model.androidPackage != nil { // ROAMpay X is iOS only (the ROAMpay X universal link guide)
             app.appLinks = model.universalLinkHosts.map { Environment.LinkClaim(host: $0, paths: model.universalLinkPaths) }
         }
         return app

@@ -49,8 +49,10 @@ public struct Environment: Sendable, Hashable, Codable {
         /// the schemes, universal links and package the file does not give.
         public var model: KnownApp?
 
-        public init(name: String, schemes: [String] = [], universalLinks: [UniversalLink] = [], package: String? = nil,
-                    appLinks: [LinkClaim] = [], model: KnownApp? = nil) {
+        public init(
+            name: String, schemes: [String] = [], universalLinks: [UniversalLink] = [], package: String? = nil,
+            appLinks: [LinkClaim] = [], model: KnownApp? = nil
+        ) {
             self.name = name
             self.schemes = schemes.map { $0.lowercased() }
             self.universalLinks = universalLinks

@@ -48,9 +48,9 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
     /// The Android package name, where the protocol's guide or the vendor documents one.
     public var androidPackage: String? {
         switch self {
-        case .swish: "se.bankgirot.swish"       // Swish's merchant integration guide, §5.1.2
-        case .bankID: "com.bankid.bus"          // BankID's app-detection guidance
-        case .roampayX: nil                     // ROAMpay X is iOS only
+        case .swish: "se.bankgirot.swish" // Swish's merchant integration guide, §5.1.2
+        case .bankID: "com.bankid.bus" // BankID's app-detection guidance
+        case .roampayX: nil // ROAMpay X is iOS only
         }
     }
 
@@ -59,7 +59,7 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         switch self {
         case .swish: []
         case .bankID: ["/*"]
-        case .roampayX: ["/transaction", "/transaction/*"]   // https://…/transaction/?amount=…
+        case .roampayX: ["/transaction", "/transaction/*"] // https://…/transaction/?amount=…
         }
     }
 

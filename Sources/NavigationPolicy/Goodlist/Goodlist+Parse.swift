@@ -106,7 +106,8 @@ extension GoodlistSource {
             var i = lineStart
             while i < bytes.count, bytes[i] != UInt8(ascii: "\n") {
                 if bytes[i] == 0 {
-                    throw GoodlistFileError(file: file, line: number + 1,
+                    throw GoodlistFileError(
+                        file: file, line: number + 1,
                         "binary data (a NUL byte): expected a text goodlist, one host pattern a line")
                 }
                 i += 1
@@ -119,7 +120,8 @@ extension GoodlistSource {
                 if end > lineStart, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1; ending = "\r\n" }
             }
             guard let text = String(validating: bytes[lineStart..<end], as: UTF8.self) else {
-                throw GoodlistFileError(file: file, line: number,
+                throw GoodlistFileError(
+                    file: file, line: number,
                     "not valid UTF-8: expected a text goodlist, one host pattern a line")
             }
             lines.append(Line(number: number, text: text, ending: ending, kind: parseLine(text)))
@@ -159,24 +161,27 @@ extension GoodlistSource {
         let patternText = String(decoding: u[patternStart..<i], as: UTF8.self)
         let pattern: Result<HostPattern, HostPatternError>
         do throws(HostPatternError) { pattern = .success(try HostPattern(patternText)) } catch { pattern = .failure(error) }
-        var entry = Entry(patternText: patternText, patternRange: patternStart..<i, pattern: pattern,
-                          attributes: [], problems: [])
+        var entry = Entry(
+            patternText: patternText, patternRange: patternStart..<i, pattern: pattern,
+            attributes: [], problems: [])
         var seen = Set<String>()
         while true {
             while i < u.count, isSpace(u[i]) { i += 1 }
             if i >= u.count { break }
-            if u[i] == UInt8(ascii: "#") { break }  // trailing comment
+            if u[i] == UInt8(ascii: "#") { break } // trailing comment
             // key
             let keyStart = i
             while i < u.count, !isSpace(u[i]), u[i] != UInt8(ascii: "=") { i += 1 }
             let key = String(decoding: u[keyStart..<i], as: UTF8.self)
             guard i < u.count, u[i] == UInt8(ascii: "=") else {
-                entry.problems.append("expected key=value after the pattern, found '\(key)' (a pattern has no spaces; provenance is written key=value)")
+                entry.problems.append(
+                    "expected key=value after the pattern, found '\(key)' (a pattern has no spaces; provenance is written key=value)"
+                )
                 // Skip the rest of this token.
                 while i < u.count, !isSpace(u[i]) { i += 1 }
                 continue
             }
-            i += 1  // '='
+            i += 1 // '='
             if !isValidKey(key) {
                 entry.problems.append("'\(key)' is not a provenance key: keys are lower-case letters, digits, '-' and '_'")
             }
@@ -188,7 +193,8 @@ extension GoodlistSource {
                 var badEscape = false
                 while i < u.count {
                     let b = u[i]
-                    if b == UInt8(ascii: "\\"), i + 1 < u.count, u[i + 1] == UInt8(ascii: "\"") || u[i + 1] == UInt8(ascii: "\\") {
+                    if b == UInt8(ascii: "\\"), i + 1 < u.count, u[i + 1] == UInt8(ascii: "\"") || u[i + 1] == UInt8(ascii: "\\")
+                    {
                         value.append(u[i + 1]); i += 2; continue
                     }
                     if b == UInt8(ascii: "\\") { badEscape = true }
@@ -238,10 +244,12 @@ extension GoodlistSource {
 
     /// A provenance value as written in a `.goodlist` line: bare when it is simple, else quoted.
     public static func formatValue(_ value: String) -> String {
-        let simple = !value.isEmpty && value.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
-                || "-._:/@+,%".utf8.contains(b)
-        }
+        let simple =
+            !value.isEmpty
+            && value.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                    || "-._:/@+,%".utf8.contains(b)
+            }
         if simple { return value }
         var out = "\""
         for ch in value.unicodeScalars {
@@ -276,8 +284,13 @@ extension Goodlist {
                 if let problem = e.problems.first {
                     throw GoodlistFileError(file: source.file, line: line.number, problem)
                 }
-                pairs.append((pattern, GoodlistEntry(pattern: e.patternText, file: source.file,
-                                                     line: line.number, provenance: e.provenance)))
+                pairs.append(
+                    (
+                        pattern,
+                        GoodlistEntry(
+                            pattern: e.patternText, file: source.file,
+                            line: line.number, provenance: e.provenance)
+                    ))
             }
         }
         self.init(pairs)

@@ -199,7 +199,10 @@ public struct Goodlist: Sendable {
             }
             guard HostPattern.isLabelByte(b) else { return false }
             if i == labelStart + 3, b == UInt8(ascii: "-"), buf[i - 1] == UInt8(ascii: "-"),
-               buf[i - 2] == UInt8(ascii: "n"), buf[i - 3] == UInt8(ascii: "x") { return false }
+                buf[i - 2] == UInt8(ascii: "n"), buf[i - 3] == UInt8(ascii: "x")
+            {
+                return false
+            }
         }
         let first = buf[labelStart]
         return first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z")
@@ -235,7 +238,7 @@ public struct Goodlist: Sendable {
                     break
                 }
                 if s.anyDepth >= 0 { best = s.anyDepth }
-                if nextStart == 0, s.oneLabel >= 0 { best = s.oneLabel }  // exactly one label left
+                if nextStart == 0, s.oneLabel >= 0 { best = s.oneLabel } // exactly one label left
             }
             if start == 0 { break }
             end = start - 1

@@ -115,7 +115,9 @@ struct GoodlistAnchorTable: Sendable {
             var i = 0
             if let raw = UnsafeRawPointer(bytes.baseAddress) {
                 while i + 8 <= length {
-                    if UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != p[at + 4 + i >> 3] { return false }
+                    if UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != p[at + 4 + i >> 3] {
+                        return false
+                    }
                     i += 8
                 }
             }
@@ -159,8 +161,9 @@ struct GoodlistAnchorTable: Sendable {
         if filter[word] & bit == 0 { return nil }
         return words.withUnsafeBufferPointer { p in
             guard let at = locate(p, hash: hash, bytes) else { return nil }
-            return Slot(exact: Int32(truncatingIfNeeded: p[at + 1]), oneLabel: Int32(truncatingIfNeeded: p[at + 1] >> 32),
-                        anyDepth: Int32(truncatingIfNeeded: p[at + 2]))
+            return Slot(
+                exact: Int32(truncatingIfNeeded: p[at + 1]), oneLabel: Int32(truncatingIfNeeded: p[at + 1] >> 32),
+                anyDepth: Int32(truncatingIfNeeded: p[at + 2]))
         }
     }
 
@@ -226,7 +229,7 @@ struct GoodlistAnchorTable: Sendable {
         let oldPad = old.withUnsafeBufferPointer { GoodlistAnchorTable.pad($0) }
         slotCount *= 2
         words = GoodlistAnchorTable.zeroedWords(slotCount * GoodlistAnchorTable.stride + 8)
-        filter = Array(repeating: 0, count: slotCount / 16)  // 4 bits per slot
+        filter = Array(repeating: 0, count: slotCount / 16) // 4 bits per slot
         for i in 0..<oldCount {
             let at = oldPad + i * GoodlistAnchorTable.stride
             if old[at] != 0 { place(Array(old[at..<(at + GoodlistAnchorTable.stride)])) }

@@ -56,16 +56,18 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
             validated = normalized == ascii ? checked : nil
         } else {
             guard let normalized = HostName.normalize(String(baseText)) else {
-                throw HostPatternError(.invalidHost, pattern: text,
-                                       detail: "'\(baseText)' is not a valid internationalised host name")
+                throw HostPatternError(
+                    .invalidHost, pattern: text,
+                    detail: "'\(baseText)' is not a valid internationalised host name")
             }
             base = normalized
         }
         let labels: [String]
         if let validated { labels = validated } else { labels = try HostPattern.validatedLabels(base, pattern: text) }
         if kind != .exact, let last = labels.first, last.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-            throw HostPatternError(.wildcardOverAddress, pattern: text,
-                                   detail: "a wildcard cannot stand over an IP address ('\(base)')")
+            throw HostPatternError(
+                .wildcardOverAddress, pattern: text,
+                detail: "a wildcard cannot stand over an IP address ('\(base)')")
         }
         self.kind = kind
         self.base = base
@@ -116,7 +118,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         case (.exact, _):
             return other.matches(normalizedHost: base)
         case (.oneLabel, .exact), (.anyDepth, .exact), (.anyDepth, .oneLabel):
-            return false  // an infinite language is never inside a finite or depth-bounded one
+            return false // an infinite language is never inside a finite or depth-bounded one
         case (.oneLabel, .oneLabel):
             return base == other.base
         case (.oneLabel, .anyDepth), (.anyDepth, .anyDepth):
@@ -134,7 +136,12 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
     /// A strictly narrower-first order: deeper base first; at equal depth exact, then `*.`, then `**.`.
     /// The goodlist reports the most specific entry that admits a host.
     public var specificity: Int {
-        let kindRank = switch kind { case .exact: 2; case .oneLabel: 1; case .anyDepth: 0 }
+        let kindRank =
+            switch kind {
+            case .exact: 2;
+            case .oneLabel: 1;
+            case .anyDepth: 0
+            }
         return reversedLabels.count * 4 + kindRank
     }
 }
@@ -178,7 +185,9 @@ extension HostPattern {
     static func split(_ text: String) throws(HostPatternError) -> (Kind, Substring) {
         if text.isEmpty { throw HostPatternError(.empty, pattern: text, detail: "the pattern is empty") }
         // Letters, digits, '-', '_', '.', '*' only: none of the URL-part checks below can fire.
-        let simple = text.utf8.allSatisfy { isLabelByte($0) || ($0 >= 0x41 && $0 <= 0x5A) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*") }
+        let simple = text.utf8.allSatisfy {
+            isLabelByte($0) || ($0 >= 0x41 && $0 <= 0x5A) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "*")
+        }
         if !simple { try diagnoseURLParts(text) }
         return try splitWildcard(text)
     }
@@ -186,30 +195,36 @@ extension HostPattern {
     /// Rejects whitespace, schemes, paths, queries, user info and ports, naming what to write instead.
     static func diagnoseURLParts(_ text: String) throws(HostPatternError) {
         if text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) {
-            throw HostPatternError(.whitespace, pattern: text,
-                                   detail: "spaces or control characters are not allowed in a host pattern")
+            throw HostPatternError(
+                .whitespace, pattern: text,
+                detail: "spaces or control characters are not allowed in a host pattern")
         }
         let hostOnly = hostPart(of: text)
         if let schemeEnd = schemeEnd(of: text) {
             let scheme = text[..<schemeEnd]
-            throw HostPatternError(.scheme, pattern: text,
-                                   detail: "it has a scheme ('\(scheme):'); write the host only: '\(hostOnly)'")
+            throw HostPatternError(
+                .scheme, pattern: text,
+                detail: "it has a scheme ('\(scheme):'); write the host only: '\(hostOnly)'")
         }
         if text.contains("/") || text.contains("\\") {
-            throw HostPatternError(.path, pattern: text,
-                                   detail: "it has a path; write the host only: '\(hostOnly)'")
+            throw HostPatternError(
+                .path, pattern: text,
+                detail: "it has a path; write the host only: '\(hostOnly)'")
         }
         if text.contains("?") || text.contains("#") {
-            throw HostPatternError(.query, pattern: text,
-                                   detail: "it has a query or fragment; write the host only: '\(hostOnly)'")
+            throw HostPatternError(
+                .query, pattern: text,
+                detail: "it has a query or fragment; write the host only: '\(hostOnly)'")
         }
         if text.contains("@") {
-            throw HostPatternError(.userinfo, pattern: text,
-                                   detail: "it has user info ('…@'); write the host only: '\(hostOnly)'")
+            throw HostPatternError(
+                .userinfo, pattern: text,
+                detail: "it has user info ('…@'); write the host only: '\(hostOnly)'")
         }
         if text.contains(":") || text.contains("[") || text.contains("]") {
-            throw HostPatternError(.port, pattern: text,
-                                   detail: "it has a port or an IPv6 literal; ports are not part of a host pattern: '\(hostOnly)'")
+            throw HostPatternError(
+                .port, pattern: text,
+                detail: "it has a port or an IPv6 literal; ports are not part of a host pattern: '\(hostOnly)'")
         }
     }
 
@@ -224,7 +239,8 @@ extension HostPattern {
             kind = .exact; base = Substring(text)
         }
         if base.contains("*") {
-            let detail = text.first == "*" && kind == .exact
+            let detail =
+                text.first == "*" && kind == .exact
                 ? "'*' must be a whole leading label: write '*.x' (x or one more label) or '**.x' (any depth)"
                 : "'*' is only allowed as the whole leading label ('*.x' or '**.x'), not in the middle"
             throw HostPatternError(.misplacedWildcard, pattern: text, detail: detail)
@@ -244,20 +260,24 @@ extension HostPattern {
         for raw in host.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).reversed() {
             let label = String(decoding: raw, as: UTF8.self)
             if raw.isEmpty {
-                throw HostPatternError(.emptyLabel, pattern: pattern,
-                                       detail: "it has an empty label ('..', or a leading or doubled dot)")
+                throw HostPatternError(
+                    .emptyLabel, pattern: pattern,
+                    detail: "it has an empty label ('..', or a leading or doubled dot)")
             }
             if raw.count > 63 {
-                throw HostPatternError(.labelTooLong, pattern: pattern,
-                                       detail: "the label '\(label.prefix(20))…' is longer than 63 characters")
+                throw HostPatternError(
+                    .labelTooLong, pattern: pattern,
+                    detail: "the label '\(label.prefix(20))…' is longer than 63 characters")
             }
             for b in raw where !isLabelByte(b) {
-                throw HostPatternError(.invalidCharacter, pattern: pattern,
-                                       detail: "'\(Character(Unicode.Scalar(b)))' is not allowed in a host name (letters, digits, '-', '_')")
+                throw HostPatternError(
+                    .invalidCharacter, pattern: pattern,
+                    detail: "'\(Character(Unicode.Scalar(b)))' is not allowed in a host name (letters, digits, '-', '_')")
             }
             if raw.first == UInt8(ascii: "-") || raw.last == UInt8(ascii: "-") {
-                throw HostPatternError(.invalidCharacter, pattern: pattern,
-                                       detail: "the label '\(label)' starts or ends with '-'")
+                throw HostPatternError(
+                    .invalidCharacter, pattern: pattern,
+                    detail: "the label '\(label)' starts or ends with '-'")
             }
             labels.append(label)
         }
@@ -290,7 +310,7 @@ extension HostPattern {
         let scheme = text[..<colon]
         let after = text[text.index(after: colon)...]
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter, !scheme.contains("."),
-              scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" })
+            scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "+" || $0 == "-" })
         else { return nil }
         // `localhost:443` (or `localhost:`) is a host with a port, not a scheme.
         if after.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) { return nil }

@@ -25,10 +25,14 @@ public struct PublicSuffixRules: Sendable {
         for rawLine in text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) {
             guard let tokenBytes = rawLine.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).first else { continue }
             var rule = tokenBytes[...]
-            if rule.starts(with: [0x2F, 0x2F]) { continue }   // `//` comment
-            var kind = 0  // 0 normal, 1 wildcard, 2 exception
-            if rule.first == 0x21 { kind = 2; rule = rule.dropFirst() }                       // `!x`
-            else if rule.starts(with: [0x2A, 0x2E]) { kind = 1; rule = rule.dropFirst(2) }   // `*.x`
+            if rule.starts(with: [0x2F, 0x2F]) { continue } // `//` comment
+            var kind = 0 // 0 normal, 1 wildcard, 2 exception
+            if rule.first == 0x21 {
+                kind = 2; rule = rule.dropFirst()
+            } // `!x`
+            else if rule.starts(with: [0x2A, 0x2E]) {
+                kind = 1; rule = rule.dropFirst(2)
+            } // `*.x`
             guard !rule.isEmpty, !rule.contains(0x2A) else {
                 skipped.append(String(decoding: tokenBytes, as: UTF8.self))
                 continue
@@ -76,7 +80,7 @@ public struct PublicSuffixRules: Sendable {
             if labelStart {
                 prefix.append(b)
                 if prefix.count == 4 {
-                    if prefix == [0x78, 0x6E, 0x2D, 0x2D] { return false }   // `xn--`
+                    if prefix == [0x78, 0x6E, 0x2D, 0x2D] { return false } // `xn--`
                     labelStart = false
                 }
             }

@@ -204,7 +204,7 @@ struct AASAPattern: Sendable, Hashable {
                     var splitAt = -1
                     if !isLast {
                         splitAt = program.count
-                        program.append(.split(splitAt + 1, -1))  // patched below
+                        program.append(.split(splitAt + 1, -1)) // patched below
                     }
                     emit(alternative, into: &program)
                     if !isLast {
@@ -230,7 +230,8 @@ struct AASAPattern: Sendable, Hashable {
         var known: [String: Int] = [:]
         while i < scalars.count, size <= limit / 2 {
             if scalars[i] == "$", i + 1 < scalars.count, scalars[i + 1] == "(",
-               let close = scalars[(i + 2)...].firstIndex(of: ")") {
+                let close = scalars[(i + 2)...].firstIndex(of: ")")
+            {
                 let name = String(String.UnicodeScalarView(scalars[(i + 2)..<close]))
                 switch name {
                 case "alnum", "alpha", "ascii", "digit", "xdigit", "upper", "lower": size += 1
@@ -263,7 +264,8 @@ struct AASAPattern: Sendable, Hashable {
             } else if s == "?" {
                 out.append(.one)
             } else if s == "$", expandVariables, i + 1 < scalars.count, scalars[i + 1] == "(",
-                      let close = scalars[(i + 2)...].firstIndex(of: ")") {
+                let close = scalars[(i + 2)...].firstIndex(of: ")")
+            {
                 let name = String(String.UnicodeScalarView(scalars[(i + 2)..<close]))
                 out.append(variable(name, caseSensitive: caseSensitive, variables: variables))
                 i = close + 1
@@ -295,17 +297,19 @@ struct AASAPattern: Sendable, Hashable {
         case "lower": return .charClass(caseSensitive ? .lower : .letter)
         case "lang", "region":
             let codes = name == "lang" ? AASAPattern.isoLanguageCodes : AASAPattern.isoRegionCodes
-            return .alternatives(codes.split(separator: " ").map { code in
-                var t: [Token] = []
-                for s in code.unicodeScalars { appendLiteral(s, caseSensitive: caseSensitive, to: &t) }
-                return t
-            })
+            return .alternatives(
+                codes.split(separator: " ").map { code in
+                    var t: [Token] = []
+                    for s in code.unicodeScalars { appendLiteral(s, caseSensitive: caseSensitive, to: &t) }
+                    return t
+                })
         default:
             // Values may hold wildcards but not further variables (no recursion on input).
             let values = variables[name] ?? []
-            return .alternatives(values.map {
-                tokens($0, caseSensitive: caseSensitive, variables: [:], expandVariables: false)
-            })
+            return .alternatives(
+                values.map {
+                    tokens($0, caseSensitive: caseSensitive, variables: [:], expandVariables: false)
+                })
         }
     }
 

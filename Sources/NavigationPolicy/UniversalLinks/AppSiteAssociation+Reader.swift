@@ -16,12 +16,19 @@ indirect enum AASAJSON: Sendable, Hashable, Decodable {
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let s = try? c.decode(String.self) { self = .string(s) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
-        else if let a = try? c.decode([AASAJSON].self) { self = .array(a) }
-        else { self = .object(try c.decode([String: AASAJSON].self)) }
+        if c.decodeNil() {
+            self = .null
+        } else if let b = try? c.decode(Bool.self) {
+            self = .bool(b)
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
+        } else if let n = try? c.decode(Double.self) {
+            self = .number(n)
+        } else if let a = try? c.decode([AASAJSON].self) {
+            self = .array(a)
+        } else {
+            self = .object(try c.decode([String: AASAJSON].self))
+        }
     }
 
     var kind: String {
@@ -61,7 +68,7 @@ enum AASADocumentReader {
         guard case .object(let root) = document else {
             throw Failure(keyPath: "$", message: "expected a JSON object, found \(document.kind)")
         }
-        guard let applinksValue = root["applinks"] else { return [] }  // e.g. webcredentials only
+        guard let applinksValue = root["applinks"] else { return [] } // e.g. webcredentials only
         guard case .object(let applinks) = applinksValue else {
             throw Failure(keyPath: "applinks", message: "expected an object, found \(applinksValue.kind)")
         }
@@ -73,8 +80,10 @@ enum AASADocumentReader {
         case .array(let entries):
             var out: [AASADetail] = []
             for (i, entry) in entries.enumerated() {
-                out.append(try detail(entry, at: "applinks.details[\(i)]", appIDOverride: nil,
-                                      topDefaults: topDefaults, variables: variables, budget: &budget))
+                out.append(
+                    try detail(
+                        entry, at: "applinks.details[\(i)]", appIDOverride: nil,
+                        topDefaults: topDefaults, variables: variables, budget: &budget))
             }
             return out
         case .object(let byApp):
@@ -82,8 +91,10 @@ enum AASADocumentReader {
             var out: [AASADetail] = []
             for appID in byApp.keys.sorted() {
                 guard let entry = byApp[appID] else { continue }
-                out.append(try detail(entry, at: "applinks.details[\(quoted(appID))]", appIDOverride: appID,
-                                      topDefaults: topDefaults, variables: variables, budget: &budget))
+                out.append(
+                    try detail(
+                        entry, at: "applinks.details[\(quoted(appID))]", appIDOverride: appID,
+                        topDefaults: topDefaults, variables: variables, budget: &budget))
             }
             return out
         default:
@@ -112,7 +123,8 @@ enum AASADocumentReader {
         }
         if let componentsValue = entry["components"] {
             guard case .array(let components) = componentsValue else {
-                throw Failure(keyPath: "\(path).components", message: "expected an array of objects, found \(componentsValue.kind)")
+                throw Failure(
+                    keyPath: "\(path).components", message: "expected an array of objects, found \(componentsValue.kind)")
             }
             let detailDefaults = try keys(entry["defaults"], at: "\(path).defaults").falling(back: topDefaults)
             var rules: [AASARule] = []
@@ -142,22 +154,32 @@ enum AASADocumentReader {
     static let maximumExpandedSize = 200_000
 
     /// Counts `pattern`'s expanded size against `budget`; throws when the document would exceed it.
-    private static func charge(_ pattern: String, at path: String, variables: [String: [String]], budget: inout Int) throws(Failure) {
+    private static func charge(_ pattern: String, at path: String, variables: [String: [String]], budget: inout Int)
+        throws(Failure)
+    {
         let size = AASAPattern.expandedSize(pattern, variables: variables, limit: max(budget, 0))
         budget -= size
         if budget < 0 {
-            throw Failure(keyPath: path, message: "pattern expands to \(size) or more characters through $(…) substitutions, which takes the document past \(maximumExpandedSize); use fewer substitutions or fewer variable values")
+            throw Failure(
+                keyPath: path,
+                message:
+                    "pattern expands to \(size) or more characters through $(…) substitutions, which takes the document past \(maximumExpandedSize); use fewer substitutions or fewer variable values"
+            )
         }
     }
 
-    private static func rule(_ k: AASAComponentKeys, at path: String, variables: [String: [String]], budget: inout Int) throws(Failure) -> AASARule {
+    private static func rule(_ k: AASAComponentKeys, at path: String, variables: [String: [String]], budget: inout Int)
+        throws(Failure) -> AASARule
+    {
         if let p = k.path { try charge(p, at: "\(path)[\"/\"]", variables: variables, budget: &budget) }
         if let f = k.fragment { try charge(f, at: "\(path)[\"#\"]", variables: variables, budget: &budget) }
         switch k.query {
         case .string(let q)?: try charge(q, at: "\(path)[\"?\"]", variables: variables, budget: &budget)
         case .object(let items)?:
             for (name, value) in items {
-                if case .string(let q) = value { try charge(q, at: "\(path)[\"?\"][\(quoted(name))]", variables: variables, budget: &budget) }
+                if case .string(let q) = value {
+                    try charge(q, at: "\(path)[\"?\"][\(quoted(name))]", variables: variables, budget: &budget)
+                }
             }
         default: break
         }
@@ -177,11 +199,13 @@ enum AASADocumentReader {
                     ignored = true
                     break
                 }
-                predicates[caseSensitive ? name : name.lowercased()] = AASAPattern(s, caseSensitive: caseSensitive, variables: variables)
+                predicates[caseSensitive ? name : name.lowercased()] = AASAPattern(
+                    s, caseSensitive: caseSensitive, variables: variables)
             }
             query = ignored ? .any : .items(predicates)
         case let other?:
-            throw Failure(keyPath: "\(path)[\"?\"]", message: "expected a string or an object of query-item patterns, found \(other.kind)")
+            throw Failure(
+                keyPath: "\(path)[\"?\"]", message: "expected a string or an object of query-item patterns, found \(other.kind)")
         }
         return AASARule(
             path: k.path.map { AASAPattern(path: $0, caseSensitive: caseSensitive, variables: variables) },
@@ -209,7 +233,8 @@ enum AASADocumentReader {
     private static func substitutionVariables(_ value: AASAJSON?) throws(Failure) -> [String: [String]] {
         guard let value else { return [:] }
         guard case .object(let o) = value else {
-            throw Failure(keyPath: "applinks.substitutionVariables", message: "expected an object of string arrays, found \(value.kind)")
+            throw Failure(
+                keyPath: "applinks.substitutionVariables", message: "expected an object of string arrays, found \(value.kind)")
         }
         var out: [String: [String]] = [:]
         for (name, list) in o {

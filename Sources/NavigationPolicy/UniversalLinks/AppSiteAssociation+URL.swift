@@ -17,7 +17,9 @@ struct AASAURLParts: Sendable {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let scheme = url[..<colon]
         guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first),
-              scheme.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0)) })
+            scheme.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0))
+            })
         else { return nil }
         self.scheme = scheme.lowercased()
         var rest = url[url.index(after: colon)...]

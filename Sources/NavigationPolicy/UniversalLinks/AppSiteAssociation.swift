@@ -59,7 +59,8 @@ public struct AppSiteAssociation: Sendable, Hashable {
             value = try JSONDecoder().decode(AASAJSON.self, from: Data(bytes))
         } catch {
             let location = JSONSyntax.firstError(in: Array(bytes)).map { "at \($0)" } ?? "\(error)"
-            throw AppSiteAssociationError(keyPath: "$", message: "not valid JSON (expected a JSON object with an \"applinks\" key): \(location)")
+            throw AppSiteAssociationError(
+                keyPath: "$", message: "not valid JSON (expected a JSON object with an \"applinks\" key): \(location)")
         }
         try self.init(document: value, domain: domain)
     }

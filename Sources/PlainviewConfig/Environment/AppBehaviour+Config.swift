@@ -12,7 +12,8 @@ extension AppBehaviour {
     public static let keys = ["host", "then", "returnTo", "cancelReturnTo", "model", "failure"]
     public static let returnKeys = ["url", "queryParameter", "nullMeansPrevious"]
     /// The keys of `behaviour:` as a tree (`returnTo`/`cancelReturnTo` may be mappings).
-    public static let shape = ConfigKeys(keys, nested: ["returnTo": ConfigKeys(returnKeys), "cancelReturnTo": ConfigKeys(returnKeys)])
+    public static let shape = ConfigKeys(
+        keys, nested: ["returnTo": ConfigKeys(returnKeys), "cancelReturnTo": ConfigKeys(returnKeys)])
 
     /// The `behaviour` mapping, decoded strictly into `AppBehaviour`.
     public static func read(_ node: ConfigNode) throws(ConfigError) -> AppBehaviour {
@@ -22,16 +23,20 @@ extension AppBehaviour {
         if let m = f.value("model") {
             guard let app = AppBehaviour.knownApp(try m.string()) else { throw m.error("expected swish, bankid or roampay-x") }
             b.model = app
-            b.returnTo = .appSwitchProtocol   // a built-in model returns through its protocol unless told otherwise
+            b.returnTo = .appSwitchProtocol // a built-in model returns through its protocol unless told otherwise
         }
         if let fl = f.value("failure") {
             guard let o = AppBehaviour.roampayFailure(try fl.string()) else {
-                throw fl.error("expected \(AppBehaviour.roampayFailures.map(\.rawValue).joined(separator: ", ")) or a response code (6010, 4995, 4999, 4993)")
+                throw fl.error(
+                    "expected \(AppBehaviour.roampayFailures.map(\.rawValue).joined(separator: ", ")) or a response code (6010, 4995, 4999, 4993)"
+                )
             }
             b.failure = o
         }
         if let t = f.value("then") {
-            guard let o = AppBehaviour.Outcome(rawValue: try t.string()) else { throw t.error("expected complete, cancel, fail or wait") }
+            guard let o = AppBehaviour.Outcome(rawValue: try t.string()) else {
+                throw t.error("expected complete, cancel, fail or wait")
+            }
             b.then = o
         }
         func ret(_ n: ConfigNode) throws(ConfigError) -> AppBehaviour.Return {

@@ -65,8 +65,10 @@ public struct AppBehaviour: Sendable, Hashable {
     /// ROAMpay X: the documented failure `fail` reports through `hostURL` (default `unknown-error`, 4999).
     public var failure: ROAMpayOutcome?
 
-    public init(host: Bool = false, then: Outcome = .complete, returnTo: Return = .previousApp,
-                cancelReturnTo: Return? = nil, model: KnownApp? = nil, failure: ROAMpayOutcome? = nil) {
+    public init(
+        host: Bool = false, then: Outcome = .complete, returnTo: Return = .previousApp,
+        cancelReturnTo: Return? = nil, model: KnownApp? = nil, failure: ROAMpayOutcome? = nil
+    ) {
         self.host = host
         self.then = then
         self.returnTo = returnTo

@@ -12,15 +12,20 @@ public enum EnvironmentFile {
     public static let appLinkKeys = ["host", "paths"]
 
     /// The keys as a tree. `apps[].behaviour` is left to the caller's behaviour decoder (the simulator's keys).
-    public static let shape = ConfigKeys(keys, nested: [
-        "apps": ConfigKeys(appKeys, nested: ["universalLinks": ConfigKeys(universalLinkKeys), "appLinks": ConfigKeys(appLinkKeys)]),
-        "webView": ConfigKeys(webViewKeys),
-    ])
+    public static let shape = ConfigKeys(
+        keys,
+        nested: [
+            "apps": ConfigKeys(
+                appKeys, nested: ["universalLinks": ConfigKeys(universalLinkKeys), "appLinks": ConfigKeys(appLinkKeys)]),
+            "webView": ConfigKeys(webViewKeys),
+        ])
 
     /// Decodes an app's `behaviour` node into the caller's model (the simulator owns it) and says which
     /// built-in app it names, if any. The node knows its file, line and key path (`apps[0].behaviour`);
     /// throw its `ConfigError`s.
-    public typealias BehaviourDecoder<Behaviour> = (_ node: ConfigNode) throws(ConfigError) -> (behaviour: Behaviour, model: KnownApp?)
+    public typealias BehaviourDecoder<Behaviour> = (_ node: ConfigNode) throws(ConfigError) -> (
+        behaviour: Behaviour, model: KnownApp?
+    )
 
     /// Loads an environment file; `aasa:` files resolve against the file's folder. Without a behaviour
     /// decoder, an app's `behaviour:` key is an error: only the simulator gives behaviours a meaning.
@@ -29,8 +34,10 @@ public enum EnvironmentFile {
         return try decode(root, baseDirectory: (path as NSString).deletingLastPathComponent, behaviour: behaviour)
     }
 
-    public static func parse<B>(_ text: String, file: String = "<environment>", baseDirectory: String = ".",
-                                behaviour: BehaviourDecoder<B>?) throws(ConfigError) -> LoadedEnvironment<B> {
+    public static func parse<B>(
+        _ text: String, file: String = "<environment>", baseDirectory: String = ".",
+        behaviour: BehaviourDecoder<B>?
+    ) throws(ConfigError) -> LoadedEnvironment<B> {
         try decode(ConfigNode.parse(text, file: file), baseDirectory: baseDirectory, behaviour: behaviour)
     }
 
@@ -39,14 +46,18 @@ public enum EnvironmentFile {
         try load(path: path, behaviour: nil as BehaviourDecoder<Never>?).environment
     }
 
-    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".") throws(ConfigError) -> Environment {
+    public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".") throws(ConfigError)
+        -> Environment
+    {
         try parse(text, file: file, baseDirectory: baseDirectory, behaviour: nil as BehaviourDecoder<Never>?).environment
     }
 
     /// Decodes an environment from a node (an environment file's root, or a flow file's inline `environment:`,
     /// whose errors then name the flow file and `environment.apps[…]`).
-    public static func decode<B>(_ root: ConfigNode, baseDirectory: String,
-                                 behaviour decodeBehaviour: BehaviourDecoder<B>?) throws(ConfigError) -> LoadedEnvironment<B> {
+    public static func decode<B>(
+        _ root: ConfigNode, baseDirectory: String,
+        behaviour decodeBehaviour: BehaviourDecoder<B>?
+    ) throws(ConfigError) -> LoadedEnvironment<B> {
         let m = try root.fields(keys)
         var apps: [Environment.App] = []
         var behaviours: [String: B] = [:]
@@ -62,7 +73,7 @@ public enum EnvironmentFile {
                 if scheme.hasSuffix(":") { scheme.removeLast() }
                 if scheme.hasSuffix("://") { scheme.removeLast(3) }
                 guard let first = scheme.utf8.first, isalpha(Int32(first)) != 0,
-                      scheme.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E) })
+                    scheme.utf8.allSatisfy({ $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E) })
                 else { throw item.error("expected a URL scheme (like bankid), found '\(s)'") }
                 guard SchemeKind(scheme: scheme) == .custom else {
                     throw item.error("'\(scheme)' cannot be an app's custom scheme")
@@ -82,7 +93,8 @@ public enum EnvironmentFile {
                 var json: String?
                 if let aasa, let aasaNode {
                     let p = aasa.hasPrefix("/") ? aasa : (baseDirectory as NSString).appendingPathComponent(aasa)
-                    guard let data = FileManager.default.contents(atPath: p), let text = String(data: data, encoding: .utf8) else {
+                    guard let data = FileManager.default.contents(atPath: p), let text = String(data: data, encoding: .utf8)
+                    else {
                         throw aasaNode.error("cannot read the AASA file '\(aasa)' (relative to the environment file)")
                     }
                     do {
@@ -105,14 +117,18 @@ public enum EnvironmentFile {
             var model: KnownApp?
             if let b = a.value("behaviour") {
                 guard let decodeBehaviour else {
-                    throw b.error("app behaviours belong to simulated devices; load this file with the simulator's environment loader")
+                    throw b.error(
+                        "app behaviours belong to simulated devices; load this file with the simulator's environment loader")
                 }
                 let decoded = try decodeBehaviour(b)
                 behaviours[name] = decoded.behaviour
                 model = decoded.model
             }
-            apps.append(Environment.App(name: name, schemes: schemes, universalLinks: uls, package: package,
-                                        appLinks: appLinks, model: model).withModelDefaults())
+            apps.append(
+                Environment.App(
+                    name: name, schemes: schemes, universalLinks: uls, package: package,
+                    appLinks: appLinks, model: model
+                ).withModelDefaults())
         }
         // Which of the platform's own apps (tel: Phone, mailto: Mail …) the device has; absent: all of them.
         var defaultApps: [String]?
@@ -122,7 +138,9 @@ public enum EnvironmentFile {
             for item in try node.items() {
                 let scheme = try item.string()
                 guard known.contains(scheme.lowercased()) else {
-                    throw item.error("expected a scheme the platform's own apps handle (\(known.sorted().joined(separator: ", "))), found '\(scheme)'")
+                    throw item.error(
+                        "expected a scheme the platform's own apps handle (\(known.sorted().joined(separator: ", "))), found '\(scheme)'"
+                    )
                 }
                 list.append(scheme)
             }
@@ -132,11 +150,14 @@ public enum EnvironmentFile {
         var webView = Environment.WebViewSettings()
         if let node = m.value("webView") {
             let w = try node.fields(webViewKeys)
-            if let v = w.value("javaScriptCanOpenWindowsAutomatically") { webView.javaScriptCanOpenWindowsAutomatically = try v.bool() }
+            if let v = w.value("javaScriptCanOpenWindowsAutomatically") {
+                webView.javaScriptCanOpenWindowsAutomatically = try v.bool()
+            }
             if let v = w.value("supportMultipleWindows") { webView.supportMultipleWindows = try v.bool() }
         }
-        return LoadedEnvironment(environment: Environment(apps: apps, defaultApps: defaultApps, webView: webView),
-                                 behaviours: behaviours)
+        return LoadedEnvironment(
+            environment: Environment(apps: apps, defaultApps: defaultApps, webView: webView),
+            behaviours: behaviours)
     }
 
     private static func hostValue(_ node: ConfigNode) throws(ConfigError) -> String {

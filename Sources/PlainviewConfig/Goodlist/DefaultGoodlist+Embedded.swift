@@ -3,28 +3,28 @@
 extension DefaultGoodlist {
     /// The text of Goodlist/3ds.goodlist, byte for byte.
     static let text = #"""
-# Plainview's shipped goodlist: 3-D Secure and bank hosts known to work inside a web view.
-# Format: see Goodlist/README.md (one entry a line: host pattern, then key=value provenance).
-#
-# Seeded from the Swedbank Pay iOS SDK's list (facts only, one pattern per entry):
-#   repo    github.com/SwedbankPay/swedbank-pay-sdk-ios
-#   path    SwedbankPaySDK/Resources/good_redirects
-#   commit  49e7b7e04484c8a5352ecef0a3669e26838b5bbd (last change; checked at 0eb99af61ca8b84cb94a0474c1605da77e429d8a)
-#   license Apache-2.0, Copyright Swedbank AB
-# "verified" below means: confirmed still listed upstream on that date, not tested on a device.
-# Plainview matches `**.payex.com` label-boundary correct (the SDK's matcher also admitted evilpayex.com).
+        # Plainview's shipped goodlist: 3-D Secure and bank hosts known to work inside a web view.
+        # Format: see Goodlist/README.md (one entry a line: host pattern, then key=value provenance).
+        #
+        # Seeded from the Swedbank Pay iOS SDK's list (facts only, one pattern per entry):
+        #   repo    github.com/SwedbankPay/swedbank-pay-sdk-ios
+        #   path    SwedbankPaySDK/Resources/good_redirects
+        #   commit  49e7b7e04484c8a5352ecef0a3669e26838b5bbd (last change; checked at 0eb99af61ca8b84cb94a0474c1605da77e429d8a)
+        #   license Apache-2.0, Copyright Swedbank AB
+        # "verified" below means: confirmed still listed upstream on that date, not tested on a device.
+        # Plainview matches `**.payex.com` label-boundary correct (the SDK's matcher also admitted evilpayex.com).
 
-**.payex.com issuer="PayEx / Swedbank Pay" added=2026-11-22 verified=2026-11-22 why="payment pages and 3-D Secure of the PayEx / Swedbank Pay checkout" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-acs4.sparebank1.no issuer="SpareBank 1" added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS of SpareBank 1" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-*.3dsecure.no issuer="Norwegian card issuers" added=2026-11-22 verified=2026-11-22 why="Norwegian 3-D Secure service hosts" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects note="operator not recorded upstream"
-*.3ds.modirum.com vendor=Modirum added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS hosted by Modirum for card issuers" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-idcheck.acs.touchtechpayments.com vendor="Touch Tech Payments" added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS (Identity Check, by the host name) hosted by Touch Tech Payments" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-verifiedbyvisa.acs.touchtechpayments.com vendor="Touch Tech Payments" added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS (Verified by Visa, by the host name) hosted by Touch Tech Payments" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-*.wlp-acs.com vendor=Worldline added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS hosts" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects note="vendor inferred from the host name; not recorded upstream"
-*.op.fi issuer="OP Financial Group" added=2026-11-22 verified=2026-11-22 why="3-D Secure and bank authentication of OP" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-acs1.luottokunta.fi issuer=Luottokunta added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS of Luottokunta (Finnish card payments)" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-online.s-pankki.fi issuer=S-Pankki added=2026-11-22 verified=2026-11-22 why="bank authentication of S-Pankki" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-identify.nordea.com issuer=Nordea added=2026-11-22 verified=2026-11-22 why="identification of Nordea customers during 3-D Secure" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-verifiedbyvisa.skandia.se issuer=Skandia added=2026-11-22 verified=2026-11-22 why="Verified by Visa of Skandia" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
-"""#
+        **.payex.com issuer="PayEx / Swedbank Pay" added=2026-11-22 verified=2026-11-22 why="payment pages and 3-D Secure of the PayEx / Swedbank Pay checkout" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        acs4.sparebank1.no issuer="SpareBank 1" added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS of SpareBank 1" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        *.3dsecure.no issuer="Norwegian card issuers" added=2026-11-22 verified=2026-11-22 why="Norwegian 3-D Secure service hosts" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects note="operator not recorded upstream"
+        *.3ds.modirum.com vendor=Modirum added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS hosted by Modirum for card issuers" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        idcheck.acs.touchtechpayments.com vendor="Touch Tech Payments" added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS (Identity Check, by the host name) hosted by Touch Tech Payments" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        verifiedbyvisa.acs.touchtechpayments.com vendor="Touch Tech Payments" added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS (Verified by Visa, by the host name) hosted by Touch Tech Payments" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        *.wlp-acs.com vendor=Worldline added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS hosts" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects note="vendor inferred from the host name; not recorded upstream"
+        *.op.fi issuer="OP Financial Group" added=2026-11-22 verified=2026-11-22 why="3-D Secure and bank authentication of OP" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        acs1.luottokunta.fi issuer=Luottokunta added=2026-11-22 verified=2026-11-22 why="3-D Secure ACS of Luottokunta (Finnish card payments)" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        online.s-pankki.fi issuer=S-Pankki added=2026-11-22 verified=2026-11-22 why="bank authentication of S-Pankki" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        identify.nordea.com issuer=Nordea added=2026-11-22 verified=2026-11-22 why="identification of Nordea customers during 3-D Secure" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        verifiedbyvisa.skandia.se issuer=Skandia added=2026-11-22 verified=2026-11-22 why="Verified by Visa of Skandia" source=https://github.com/SwedbankPay/swedbank-pay-sdk-ios/blob/49e7b7e04484c8a5352ecef0a3669e26838b5bbd/SwedbankPaySDK/Resources/good_redirects
+        """#
 }

@@ -31,7 +31,10 @@ public enum GoodlistFiles {
             }
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-                throw ConfigError(file: path, "no such file or folder (expected a goodlist file, a folder of *.goodlist files, or \(DefaultGoodlist.name) for the built-in list)")
+                throw ConfigError(
+                    file: path,
+                    "no such file or folder (expected a goodlist file, a folder of *.goodlist files, or \(DefaultGoodlist.name) for the built-in list)"
+                )
             }
             if isDir.boolValue {
                 let names: [String]

@@ -20,7 +20,9 @@ public enum GoodlistIO {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
         if size > GoodlistFiles.maximumFileSize {
-            throw ConfigError(file: path, "too large (\(size) bytes; the limit is \(GoodlistFiles.maximumFileSize / 1024 / 1024) MiB) for \(what)")
+            throw ConfigError(
+                file: path,
+                "too large (\(size) bytes; the limit is \(GoodlistFiles.maximumFileSize / 1024 / 1024) MiB) for \(what)")
         }
         do {
             return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -40,7 +42,9 @@ public enum GoodlistIO {
         var template = Array("\(dir)/.\(name).plainview-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if fd < 0 {
-            throw ConfigError(file: path, "cannot create a temporary file in \(dir) (\(String(cString: strerror(errno)))); the file is unchanged")
+            throw ConfigError(
+                file: path,
+                "cannot create a temporary file in \(dir) (\(String(cString: strerror(errno)))); the file is unchanged")
         }
         let tempPath = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var ok = false

@@ -20,8 +20,10 @@ public enum PublicSuffixList {
     ]
 
     /// The path of the list: `explicit`, else the environment variable, else the first search path that exists.
-    public static func locate(explicit: String? = nil,
-                              environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func locate(
+        explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
         if let explicit { return explicit }
         if let env = environment[environmentVariable], !env.isEmpty { return env }
         return searchPaths.first { FileManager.default.isReadableFile(atPath: $0) }
@@ -32,7 +34,8 @@ public enum PublicSuffixList {
     public static func loadRemembered() throws(ConfigError) -> PublicSuffixRules {
         let path = locate()
         let attributes = path.flatMap { try? FileManager.default.attributesOfItem(atPath: $0) }
-        let stamp = "\(path ?? "")|\((attributes?[.size] as? NSNumber)?.intValue ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
+        let stamp =
+            "\(path ?? "")|\((attributes?[.size] as? NSNumber)?.intValue ?? -1)|\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0)"
         if let hit = Remembered.shared.rules(for: stamp) { return hit }
         let rules = try load()
         Remembered.shared.keep(rules, for: stamp)
@@ -59,16 +62,21 @@ public enum PublicSuffixList {
     }
 
     /// Reads and parses the list. Throws a `ConfigError` that says how to install it when it is absent.
-    public static func load(path explicit: String? = nil,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigError) -> PublicSuffixRules {
+    public static func load(
+        path explicit: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(ConfigError) -> PublicSuffixRules {
         guard let path = locate(explicit: explicit, environment: environment) else {
-            throw ConfigError(file: searchPaths[0],
+            throw ConfigError(
+                file: searchPaths[0],
                 "the Public Suffix List was not found (looked in \(searchPaths.joined(separator: ", "))); "
-                + "install Debian's publicsuffix package (apt-get install publicsuffix), or name the .dat file "
-                + "with --public-suffix-list or \(environmentVariable)")
+                    + "install Debian's publicsuffix package (apt-get install publicsuffix), or name the .dat file "
+                    + "with --public-suffix-list or \(environmentVariable)")
         }
         if path.hasSuffix(".dafsa") {
-            throw ConfigError(file: path, "this is the binary DAFSA form of the Public Suffix List; name the text form (public_suffix_list.dat)")
+            throw ConfigError(
+                file: path, "this is the binary DAFSA form of the Public Suffix List; name the text form (public_suffix_list.dat)"
+            )
         }
         let bytes = try GoodlistIO.readBytes(path, what: "the Public Suffix List")
         if bytes.contains(0) {

@@ -6,8 +6,10 @@ import NavigationPolicy
 /// Loads policy files. Every problem is a `ConfigError` naming the file, line and key.
 public enum PolicyFile {
     /// The keys a policy file may have.
-    public static let keys = ["platform", "paymentUrl", "completeUrl", "cancelUrl", "termsOfServiceUrl",
-                              "callbackScheme", "redirectPolicy", "goodlist", "allowedHosts", "allowPublicSuffixWildcards"]
+    public static let keys = [
+        "platform", "paymentUrl", "completeUrl", "cancelUrl", "termsOfServiceUrl",
+        "callbackScheme", "redirectPolicy", "goodlist", "allowedHosts", "allowPublicSuffixWildcards",
+    ]
 
     /// The keys as a tree (a policy has no nested mappings), for checking schemas/policy.schema.json.
     public static let shape = ConfigKeys(keys)
@@ -22,14 +24,18 @@ public enum PolicyFile {
     }
 
     /// Parses policy text (YAML or JSON); `file` names it in errors; relative goodlist files resolve against `baseDirectory`.
-    public static func parse(_ text: String, file: String = "<policy>", baseDirectory: String = ".",
-                             platform: Platform? = nil) throws(ConfigError) -> Policy {
+    public static func parse(
+        _ text: String, file: String = "<policy>", baseDirectory: String = ".",
+        platform: Platform? = nil
+    ) throws(ConfigError) -> Policy {
         try decode(ConfigNode.parse(text, file: file), baseDirectory: baseDirectory, platform: platform)
     }
 
     /// Decodes a policy from a node (a policy file's root, or a flow file's inline `policy:` mapping, whose
     /// errors then name the flow file and `policy.KEY`); relative goodlist files resolve against `baseDirectory`.
-    public static func decode(_ root: ConfigNode, baseDirectory: String, platform override: Platform? = nil) throws(ConfigError) -> Policy {
+    public static func decode(_ root: ConfigNode, baseDirectory: String, platform override: Platform? = nil) throws(ConfigError)
+        -> Policy
+    {
         let m = try root.fields(keys)
 
         var platform = Platform.ios
@@ -63,7 +69,9 @@ public enum PolicyFile {
         if let n = m.value("callbackScheme") {
             let cs = try n.string()
             let bytes = Array(cs.utf8)
-            let valid = !bytes.isEmpty && bytes.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E) }
+            let valid =
+                !bytes.isEmpty
+                && bytes.allSatisfy { $0 < 0x80 && (isalnum(Int32($0)) != 0 || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E) }
                 && isalpha(Int32(bytes[0])) != 0
             guard valid else {
                 throw n.error("expected a URL scheme without ':' (like shopapp), found '\(cs)'")
@@ -90,7 +98,9 @@ public enum PolicyFile {
             for node in hosts {
                 let h = try node.string()
                 guard let n = Policy.normalizeAllowedHost(h) else {
-                    throw node.error("expected a host, *.host or **.host as in a goodlist (an exact host may add :port; http://host admits it over plain http), found '\(h)'")
+                    throw node.error(
+                        "expected a host, *.host or **.host as in a goodlist (an exact host may add :port; http://host admits it over plain http), found '\(h)'"
+                    )
                 }
                 normalized.append(n)
             }
@@ -110,11 +120,15 @@ public enum PolicyFile {
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
                     entries += try GoodlistFiles.load(path: path, displayName: item, isDirectory: isDir.boolValue)
                 } else if item.contains("/") || item.hasSuffix(".goodlist") || item.hasSuffix(".txt") {
-                    throw node.error("no such goodlist file '\(item)' (relative to the policy file; \(DefaultGoodlist.name) names the built-in list)")
+                    throw node.error(
+                        "no such goodlist file '\(item)' (relative to the policy file; \(DefaultGoodlist.name) names the built-in list)"
+                    )
                 } else if GoodlistFiles.isPattern(item) {
                     entries.append(GoodlistEntry(pattern: item.lowercased(), file: node.file, line: node.line))
                 } else {
-                    throw node.error("expected a goodlist file, \(DefaultGoodlist.name) (the built-in list) or a host pattern (host, *.host, **.host), found '\(item)'")
+                    throw node.error(
+                        "expected a goodlist file, \(DefaultGoodlist.name) (the built-in list) or a host pattern (host, *.host, **.host), found '\(item)'"
+                    )
                 }
             }
         } else {
@@ -130,9 +144,10 @@ public enum PolicyFile {
             try refusePublicSuffixWildcards(entries, goodlistNode: m.value("goodlist"))
         }
 
-        return Policy(platform: platform, paymentURL: paymentURL, completeURL: completeURL, cancelURL: cancelURL,
-                      termsOfServiceURL: termsURL, callbackScheme: callbackScheme, redirectPolicy: redirectPolicy,
-                      allowedHosts: allowedHosts, goodlist: Goodlist(entries: entries))
+        return Policy(
+            platform: platform, paymentURL: paymentURL, completeURL: completeURL, cancelURL: cancelURL,
+            termsOfServiceURL: termsURL, callbackScheme: callbackScheme, redirectPolicy: redirectPolicy,
+            allowedHosts: allowedHosts, goodlist: Goodlist(entries: entries))
     }
 
     /// Throws for the first entry whose wildcard stands over a public suffix, naming its file and line. The
@@ -147,12 +162,15 @@ public enum PolicyFile {
         do {
             suffixes = try PublicSuffixList.loadRemembered()
         } catch {
-            throw goodlistNode?.error("the goodlist has wildcard entries, and checking them needs the Public Suffix List: \(error.message)")
+            throw goodlistNode?.error(
+                "the goodlist has wildcard entries, and checking them needs the Public Suffix List: \(error.message)")
                 ?? error
         }
         for (entry, pattern) in wildcards where suffixes.isPublicSuffix(pattern.base) {
-            throw ConfigError(file: entry.file ?? goodlistNode?.file ?? "goodlist", line: entry.line, key: goodlistNode?.path,
-                "'\(entry.pattern)' is a wildcard over the public suffix '\(pattern.base)': it admits every site registered under it (goodlist lint reports it); list the bank's own hosts, or set allowPublicSuffixWildcards: true in the policy to use it anyway")
+            throw ConfigError(
+                file: entry.file ?? goodlistNode?.file ?? "goodlist", line: entry.line, key: goodlistNode?.path,
+                "'\(entry.pattern)' is a wildcard over the public suffix '\(pattern.base)': it admits every site registered under it (goodlist lint reports it); list the bank's own hosts, or set allowPublicSuffixWildcards: true in the policy to use it anyway"
+            )
         }
     }
 }

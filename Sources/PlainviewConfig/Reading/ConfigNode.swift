@@ -74,7 +74,8 @@ public struct ConfigNode {
                     throw ConfigError(file: file, line: line, key: path, "duplicate key")
                 }
                 throw ConfigError(file: file, line: context.mark.line, key: key, "duplicate key")
-            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+                .composer(_, let problem, let mark, _):
                 throw ConfigError(file: file, line: mark.line, "invalid YAML/JSON: \(problem)")
             default:
                 throw ConfigError(file: file, "invalid YAML/JSON: \(error)")
@@ -95,7 +96,9 @@ public struct ConfigNode {
         var spelling: [Unicode.Scalar] = []
         for quote in ["", "\"", "'"] {
             let candidate = Array((quote + key + quote).unicodeScalars)
-            if start + candidate.count <= row.count, Array(row[start..<start + candidate.count]) == candidate { spelling = candidate; break }
+            if start + candidate.count <= row.count, Array(row[start..<start + candidate.count]) == candidate {
+                spelling = candidate; break
+            }
         }
         guard !spelling.isEmpty else { return nil }
         lines[first.line - 1] = Array(row[..<start]) + Array(stand.unicodeScalars) + Array(row[(start + spelling.count)...])
@@ -173,7 +176,9 @@ public struct ConfigNode {
     /// A scalar that YAML reads as text (quoted, or plain but not a number, boolean or null): for lists of
     /// names, where `1` or `true` is a mistake rather than a name.
     public func text() throws(ConfigError) -> String {
-        guard case .scalar(let s) = node, node.tag.description == Tag.Name.str.rawValue else { throw error("expected a string, found \(isNull ? "nothing" : kind)") }
+        guard case .scalar(let s) = node, node.tag.description == Tag.Name.str.rawValue else {
+            throw error("expected a string, found \(isNull ? "nothing" : kind)")
+        }
         return s.string
     }
 
@@ -230,8 +235,9 @@ public struct ConfigNode {
         }
         for (k, _) in m {
             if case .scalar(let ks) = k, !allowed.contains(ks.string) {
-                throw ConfigError(file: file, line: k.mark?.line, key: keyPath(ks.string),
-                                  "unknown key '\(ks.string)'; expected one of \(allowed.joined(separator: ", "))")
+                throw ConfigError(
+                    file: file, line: k.mark?.line, key: keyPath(ks.string),
+                    "unknown key '\(ks.string)'; expected one of \(allowed.joined(separator: ", "))")
             }
         }
         return Fields(owner: self, entries: try entries(m))
@@ -279,8 +285,9 @@ public struct ConfigNode {
         /// The value of `key`; absent (or null) is an error at the mapping's line.
         public func required(_ key: String, expecting what: String? = nil) throws(ConfigError) -> ConfigNode {
             guard let v = value(key) else {
-                throw ConfigError(file: owner.file, line: owner.line, key: owner.keyPath(key),
-                                  "missing required key '\(key)'" + (what.map { " (expected \($0))" } ?? ""))
+                throw ConfigError(
+                    file: owner.file, line: owner.line, key: owner.keyPath(key),
+                    "missing required key '\(key)'" + (what.map { " (expected \($0))" } ?? ""))
             }
             return v
         }

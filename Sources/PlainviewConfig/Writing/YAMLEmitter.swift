@@ -64,10 +64,12 @@ public struct YAMLEmitter: Sendable {
 
     /// A key: plain when it is a simple identifier (`status`, `setCookie`), else double-quoted.
     public static func key(_ s: String) -> String {
-        let simple = !s.isEmpty && s.utf8.allSatisfy { b in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "_")
-        } && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(s.utf8.first!)
+        let simple =
+            !s.isEmpty
+            && s.utf8.allSatisfy { b in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b) || b == UInt8(ascii: "_")
+            } && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(s.utf8.first!)
             && !["true", "false", "yes", "no", "on", "off", "null", "y", "n"].contains(s.lowercased())
         return simple ? s : quoted(s)
     }

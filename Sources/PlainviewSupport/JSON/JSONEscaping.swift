@@ -26,13 +26,17 @@ public enum JSONEscaping {
     /// The inside of the literal for `bytes`: runs that need no escape go to `runs` whole (most strings are one
     /// run), everything else to `byte` a byte at a time.
     @inline(__always)
-    static func escape(_ bytes: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, runs: (UnsafeBufferPointer<UInt8>) -> Void,
-                       byte out: (UInt8) -> Void) {
+    static func escape(
+        _ bytes: UnsafeBufferPointer<UInt8>, htmlSafe: Bool, runs: (UnsafeBufferPointer<UInt8>) -> Void,
+        byte out: (UInt8) -> Void
+    ) {
         var i = 0
         while i < bytes.count {
             let run = i
             // Eight bytes at a time while none of them needs a look (then one at a time up to the one that does).
-            while i + 8 <= bytes.count, !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self), htmlSafe) {
+            while i + 8 <= bytes.count,
+                !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self), htmlSafe)
+            {
                 i += 8
             }
             while i < bytes.count, plain(bytes[i], htmlSafe: htmlSafe) { i += 1 }
@@ -47,7 +51,8 @@ public enum JSONEscaping {
             case UInt8(ascii: "\t"): out(UInt8(ascii: "\\")); out(UInt8(ascii: "t"))
             case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"):
                 if htmlSafe { unicodeEscape(UInt32(b), out) } else { out(b) }
-            case 0xE2 where htmlSafe && i + 2 < bytes.count && bytes[i + 1] == 0x80
+            case 0xE2
+            where htmlSafe && i + 2 < bytes.count && bytes[i + 1] == 0x80
                 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
                 unicodeEscape(bytes[i + 2] == 0xA8 ? 0x2028 : 0x2029, out)
                 i += 2

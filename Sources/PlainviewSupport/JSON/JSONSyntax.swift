@@ -81,7 +81,10 @@ package enum JSONSyntax {
                 if (c == UInt8(ascii: "}") && top == UInt8(ascii: "{")) || (c == UInt8(ascii: "]") && top == UInt8(ascii: "[")) {
                     stack.removeLast(); i += 1; state = afterValue(); continue
                 }
-                return at(i, top == UInt8(ascii: "{") ? "expected ',' or '}' (a missing comma?)" : "expected ',' or ']' (a missing comma?)")
+                return at(
+                    i,
+                    top == UInt8(ascii: "{") ? "expected ',' or '}' (a missing comma?)" : "expected ',' or ']' (a missing comma?)"
+                )
             case .end:
                 return at(i, "unexpected text after the JSON value")
             }

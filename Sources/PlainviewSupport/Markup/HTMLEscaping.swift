@@ -21,4 +21,3 @@ public enum HTMLEscaping {
         return out
     }
 }
-

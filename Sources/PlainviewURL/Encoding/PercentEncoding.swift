@@ -17,8 +17,8 @@ public enum PercentEncoding {
     public static func isSubDelim(_ b: UInt8) -> Bool {
         switch b {
         case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
-             UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
-             UInt8(ascii: "="):
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="):
             return true
         default:
             return false
@@ -66,15 +66,20 @@ public enum PercentEncoding {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(s.utf8.count)
         for scalar in s.unicodeScalars {
-            if scalar.isASCII { bytes.append(UInt8(scalar.value)) }
-            else if let encoded = encoding.encode(scalar) { bytes += encoded }
-            else { bytes += Array("&#\(scalar.value);".utf8) }
+            if scalar.isASCII {
+                bytes.append(UInt8(scalar.value))
+            } else if let encoded = encoding.encode(scalar) {
+                bytes += encoded
+            } else {
+                bytes += Array("&#\(scalar.value);".utf8)
+            }
         }
         return encode(bytes: bytes, keeping: isFormSafe, spaceAsPlus: true)
     }
 
     private static func isFormSafe(_ b: UInt8) -> Bool {
-        isASCIIAlphanumeric(b) || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") || b == UInt8(ascii: "_")
+        isASCIIAlphanumeric(b) || b == UInt8(ascii: "*") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".")
+            || b == UInt8(ascii: "_")
     }
 
     /// The percent-encoder: every UTF-8 byte of `s` for which `keep` is false becomes `%XX` (upper-case hex);
@@ -85,7 +90,8 @@ public enum PercentEncoding {
     }
 
     /// The percent-encoder over bytes (of any encoding); the result is ASCII.
-    public static func encode<C: Collection<UInt8>>(bytes: C, keeping keep: (UInt8) -> Bool, spaceAsPlus: Bool = false) -> String {
+    public static func encode<C: Collection<UInt8>>(bytes: C, keeping keep: (UInt8) -> Bool, spaceAsPlus: Bool = false) -> String
+    {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         for b in bytes {
@@ -113,8 +119,10 @@ public enum PercentEncoding {
     /// The percent-decoder: `%XX` → the byte XX. `plusAsSpace`: `+` is a space
     /// (`application/x-www-form-urlencoded`). nil only when `malformed` is `.fail` and an escape is malformed.
     /// Every decoder in the project is this function or a thin wrapper of it.
-    public static func decodeBytes<C: Collection>(_ bytes: C, plusAsSpace: Bool = false,
-                                                  malformed: MalformedEscape = .keep) -> [UInt8]? where C.Element == UInt8 {
+    public static func decodeBytes<C: Collection>(
+        _ bytes: C, plusAsSpace: Bool = false,
+        malformed: MalformedEscape = .keep
+    ) -> [UInt8]? where C.Element == UInt8 {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var i = bytes.startIndex

@@ -74,8 +74,10 @@ public struct TextEncoding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The Encoding Standard's labels of UTF-8.
-    private static let utf8Labels: Set<String> = ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8",
-                                                   "x-unicode20utf8"]
+    private static let utf8Labels: Set<String> = [
+        "utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8",
+        "x-unicode20utf8",
+    ]
     /// The Encoding Standard's labels of windows-1252 (Latin-1 and ASCII labels included: browsers decode
     /// and encode them all as windows-1252, with € at 0x80).
     private static let windows1252Labels: Set<String> = [
@@ -84,8 +86,10 @@ public struct TextEncoding: Sendable, Hashable, CustomStringConvertible {
     ]
     /// windows-1252 bytes 0x80…0x9F: the code point each stands for.
     private static let windows1252High: [UInt16] = [
-        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D, 0x008F,
-        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E, 0x0178,
+        0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D, 0x017D,
+        0x008F,
+        0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x009D, 0x017E,
+        0x0178,
     ]
 }
 

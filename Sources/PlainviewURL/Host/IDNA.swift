@@ -158,8 +158,9 @@ public enum IDNA {
         switch b {
         case 0x00...0x20, 0x7F: true
         case UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"),
-             UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"),
-             UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "|"): true
+            UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"),
+            UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "|"):
+            true
         default: false
         }
     }
@@ -296,7 +297,7 @@ public enum IDNA {
     /// Code points assigned after Unicode 13 have the class `unknown`, which no rule admits.
     static func checkBidi(_ labels: [[Unicode.Scalar]]) -> Bool {
         for label in labels where !label.isEmpty {
-            if label.allSatisfy({ $0.isASCII }) { continue }  // ASCII: only L, EN, ES, CS, ET, ON
+            if label.allSatisfy({ $0.isASCII }) { continue } // ASCII: only L, EN, ES, CS, ET, ON
             let classes = label.map(bidiClass)
             guard classes.contains(where: { $0 == .R || $0 == .AL || $0 == .AN }) else { continue }
             var last = classes.count - 1
@@ -337,7 +338,7 @@ final class IDNACache: @unchecked Sendable {
     static let maxKeyBytes = 253
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var answers: [String: String] = [:]  // "" stands for failure (a success is never empty)
+    private var answers: [String: String] = [:] // "" stands for failure (a success is never empty)
 
     private init() {
         mutex = .allocate(capacity: 1)

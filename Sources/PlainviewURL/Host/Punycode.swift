@@ -18,7 +18,7 @@ public enum Punycode {
     }
 
     private static func digit(_ d: Int) -> UInt8 {
-        d < 26 ? UInt8(97 + d) : UInt8(22 + d)  // a-z, 0-9
+        d < 26 ? UInt8(97 + d) : UInt8(22 + d) // a-z, 0-9
     }
 
     private static func value(_ c: UInt8) -> Int? {

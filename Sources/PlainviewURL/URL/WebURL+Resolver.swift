@@ -14,10 +14,12 @@ extension WebURL {
         public init(base: WebURL) {
             self.base = base
             if (base.scheme == "https" || base.scheme == "http"), base.host != nil, !base.hasOpaquePath,
-               base.path.utf8.first == UInt8(ascii: "/") {
+                base.path.utf8.first == UInt8(ascii: "/")
+            {
                 // The href is the origin, then the path, `?query` and `#fragment`.
                 let href = Array(base.href.utf8)
-                let rest = base.path.utf8.count + (base.query.map { $0.utf8.count + 1 } ?? 0)
+                let rest =
+                    base.path.utf8.count + (base.query.map { $0.utf8.count + 1 } ?? 0)
                     + (base.fragment.map { $0.utf8.count + 1 } ?? 0)
                 origin = Array(href[..<(href.count - rest)])
                 let path = Array(base.path.utf8)
@@ -67,7 +69,7 @@ extension WebURL {
                         sawSlash = true
                         segmentStart = i + 1
                     } else if c == UInt8(ascii: ":") {
-                        if !sawSlash { return nil }   // `a:b` may be a scheme
+                        if !sawSlash { return nil } // `a:b` may be a scheme
                     } else if !pathSafe(c) {
                         return nil
                     }
@@ -82,7 +84,7 @@ extension WebURL {
                         i += 1
                     }
                 }
-                if i < b.count {   // at `#`
+                if i < b.count { // at `#`
                     i += 1
                     while i < b.count {
                         guard fragmentSafe(b[i]) else { return nil }
@@ -91,9 +93,13 @@ extension WebURL {
                 }
                 let prefixCount = origin.count + (absolute ? 0 : directory.count)
                 return String(unsafeUninitializedCapacity: prefixCount + b.count) { out in
-                    var n = origin.withUnsafeBufferPointer { UnsafeMutableBufferPointer(rebasing: out[0...]).initialize(fromContentsOf: $0) }
+                    var n = origin.withUnsafeBufferPointer {
+                        UnsafeMutableBufferPointer(rebasing: out[0...]).initialize(fromContentsOf: $0)
+                    }
                     if !absolute {
-                        n += self.directory.withUnsafeBufferPointer { UnsafeMutableBufferPointer(rebasing: out[n...]).initialize(fromContentsOf: $0) }
+                        n += self.directory.withUnsafeBufferPointer {
+                            UnsafeMutableBufferPointer(rebasing: out[n...]).initialize(fromContentsOf: $0)
+                        }
                     }
                     n += UnsafeMutableBufferPointer(rebasing: out[n...]).initialize(fromContentsOf: b)
                     return n

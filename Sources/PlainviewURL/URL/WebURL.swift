@@ -140,7 +140,7 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         while hi > lo, raw[hi - 1] <= 0x20 { hi -= 1 }
         let b: [UInt8]
         if lo == 0, hi == raw.count, !raw.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
-            b = raw  // the common case: nothing to strip, no copy
+            b = raw // the common case: nothing to strip, no copy
         } else {
             var copy: [UInt8] = []
             copy.reserveCapacity(hi - lo)
@@ -196,7 +196,10 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     private static func schemeEnd(_ b: [UInt8]) -> Int? {
         guard let first = b.first, isASCIIAlpha(first) else { return nil }
         var i = 1
-        while i < b.count, isASCIIAlpha(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") || b[i] == UInt8(ascii: ".") {
+        while i < b.count,
+            isASCIIAlpha(b[i]) || isDigit(b[i]) || b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")
+                || b[i] == UInt8(ascii: ".")
+        {
             i += 1
         }
         return i < b.count && b[i] == colon ? i : nil
@@ -354,7 +357,11 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         var portStart: Int?
         for j in hostPort.indices {
             let c = hostPort[j]
-            if c == UInt8(ascii: "[") { inBrackets = true } else if c == UInt8(ascii: "]") { inBrackets = false } else if c == colon, !inBrackets {
+            if c == UInt8(ascii: "[") {
+                inBrackets = true
+            } else if c == UInt8(ascii: "]") {
+                inBrackets = false
+            } else if c == colon, !inBrackets {
                 portStart = j
                 break
             }
@@ -391,7 +398,8 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     static func parseHost(_ input: ArraySlice<UInt8>, special: Bool) -> Host? {
         if input.first == UInt8(ascii: "[") {
             guard input.count >= 2, input.last == UInt8(ascii: "]"),
-                  let pieces = parseIPv6(Array(input.dropFirst().dropLast())) else { return nil }
+                let pieces = parseIPv6(Array(input.dropFirst().dropLast()))
+            else { return nil }
             return .ipv6(pieces)
         }
         if !special {
@@ -428,8 +436,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             if c == UInt8(ascii: ".") {
                 labelStart = i + 1
             } else if c == UInt8(ascii: "-"), i - labelStart == 3, input[i - 1] == UInt8(ascii: "-"),
-                      input[i - 2] | 0x20 == UInt8(ascii: "n"), input[i - 3] | 0x20 == UInt8(ascii: "x") {
-                return nil  // an `xn--` label: IDNA validates it
+                input[i - 2] | 0x20 == UInt8(ascii: "n"), input[i - 3] | 0x20 == UInt8(ascii: "x")
+            {
+                return nil // an `xn--` label: IDNA validates it
             }
         }
         if forbidden { return .some(nil) }
@@ -719,9 +728,11 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         case .path: return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 0x1F, 1 << 0 | 1 << 0x1B | 1 << 0x1D)
         // path + / : ; = @ [ \ ] ^ |
         case .userinfo:
-            return (1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 0x1F | 1 << 0x0F | 1 << 0x1A | 1 << 0x1B
-                        | 1 << 0x1D | 1 << 0x20 | 1 << 0x3B | 1 << 0x3C | 1 << 0x3D | 1 << 0x3E,
-                    1 << 0 | 1 << 0x1B | 1 << 0x1D | 1 << 0x1C)
+            return (
+                1 << 0 | 1 << 2 | 1 << 3 | 1 << 0x1C | 1 << 0x1E | 1 << 0x1F | 1 << 0x0F | 1 << 0x1A | 1 << 0x1B
+                    | 1 << 0x1D | 1 << 0x20 | 1 << 0x3B | 1 << 0x3C | 1 << 0x3D | 1 << 0x3E,
+                1 << 0 | 1 << 0x1B | 1 << 0x1D | 1 << 0x1C
+            )
         }
     }
 
@@ -739,7 +750,9 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
         case .fragment: return c == 0x20 || c == 0x22 || c == 0x3C || c == 0x3E || c == 0x60
         case .query: return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E
         case .specialQuery: return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E || c == 0x27
-        case .path: return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E || c == 0x3F || c == 0x60 || c == 0x7B || c == 0x7D
+        case .path:
+            return c == 0x20 || c == 0x22 || c == 0x23 || c == 0x3C || c == 0x3E || c == 0x3F || c == 0x60 || c == 0x7B
+                || c == 0x7D
         case .userinfo:
             return shouldEncodeSlow(c, .path) || c == 0x2F || c == 0x3A || c == 0x3B || c == 0x3D || c == 0x40
                 || (c >= 0x5B && c <= 0x5E) || c == 0x7C
@@ -789,8 +802,9 @@ extension WebURL {
         guard let query, !query.isEmpty else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let (name, value) = PercentEncoding.splitQueryItem(pair)
-            return QueryItem(name: PercentEncoding.decode(name, plusAsSpace: true),
-                             value: PercentEncoding.decode(value, plusAsSpace: true))
+            return QueryItem(
+                name: PercentEncoding.decode(name, plusAsSpace: true),
+                value: PercentEncoding.decode(value, plusAsSpace: true))
         }
     }
 

@@ -19,7 +19,8 @@ struct IntentConformanceCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "#\(id) \(test): \(input.prefix(70))" }
 
     static func load() throws -> [IntentConformanceCase] {
-        let root = try JSONSerialization.jsonObject(with: Project.conformance("android_intent_uri_aosp_cts.json")) as? [String: Any]
+        let root =
+            try JSONSerialization.jsonObject(with: Project.conformance("android_intent_uri_aosp_cts.json")) as? [String: Any]
         return (root?["cases"] as? [[String: Any]] ?? []).map { row in
             let rt = row["round_trip"] as? [String: String]
             return IntentConformanceCase(
@@ -202,25 +203,28 @@ struct AndroidIntentTests {
     }
 
     @Test func valuesAndNamesArePercentDecoded() throws {
-        let i = try AndroidIntent.parse("intent://h/p#Intent;scheme=https;S.a%20b=x%3By%23z+w;S.browser_fallback_url=https%3A%2F%2Fshop.test%2Fpay%3Fa%3D1;end")
-        #expect(i.extras["a b"] == .string("x;y#z+w"))  // `+` is not a space (Uri.decode)
+        let i = try AndroidIntent.parse(
+            "intent://h/p#Intent;scheme=https;S.a%20b=x%3By%23z+w;S.browser_fallback_url=https%3A%2F%2Fshop.test%2Fpay%3Fa%3D1;end"
+        )
+        #expect(i.extras["a b"] == .string("x;y#z+w")) // `+` is not a space (Uri.decode)
         #expect(i.browserFallbackURL == "https://shop.test/pay?a=1")
         #expect(i.safeBrowserFallbackURL == "https://shop.test/pay?a=1")
         // And back: names and values are encoded again.
         #expect(try AndroidIntent.parse(i.toURI()) == i)
     }
 
-    @Test(arguments: [
-        ("S.browser_fallback_url=https%3A%2F%2Fshop.test%2F", "https://shop.test/"),
-        ("S.browser_fallback_url=HTTP%3A%2F%2Fshop.test%2F", "HTTP://shop.test/"),
-        ("S.browser_fallback_url=javascript%3Aalert(1)", nil),
-        ("S.browser_fallback_url=file%3A%2F%2F%2Fetc%2Fpasswd", nil),
-        ("S.browser_fallback_url=intent%3A%2F%2Fx%23Intent%3Bend", nil),
-        ("S.browser_fallback_url=%2F%2Fshop.test%2F", nil),
-        ("S.browser_fallback_url=https%3A%2F%2F", nil),
-        ("S.browser_fallback_url=https%3A%2F%2Fshop.test%5C%40evil.test%2F", nil),
-        ("i.browser_fallback_url=1", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("S.browser_fallback_url=https%3A%2F%2Fshop.test%2F", "https://shop.test/"),
+            ("S.browser_fallback_url=HTTP%3A%2F%2Fshop.test%2F", "HTTP://shop.test/"),
+            ("S.browser_fallback_url=javascript%3Aalert(1)", nil),
+            ("S.browser_fallback_url=file%3A%2F%2F%2Fetc%2Fpasswd", nil),
+            ("S.browser_fallback_url=intent%3A%2F%2Fx%23Intent%3Bend", nil),
+            ("S.browser_fallback_url=%2F%2Fshop.test%2F", nil),
+            ("S.browser_fallback_url=https%3A%2F%2F", nil),
+            ("S.browser_fallback_url=https%3A%2F%2Fshop.test%5C%40evil.test%2F", nil),
+            ("i.browser_fallback_url=1", nil),
+        ] as [(String, String?)])
     func fallbackOnlyHTTP(item: String, safe: String?) throws {
         let i = try AndroidIntent.parse("intent://x#Intent;scheme=bankid;\(item);end")
         #expect(i.safeBrowserFallbackURL == safe)
@@ -230,7 +234,7 @@ struct AndroidIntentTests {
         ("intent://evil/x#Intent;scheme=file;end", true),
         ("intent:///etc/passwd#Intent;scheme=FILE;end", true),
         ("intent:alert(1)#Intent;scheme=javascript;end", true),
-        ("intent:%20javascript:alert(1)#Intent;end", false),  // data has no scheme: " javascript" is not one
+        ("intent:%20javascript:alert(1)#Intent;end", false), // data has no scheme: " javascript" is not one
         ("intent:javascript:alert(1)#Intent;end", true),
         ("intent://x#Intent;scheme=content;end", true),
         ("intent:text/html,x#Intent;scheme=data;end", true),
@@ -264,11 +268,13 @@ struct AndroidIntentTests {
     }
 
     @Test func typedExtrasKeepTheirType() throws {
-        let i = try AndroidIntent.parse("intent:#Intent;b.b=-7;c.c=xyz;s.s=-300;l.l=-9000000000;B.t=TRUE;B.f=yes;d.d=1e10;f.f=0.5f;i.i=+42;end")
-        #expect(i.extras == [
-            "b": .byte(-7), "c": .char("x"), "s": .short(-300), "l": .long(-9_000_000_000), "t": .bool(true),
-            "f": .float(0.5), "d": .double(1e10), "i": .int(42),
-        ] as [String: IntentExtra] && i.extras["f"] == .float(0.5))
+        let i = try AndroidIntent.parse(
+            "intent:#Intent;b.b=-7;c.c=xyz;s.s=-300;l.l=-9000000000;B.t=TRUE;B.f=yes;d.d=1e10;f.f=0.5f;i.i=+42;end")
+        #expect(
+            i.extras == [
+                "b": .byte(-7), "c": .char("x"), "s": .short(-300), "l": .long(-9_000_000_000), "t": .bool(true),
+                "f": .float(0.5), "d": .double(1e10), "i": .int(42),
+            ] as [String: IntentExtra] && i.extras["f"] == .float(0.5))
         // Java's toString for doubles: 1.0E10.
         #expect(i.toURI().contains("d.d=1.0E10;"))
         #expect(try AndroidIntent.parse(i.toURI()) == i)
@@ -326,7 +332,8 @@ struct AndroidIntentTests {
     }
 
     @Test func sanitizedForLaunchLikeChrome() throws {
-        let i = try AndroidIntent.parse("intent://x#Intent;scheme=bankid;component=com.a/.B;launchFlags=0x7FFFFFFF;SEL;component=com.c/.D;end")
+        let i = try AndroidIntent.parse(
+            "intent://x#Intent;scheme=bankid;component=com.a/.B;launchFlags=0x7FFFFFFF;SEL;component=com.c/.D;end")
         #expect(i.selector != nil)
         let s = i.sanitizedForLaunch()
         #expect(s.component == nil)
@@ -341,7 +348,9 @@ struct AndroidIntentTests {
         i.action = "a"
         i.categories = ["float", "string"]
         i.extras = ["float": .int(1), "boolean": .int(2), "string": .int(3), "int": .int(4), "long": .int(5)]
-        #expect(i.toURI() == "intent:#Intent;action=a;category=string;category=float;i.string=3;i.int=4;i.long=5;i.boolean=2;i.float=1;end")
+        #expect(
+            i.toURI()
+                == "intent:#Intent;action=a;category=string;category=float;i.string=3;i.int=4;i.long=5;i.boolean=2;i.float=1;end")
     }
 }
 
@@ -364,10 +373,11 @@ struct ChromiumIntentRowsTests {
     static let rows: [Row] = {
         let data = Project.requiredConformance("android_external_navigation_chromium.json")
         guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let cases = root["cases"] as? [[String: Any]] else { return [] }
+            let cases = root["cases"] as? [[String: Any]]
+        else { return [] }
         return cases.compactMap { c in
             guard let id = c["id"] as? Int, ids.contains(id), let url = c["url"] as? String,
-                  let expected = c["expected"] as? [String: Any], let decision = expected["decision"] as? String
+                let expected = c["expected"] as? [String: Any], let decision = expected["decision"] as? String
             else { return nil }
             return Row(id: id, url: url, blocked: decision == "no_external_launch", why: c["why"] as? String ?? "")
         }

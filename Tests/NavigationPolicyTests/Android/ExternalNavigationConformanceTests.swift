@@ -82,8 +82,12 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     static func notApplicable(_ c: Case) -> String? {
         if c.onShouldStartLoadWithRequest != nil { return "an app-supplied override decides" }
         if Set(c.originWhitelist) != ["http://*", "https://*"] {
-            if c.expected.decision == "load_in_webview" { return "a custom-scheme/https-only allow-list; Plainview loads only http(s) and never custom schemes" }
-            if c.url.hasPrefix("http://") { return "https-only allow-list; Plainview's redirect policy is per host, not per scheme" }
+            if c.expected.decision == "load_in_webview" {
+                return "a custom-scheme/https-only allow-list; Plainview loads only http(s) and never custom schemes"
+            }
+            if c.url.hasPrefix("http://") {
+                return "https-only allow-list; Plainview's redirect policy is per host, not per scheme"
+            }
         }
         return nil
     }
@@ -130,7 +134,9 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     /// Rows whose URL must never reach an app, even with every app installed.
     static let neverLaunch: Set<Int> = [19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 126, 139, 158, 159, 160]
     /// Rows where an installed app takes the intent / custom scheme.
-    static let launch: Set<Int> = [5, 16, 41, 42, 43, 51, 52, 53, 75, 124, 125, 127, 128, 129, 142, 143, 144, 151, 155, 157, 170, 192]
+    static let launch: Set<Int> = [
+        5, 16, 41, 42, 43, 51, 52, 53, 75, 124, 125, 127, 128, 129, 142, 143, 144, 151, 155, 157, 170, 192,
+    ]
     /// Rows where no app is installed and the http(s) browser_fallback_url loads instead.
     static let fallback: Set<Int> = [50]
     /// Rows where nothing can resolve the scheme: no launch.
@@ -139,7 +145,8 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     /// Rows not modelled, with the reason (kept, not deleted; see the conformance README).
     static let notApplicable: [ClosedRange<Int>: String] = [
         1...4: "http(s) app-link heuristics depend on Chrome's navigation state (gesture chain, incognito, referrer)",
-        6...15: "form-submit/redirect chain and incognito rules of Chrome; Plainview tries app links on every main-frame navigation like the seed's SDK",
+        6...15:
+            "form-submit/redirect chain and incognito rules of Chrome; Plainview tries app links on every main-frame navigation like the seed's SDK",
         17...18: "embedder delegate switches (disable all intents, return to caller)",
         34...37: "Chrome's typed/reload/redirect-chain rules for http(s) app links",
         38...40: "Chrome's WTAI (wtai://) special handling",
@@ -151,10 +158,12 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
         145...150: "WebAPK routing",
         153...153: "incognito prompt",
         156...156: "incognito prompt",
-        161...166: "deliberate deviation: Chrome may hand intents to other browsers; Plainview launches only non-browser apps (Swedbank Pay's plain web view guide, FLAG_ACTIVITY_REQUIRE_NON_BROWSER)",
+        161...166:
+            "deliberate deviation: Chrome may hand intents to other browsers; Plainview launches only non-browser apps (Swedbank Pay's plain web view guide, FLAG_ACTIVITY_REQUIRE_NON_BROWSER)",
         167...169: "http(s) disambiguation dialogs",
         171...187: "target package/trusted caller and navigation-chain expiry rules of Chrome",
-        188...189: "deliberate deviation: Chrome navigates the main frame to a sub-frame intent's data; Plainview blocks app launches from sub-frames",
+        188...189:
+            "deliberate deviation: Chrome navigates the main frame to a sub-frame intent's data; Plainview blocks app launches from sub-frames",
         190...191: "hidden cross-frame navigations and the embedder's self scheme",
         193...201: "helper predicates, not decisions",
     ]
@@ -164,7 +173,9 @@ private func androidEngine(_ system: any SystemServices) -> NavigationPolicyEngi
     @Test func everyRowIsModelledOrRecorded() {
         #expect(Self.all.count == 201)
         for c in Self.all {
-            let modelled = Self.neverLaunch.contains(c.id) || Self.launch.contains(c.id) || Self.fallback.contains(c.id) || Self.noApp.contains(c.id)
+            let modelled =
+                Self.neverLaunch.contains(c.id) || Self.launch.contains(c.id) || Self.fallback.contains(c.id)
+                || Self.noApp.contains(c.id)
             #expect(modelled != (Self.reason(c.id) != nil), "row \(c.id) must be modelled xor recorded")
         }
     }

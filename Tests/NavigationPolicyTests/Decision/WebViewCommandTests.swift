@@ -15,41 +15,66 @@ struct WebViewCommandTests {
     static let pay = "https://shop.example.com/pay?order=42"
 
     static let rows: [CommandRow] = [
-        CommandRow(url: "https://acs.bank.example/challenge", action: .allow,
-                   ios: .init(policy: .allow, then: .nothing), android: .init(overrideUrlLoading: false, then: .nothing)),
-        CommandRow(url: "https://shop.example.com/complete", action: .complete,
-                   ios: .init(policy: .cancel, then: .finish(.complete)), android: .init(overrideUrlLoading: true, then: .finish(.complete))),
-        CommandRow(url: "https://shop.example.com/cancel", action: .canceled,
-                   ios: .init(policy: .cancel, then: .finish(.canceled)), android: .init(overrideUrlLoading: true, then: .finish(.canceled))),
-        CommandRow(url: "https://shop.example.com/terms", action: .terms,
-                   ios: .init(policy: .cancel, then: .showTerms(url: "https://shop.example.com/terms")),
-                   android: .init(overrideUrlLoading: true, then: .showTerms(url: "https://shop.example.com/terms"))),
-        CommandRow(url: "shopapp://shop.example.com/pay?order=42", action: .reload(target: pay),
-                   ios: .init(policy: .cancel, then: .loadPaymentPage(url: pay)),
-                   android: .init(overrideUrlLoading: true, then: .loadPaymentPage(url: pay))),
-        CommandRow(url: "https://app.bankid.com/?autostarttoken=7",
-                   action: .openApp(target: "https://app.bankid.com/?autostarttoken=7", via: .universalLink),
-                   ios: .init(policy: .cancel, then: .openApp(url: "https://app.bankid.com/?autostarttoken=7", universalLinksOnly: true)),
-                   android: .init(overrideUrlLoading: true, then: .startActivity(url: "https://app.bankid.com/?autostarttoken=7", launch: .viewNonBrowser))),
-        CommandRow(url: "https://app.bankid.com/?autostarttoken=7",
-                   action: .openApp(target: "https://app.bankid.com/?autostarttoken=7", via: .appLink),
-                   ios: .init(policy: .cancel, then: .openApp(url: "https://app.bankid.com/?autostarttoken=7", universalLinksOnly: false)),
-                   android: .init(overrideUrlLoading: true, then: .startActivity(url: "https://app.bankid.com/?autostarttoken=7", launch: .viewNonBrowser))),
-        CommandRow(url: "swish://paymentrequest?token=1", action: .openApp(target: "swish://paymentrequest?token=1", via: .customScheme),
-                   ios: .init(policy: .cancel, then: .openApp(url: "swish://paymentrequest?token=1", universalLinksOnly: false)),
-                   android: .init(overrideUrlLoading: true, then: .startActivity(url: "swish://paymentrequest?token=1", launch: .view))),
-        CommandRow(url: "intent://pay#Intent;scheme=bank;package=com.bank;end",
-                   action: .openApp(target: "intent://pay#Intent;scheme=bank;package=com.bank;end", via: .intent),
-                   ios: .init(policy: .cancel, then: .openApp(url: "intent://pay#Intent;scheme=bank;package=com.bank;end", universalLinksOnly: false)),
-                   android: .init(overrideUrlLoading: true, then: .startActivity(url: "intent://pay#Intent;scheme=bank;package=com.bank;end", launch: .intentURI))),
-        CommandRow(url: "https://evil.example/", action: .openBrowser(target: "https://acs.bank.example/challenge"),
-                   ios: .init(policy: .cancel, then: .openInBrowser(url: "https://acs.bank.example/challenge")),
-                   android: .init(overrideUrlLoading: true, then: .openInBrowser(url: "https://acs.bank.example/challenge"))),
-        CommandRow(url: "intent://x#Intent;S.browser_fallback_url=https%3A%2F%2Fbank.example%2F;end", action: .load(target: "https://bank.example/"),
-                   ios: .init(policy: .cancel, then: .load(url: "https://bank.example/")),
-                   android: .init(overrideUrlLoading: true, then: .load(url: "https://bank.example/"))),
-        CommandRow(url: "javascript:alert(1)", action: .block,
-                   ios: .init(policy: .cancel, then: .nothing), android: .init(overrideUrlLoading: true, then: .nothing)),
+        CommandRow(
+            url: "https://acs.bank.example/challenge", action: .allow,
+            ios: .init(policy: .allow, then: .nothing), android: .init(overrideUrlLoading: false, then: .nothing)),
+        CommandRow(
+            url: "https://shop.example.com/complete", action: .complete,
+            ios: .init(policy: .cancel, then: .finish(.complete)),
+            android: .init(overrideUrlLoading: true, then: .finish(.complete))),
+        CommandRow(
+            url: "https://shop.example.com/cancel", action: .canceled,
+            ios: .init(policy: .cancel, then: .finish(.canceled)),
+            android: .init(overrideUrlLoading: true, then: .finish(.canceled))),
+        CommandRow(
+            url: "https://shop.example.com/terms", action: .terms,
+            ios: .init(policy: .cancel, then: .showTerms(url: "https://shop.example.com/terms")),
+            android: .init(overrideUrlLoading: true, then: .showTerms(url: "https://shop.example.com/terms"))),
+        CommandRow(
+            url: "shopapp://shop.example.com/pay?order=42", action: .reload(target: pay),
+            ios: .init(policy: .cancel, then: .loadPaymentPage(url: pay)),
+            android: .init(overrideUrlLoading: true, then: .loadPaymentPage(url: pay))),
+        CommandRow(
+            url: "https://app.bankid.com/?autostarttoken=7",
+            action: .openApp(target: "https://app.bankid.com/?autostarttoken=7", via: .universalLink),
+            ios: .init(
+                policy: .cancel, then: .openApp(url: "https://app.bankid.com/?autostarttoken=7", universalLinksOnly: true)),
+            android: .init(
+                overrideUrlLoading: true,
+                then: .startActivity(url: "https://app.bankid.com/?autostarttoken=7", launch: .viewNonBrowser))),
+        CommandRow(
+            url: "https://app.bankid.com/?autostarttoken=7",
+            action: .openApp(target: "https://app.bankid.com/?autostarttoken=7", via: .appLink),
+            ios: .init(
+                policy: .cancel, then: .openApp(url: "https://app.bankid.com/?autostarttoken=7", universalLinksOnly: false)),
+            android: .init(
+                overrideUrlLoading: true,
+                then: .startActivity(url: "https://app.bankid.com/?autostarttoken=7", launch: .viewNonBrowser))),
+        CommandRow(
+            url: "swish://paymentrequest?token=1", action: .openApp(target: "swish://paymentrequest?token=1", via: .customScheme),
+            ios: .init(policy: .cancel, then: .openApp(url: "swish://paymentrequest?token=1", universalLinksOnly: false)),
+            android: .init(overrideUrlLoading: true, then: .startActivity(url: "swish://paymentrequest?token=1", launch: .view))),
+        CommandRow(
+            url: "intent://pay#Intent;scheme=bank;package=com.bank;end",
+            action: .openApp(target: "intent://pay#Intent;scheme=bank;package=com.bank;end", via: .intent),
+            ios: .init(
+                policy: .cancel,
+                then: .openApp(url: "intent://pay#Intent;scheme=bank;package=com.bank;end", universalLinksOnly: false)),
+            android: .init(
+                overrideUrlLoading: true,
+                then: .startActivity(url: "intent://pay#Intent;scheme=bank;package=com.bank;end", launch: .intentURI))),
+        CommandRow(
+            url: "https://evil.example/", action: .openBrowser(target: "https://acs.bank.example/challenge"),
+            ios: .init(policy: .cancel, then: .openInBrowser(url: "https://acs.bank.example/challenge")),
+            android: .init(overrideUrlLoading: true, then: .openInBrowser(url: "https://acs.bank.example/challenge"))),
+        CommandRow(
+            url: "intent://x#Intent;S.browser_fallback_url=https%3A%2F%2Fbank.example%2F;end",
+            action: .load(target: "https://bank.example/"),
+            ios: .init(policy: .cancel, then: .load(url: "https://bank.example/")),
+            android: .init(overrideUrlLoading: true, then: .load(url: "https://bank.example/"))),
+        CommandRow(
+            url: "javascript:alert(1)", action: .block,
+            ios: .init(policy: .cancel, then: .nothing), android: .init(overrideUrlLoading: true, then: .nothing)),
     ]
 
     @Test("every action maps to its web-view command", arguments: rows)
@@ -61,7 +86,8 @@ struct WebViewCommandTests {
 
     @Test("the JSON contract gives the Android command a Decision gives", arguments: rows)
     func jsonContractAgrees(_ row: CommandRow) {
-        let fromJSON = AndroidWebViewCommand(action: row.action.name, target: row.action.target, via: row.action.via?.rawValue, url: row.url)
+        let fromJSON = AndroidWebViewCommand(
+            action: row.action.name, target: row.action.target, via: row.action.via?.rawValue, url: row.url)
         #expect(fromJSON == row.android)
     }
 
@@ -71,10 +97,13 @@ struct WebViewCommandTests {
         #expect(names == ["allow", "complete", "canceled", "terms", "reload", "open-app", "open-browser", "load", "block"])
     }
 
-    @Test("a JSON decision the app cannot carry out is refused, not guessed",
-          arguments: [("open-app", nil, "universal-link"), ("open-app", "bankid://x", nil), ("open-app", "bankid://x", "teleport"),
-                      ("reload", nil, nil), ("load", nil, nil), ("open-browser", nil, nil), ("teleport", "https://x.example/", nil)]
-                     as [(String, String?, String?)])
+    @Test(
+        "a JSON decision the app cannot carry out is refused, not guessed",
+        arguments: [
+            ("open-app", nil, "universal-link"), ("open-app", "bankid://x", nil), ("open-app", "bankid://x", "teleport"),
+            ("reload", nil, nil), ("load", nil, nil), ("open-browser", nil, nil), ("teleport", "https://x.example/", nil),
+        ]
+            as [(String, String?, String?)])
     func refusesIncompleteJSON(_ action: String, _ target: String?, _ via: String?) {
         #expect(AndroidWebViewCommand(action: action, target: target, via: via, url: "https://x.example/") == nil)
     }
@@ -83,14 +112,20 @@ struct WebViewCommandTests {
     func realEngineDecisions() {
         let engine = Fixture.engine(.ios)
         let ul = engine.decide(Navigation(url: "https://app.bankid.com/?autostarttoken=7", currentURL: Fixture.acs))
-        #expect(IOSWebViewCommand(ul, url: "https://app.bankid.com/?autostarttoken=7")
-                == .init(policy: .cancel, then: .openApp(url: "https://app.bankid.com/?autostarttoken=7", universalLinksOnly: true)))
+        #expect(
+            IOSWebViewCommand(ul, url: "https://app.bankid.com/?autostarttoken=7")
+                == .init(
+                    policy: .cancel, then: .openApp(url: "https://app.bankid.com/?autostarttoken=7", universalLinksOnly: true)))
         let back = engine.decide(Navigation(url: Self.pay + "&fallback=true", currentURL: Fixture.acs))
-        #expect(IOSWebViewCommand(back, url: Self.pay + "&fallback=true") == .init(policy: .cancel, then: .loadPaymentPage(url: Self.pay)))
+        #expect(
+            IOSWebViewCommand(back, url: Self.pay + "&fallback=true")
+                == .init(policy: .cancel, then: .loadPaymentPage(url: Self.pay)))
         let android = Fixture.engine(.android)
         let intent = "intent://pay#Intent;scheme=bankid;package=com.bankid.bus;end"
         let d = android.decide(Navigation(url: intent, currentURL: Fixture.acs))
-        #expect(AndroidWebViewCommand(d, url: intent) == .init(overrideUrlLoading: true, then: .startActivity(url: intent, launch: .intentURI)))
+        #expect(
+            AndroidWebViewCommand(d, url: intent)
+                == .init(overrideUrlLoading: true, then: .startActivity(url: intent, launch: .intentURI)))
     }
 }
 

@@ -45,7 +45,8 @@ struct AASAFuzzRegressionTests {
     /// Nesting deeper than the platform decoder allows is an error, not a stack overflow.
     @Test(arguments: [1000, 100_000])
     func deepNestingIsAnError(depth: Int) {
-        let json = #"{"applinks": {"details": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}"
+        let json =
+            #"{"applinks": {"details": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}}"
         do {
             _ = try AppSiteAssociation(json: json, domain: "example.com")
             Issue.record("nesting \(depth) deep was accepted")

@@ -23,9 +23,10 @@ struct EngineFuzzTests {
 
     static let policies: [Policy] = Platform.allCases.flatMap { platform in
         RedirectPolicy.allCases.map { redirect in
-            Policy(platform: platform, paymentURL: "https://shop.example.com/pay?o=1", completeURL: "https://shop.example.com/done",
-                   cancelURL: "https://shop.example.com/cancel", termsOfServiceURL: "https://shop.example.com/terms",
-                   callbackScheme: "shopapp", redirectPolicy: redirect, allowedHosts: allowed)
+            Policy(
+                platform: platform, paymentURL: "https://shop.example.com/pay?o=1", completeURL: "https://shop.example.com/done",
+                cancelURL: "https://shop.example.com/cancel", termsOfServiceURL: "https://shop.example.com/terms",
+                callbackScheme: "shopapp", redirectPolicy: redirect, allowedHosts: allowed)
         }
     }
 
@@ -76,9 +77,10 @@ struct EngineFuzzTests {
     }
 
     static func navigation(_ url: String, _ rng: inout FuzzRNG) -> Navigation {
-        Navigation(url: url, currentURL: rng.pick([nil, "https://shop.example.com/pay?o=1", "https://psp.example/3ds"]),
-                   frame: rng.pick(NavigationFrame.allCases), trigger: rng.pick(NavigationTrigger.allCases),
-                   userGesture: rng.pick([nil, true, false]), method: rng.pick(["GET", "POST", "get"]))
+        Navigation(
+            url: url, currentURL: rng.pick([nil, "https://shop.example.com/pay?o=1", "https://psp.example/3ds"]),
+            frame: rng.pick(NavigationFrame.allCases), trigger: rng.pick(NavigationTrigger.allCases),
+            userGesture: rng.pick([nil, true, false]), method: rng.pick(["GET", "POST", "get"]))
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
@@ -98,8 +100,10 @@ struct EngineFuzzTests {
         for _ in 0..<250 {
             let engines = (0..<4).map { _ in fuzz.rng.pick(Self.engines) }
             let scheme = IntentFuzzTests.disguise(fuzz.rng.pick(Self.unsafeSchemes), &fuzz.rng)
-            let rest = fuzz.rng.pick(["alert(1)", "//shop.example.com/pay?o=1", "///etc/passwd", "text/html,<script>x</script>",
-                                 "//evil.example/%0Aalert(1)", ""])
+            let rest = fuzz.rng.pick([
+                "alert(1)", "//shop.example.com/pay?o=1", "///etc/passwd", "text/html,<script>x</script>",
+                "//evil.example/%0Aalert(1)", "",
+            ])
             var n = Self.navigation(scheme + ":" + rest, &fuzz.rng)
             n.frame = .main
             for engine in engines { Self.checkDecision(engine.decide(n), for: n, &fuzz.findings) }
@@ -134,17 +138,23 @@ struct EngineFuzzTests {
         for engine in Self.engines {
             for h in Self.allowed {
                 for frame in NavigationFrame.allCases {
-                    let baseline = engine.decide(Navigation(url: "https://\(Self.attacker)/", currentURL: "https://shop.example.com/pay?o=1", frame: frame))
+                    let baseline = engine.decide(
+                        Navigation(url: "https://\(Self.attacker)/", currentURL: "https://shop.example.com/pay?o=1", frame: frame)
+                    )
                     for trick in Self.hostTricks(allowed: h, attacker: Self.attacker) {
                         let n = Navigation(url: trick, currentURL: "https://shop.example.com/pay?o=1", frame: frame)
                         let d = engine.decide(n)
                         Self.checkDecision(d, for: n, &findings)
                         let context = "\(engine.policy.platform), \(engine.policy.redirectPolicy), \(frame)"
                         if d.action == .allow, baseline.action != .allow {
-                            findings.record("a trick URL is allowed where its real host is not (\(context))", input: trick, detail: "\(d.rule): \(d.reason)")
+                            findings.record(
+                                "a trick URL is allowed where its real host is not (\(context))", input: trick,
+                                detail: "\(d.rule): \(d.reason)")
                         }
                         if d.action.via != nil, baseline.action.via == nil {
-                            findings.record("a trick URL opens an app where its real host does not (\(context))", input: trick, detail: "\(d.rule): \(d.reason)")
+                            findings.record(
+                                "a trick URL opens an app where its real host does not (\(context))", input: trick,
+                                detail: "\(d.rule): \(d.reason)")
                         }
                     }
                 }
@@ -162,7 +172,10 @@ struct EngineFuzzTests {
         for engine in Self.engines {
             for frame in NavigationFrame.allCases {
                 let d = engine.decide(Navigation(url: url, frame: frame))
-                #expect(d.action == .block, "\(engine.policy.platform) \(engine.policy.redirectPolicy) \(frame): \(d.action.name) (\(d.rule): \(d.reason))")
+                #expect(
+                    d.action == .block,
+                    "\(engine.policy.platform) \(engine.policy.redirectPolicy) \(frame): \(d.action.name) (\(d.rule): \(d.reason))"
+                )
             }
         }
     }
@@ -171,7 +184,9 @@ struct EngineFuzzTests {
     @Test func whatwgFailuresAreNeverAllowed() {
         struct Row: Decodable { var input: String; var base: String?; var failure: Bool? }
         let rows = (try? Project.conformanceCases("url_whatwg_urltestdata_subset.json", as: Row.self)) ?? []
-        let failures = rows.filter { $0.failure == true && ($0.input.lowercased().hasPrefix("http:") || $0.input.lowercased().hasPrefix("https:")) }
+        let failures = rows.filter {
+            $0.failure == true && ($0.input.lowercased().hasPrefix("http:") || $0.input.lowercased().hasPrefix("https:"))
+        }
         #expect(failures.count > 10)
         var findings = FuzzFindings()
         for row in failures {

@@ -33,7 +33,9 @@ struct GoodlistFuzzTests {
             do {
                 source = try GoodlistSource.parse(bytes, file: "fuzz.goodlist")
             } catch {
-                if error.message.isEmpty || error.file != "fuzz.goodlist" || error.line == nil { fuzz.findings.record("file error without line or message", input: text) }
+                if error.message.isEmpty || error.file != "fuzz.goodlist" || error.line == nil {
+                    fuzz.findings.record("file error without line or message", input: text)
+                }
                 continue
             }
             if source.rendered() != bytes { fuzz.findings.record("rendered() is not the file's bytes", input: text) }
@@ -56,21 +58,27 @@ struct GoodlistFuzzTests {
     @Test(arguments: [UInt64(11), 12])
     func mutatedPatternsAreCanonicalOrRefused(seed: UInt64) {
         var fuzz = FuzzRun(seed: seed, dictionary: Self.dictionary)
-        let patterns = ["**.payex.com", "*.3dsecure.no", "acs1.luottokunta.fi", "bücher.example", "*.xn--bcher-kva.example", "a.b"]
+        let patterns = [
+            "**.payex.com", "*.3dsecure.no", "acs1.luottokunta.fi", "bücher.example", "*.xn--bcher-kva.example", "a.b",
+        ]
         for _ in 0..<1500 {
             let text = fuzz.mutant(of: patterns, maxSteps: 2)
             let pattern: HostPattern
             do {
                 pattern = try HostPattern(text)
             } catch {
-                if error.description.isEmpty || error.detail.isEmpty { fuzz.findings.record("pattern error without detail", input: text) }
+                if error.description.isEmpty || error.detail.isEmpty {
+                    fuzz.findings.record("pattern error without detail", input: text)
+                }
                 continue
             }
             guard let again = try? HostPattern(pattern.description), again == pattern else {
                 fuzz.findings.record("description does not parse back to the pattern", input: text, detail: pattern.description)
                 continue
             }
-            if !pattern.matches(normalizedHost: pattern.base) { fuzz.findings.record("a pattern does not admit its base", input: text) }
+            if !pattern.matches(normalizedHost: pattern.base) {
+                fuzz.findings.record("a pattern does not admit its base", input: text)
+            }
             let list = Goodlist([(pattern, GoodlistEntry(pattern: text))])
             for trick in Self.tricks(pattern.base) where list.allows(host: trick) {
                 fuzz.findings.record("a look-alike host is admitted", input: trick, detail: pattern.description)
@@ -88,7 +96,8 @@ struct GoodlistFuzzTests {
         let viaTrie = list.matchIndex(host: host)
         let viaPatterns = list.patterns.contains { $0.matches(host: host) }
         if (viaTrie != nil) != viaPatterns {
-            findings.record("trie and patterns disagree", input: host, detail: "trie \(String(describing: viaTrie)), patterns \(viaPatterns)")
+            findings.record(
+                "trie and patterns disagree", input: host, detail: "trie \(String(describing: viaTrie)), patterns \(viaPatterns)")
         }
         if let i = viaTrie {
             if !(list.patterns.indices.contains(i)) || !list.patterns[i].matches(host: host) {
@@ -102,8 +111,10 @@ struct GoodlistFuzzTests {
 
     /// Hosts that look like `base` but are not it nor below it.
     static func tricks(_ base: String) -> [String] {
-        ["evil\(base)", "\(base).evil.example", "\(base)@evil.example", "evil.example@\(base)", "evil.example\\\(base)",
-         "evil.example/\(base)", "\(base):443", "\(base)%2Eevil.example", " \(base)", "\(base)\t", "evil.example#\(base)"]
+        [
+            "evil\(base)", "\(base).evil.example", "\(base)@evil.example", "evil.example@\(base)", "evil.example\\\(base)",
+            "evil.example/\(base)", "\(base):443", "\(base)%2Eevil.example", " \(base)", "\(base)\t", "evil.example#\(base)",
+        ]
     }
 
     static func host(from list: Goodlist, _ rng: inout FuzzRNG, mutator: FuzzMutator) -> String {

@@ -9,8 +9,10 @@ import Testing
 struct IntentFuzzRegressionTests {
     /// `launchFlags` with the top bit set: Android's `toUri` writes `0x80000001`, which `Integer.decode`
     /// (and so `parseUri`, and this parser) rejects. Written `-0x7fffffff`, it parses back.
-    @Test(arguments: ["intent:#Intent;launchFlags=-0x7fffffff;end", "intent:#Intent;launchFlags=-1;end",
-                      "intent://h/#Intent;scheme=https;launchFlags=-2147483648;end"])
+    @Test(arguments: [
+        "intent:#Intent;launchFlags=-0x7fffffff;end", "intent:#Intent;launchFlags=-1;end",
+        "intent://h/#Intent;scheme=https;launchFlags=-2147483648;end",
+    ])
     func negativeLaunchFlagsRoundTrip(_ uri: String) throws {
         let intent = try AndroidIntent.parse(uri)
         #expect(intent.flags > Int(Int32.max))
@@ -35,8 +37,10 @@ struct IntentFuzzRegressionTests {
 
     /// Found by `Benchmarks/fuzz/run.sh 60 intent` (kept in Benchmarks/fuzz/seeds/intent): a component
     /// whose package holds `:` did not come back from `toURI()` as it went in.
-    @Test(arguments: ["androm/blah#Intent;component=.exfoo:/.Bap;end", "intent:#Intent;component=a:b/.C;end",
-                      "intent:#Intent;component=a/b:c;end", "intent:#Intent;component=p.q/p.q.R;end"])
+    @Test(arguments: [
+        "androm/blah#Intent;component=.exfoo:/.Bap;end", "intent:#Intent;component=a:b/.C;end",
+        "intent:#Intent;component=a/b:c;end", "intent:#Intent;component=p.q/p.q.R;end",
+    ])
     func componentsRoundTrip(_ uri: String) throws {
         let intent = try AndroidIntent.parse(uri)
         let written = intent.toURI()
@@ -45,7 +49,8 @@ struct IntentFuzzRegressionTests {
 
     /// Found by a 10-minute `Benchmarks/fuzz/run.sh 600 intent` run (kept in Benchmarks/fuzz/seeds/intent).
     @Test func dataWithNULsAndAHashRoundTrips() throws {
-        let uri = "intent:\u{05B6}ntent;S.browaction=l=000;l.\u{0}#InteNt;2.0\u{0}\u{0}=+005j%25=\u{0}a\u{1}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}t=10.;end"
+        let uri =
+            "intent:\u{05B6}ntent;S.browaction=l=000;l.\u{0}#InteNt;2.0\u{0}\u{0}=+005j%25=\u{0}a\u{1}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}t=10.;end"
         let intent = try AndroidIntent.parse(uri)
         let written = intent.toURI()
         let back = try AndroidIntent.parse(written)
@@ -80,7 +85,8 @@ struct IntentFuzzRegressionTests {
 
     /// A megabyte-long URI with 100,000 items is read (linear, no recursion).
     @Test func aVeryLongURIIsRead() throws {
-        let uri = "intent://" + String(repeating: "a", count: 1_000_000) + "#Intent;scheme=https;"
+        let uri =
+            "intent://" + String(repeating: "a", count: 1_000_000) + "#Intent;scheme=https;"
             + String(repeating: "S.k=v;", count: 100_000) + "end"
         let intent = try AndroidIntent.parse(uri)
         #expect(intent.extras["k"] == .string("v"))

@@ -117,7 +117,9 @@ struct IntentFuzzTests {
             if let offset = error.offset, !(0...uri.utf8.count).contains(offset) {
                 findings.record("error offset outside the input", input: uri, detail: "\(offset)")
             }
-            if AndroidIntent.isSafeForExternalApp(uri), AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true {
+            if AndroidIntent.isSafeForExternalApp(uri),
+                AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true
+            {
                 findings.record("unparsable intent called safe", input: uri)
             }
             return false
@@ -140,15 +142,20 @@ struct IntentFuzzTests {
                 findings.record("safeBrowserFallbackURL is not http(s)", input: uri, detail: fallback)
             }
         }
-        if let data = intent.data, let s = AndroidIntent.lenientScheme(of: data), SchemeKind.neverExternalSchemes.contains(s), !intent.isUnsafeData {
+        if let data = intent.data, let s = AndroidIntent.lenientScheme(of: data), SchemeKind.neverExternalSchemes.contains(s),
+            !intent.isUnsafeData
+        {
             findings.record("unsafe data not flagged", input: uri)
         }
-        if intent.isUnsafeData, AndroidIntent.isSafeForExternalApp(uri), AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true {
+        if intent.isUnsafeData, AndroidIntent.isSafeForExternalApp(uri),
+            AndroidIntent.lenientScheme(of: uri).map({ $0 == "intent" || $0 == "android-app" }) == true
+        {
             findings.record("unsafe intent called safe", input: uri)
         }
         let launched = intent.sanitizedForLaunch()
         if launched.component != nil || launched.selector != nil || launched.flags & ~AndroidIntent.allowedLaunchFlags != 0
-            || !launched.categories.contains(AndroidIntent.categoryBrowsable) {
+            || !launched.categories.contains(AndroidIntent.categoryBrowsable)
+        {
             findings.record("sanitizedForLaunch keeps something Chrome strips", input: uri)
         }
         return true
@@ -180,8 +187,10 @@ struct IntentFuzzTests {
 
     // MARK: generators
 
-    static let words = ["", "a", "x.y", "com.example.app", "android.intent.action.VIEW", "%", "%2", "%41", "%E2%82",
-                        "é", "a b", ";", "=", "#", "/", ".Main", "end", "SEL", "text/html", "0", "-1", "\u{7F}"]
+    static let words = [
+        "", "a", "x.y", "com.example.app", "android.intent.action.VIEW", "%", "%2", "%41", "%E2%82",
+        "é", "a b", ";", "=", "#", "/", ".Main", "end", "SEL", "text/html", "0", "-1", "\u{7F}",
+    ]
 
     static func generateURI(_ rng: inout FuzzRNG) -> String {
         var uri = rng.pick(["intent:", "intent://", "INTENT://", "android-app://", "android-app:", "https://", "", "x:"])
@@ -194,7 +203,9 @@ struct IntentFuzzTests {
             case 0: uri += "action=\(rng.pick(words));"
             case 1: uri += "category=\(rng.pick(words));"
             case 2: uri += "type=\(rng.pick(words));"
-            case 3: uri += "launchFlags=\(rng.pick(["0x10000000", "-0x80000000", "0x80000000", "#ff", "017", "0", "x", "", "-", "0x-1", "+5", "99999999999"]));"
+            case 3:
+                uri +=
+                    "launchFlags=\(rng.pick(["0x10000000", "-0x80000000", "0x80000000", "#ff", "017", "0", "x", "", "-", "0x-1", "+5", "99999999999"]));"
             case 4: uri += "package=\(rng.pick(words));"
             case 5: uri += "component=\(rng.pick(["p/.C", "p/c", "p/", "/c", "pc", "", "%2F"]));"
             case 6: uri += "scheme=\(rng.pick(["https", "http", "javascript", "JavaScript", "file", "", "%", "a b"]));"
@@ -204,9 +215,11 @@ struct IntentFuzzTests {
             case 10: uri += rng.pick(["end;", "", ";", "x;", "S.", "S;", "q.k=v;", "=;"])
             default:
                 let kind = rng.pick(["S", "B", "b", "c", "d", "f", "i", "l", "s"])
-                let value = rng.pick(["", "1", "-1", "127", "128", "-129", "32767", "2147483648", "9223372036854775808",
-                                      "true", "TRUE", "1.5", "1.5f", "2d", "NaN", "-Infinity", "0x1p3", "1e400", "1e-400",
-                                      "%", "%G1", "x", "é", "%F0%9D%84%9E", " 1 "])
+                let value = rng.pick([
+                    "", "1", "-1", "127", "128", "-129", "32767", "2147483648", "9223372036854775808",
+                    "true", "TRUE", "1.5", "1.5f", "2d", "NaN", "-Infinity", "0x1p3", "1e400", "1e-400",
+                    "%", "%G1", "x", "é", "%F0%9D%84%9E", " 1 ",
+                ])
                 uri += "\(kind).\(rng.pick(["k", "", "browser_fallback_url", "%41", "a=b"]))=\(value);"
             }
         }
@@ -218,7 +231,9 @@ struct IntentFuzzTests {
     /// data reduced to `scheme:` as Android's `toUri` writes it, no selector when a package is named).
     static func generateIntent(_ rng: inout FuzzRNG) -> AndroidIntent {
         func text(_ rng: inout FuzzRNG) -> String {
-            let pieces = ["a", "Z", "0", "-", ".", "_", "~", " ", "%", "#", ";", "=", "/", ":", "é", "𝄞", "\u{1}", "&", "+", "end", "SEL"]
+            let pieces = [
+                "a", "Z", "0", "-", ".", "_", "~", " ", "%", "#", ";", "=", "/", ":", "é", "𝄞", "\u{1}", "&", "+", "end", "SEL",
+            ]
             return (0..<(1 + rng.below(6))).map { _ in rng.pick(pieces) }.joined()
         }
         var i = AndroidIntent()
@@ -282,7 +297,11 @@ struct IntentFuzzTests {
     static func percentEncodeSome(_ s: String, _ rng: inout FuzzRNG) -> String {
         var out = ""
         for b in s.utf8 {
-            if rng.oneIn(3) || b < 0x21 || b == 0x7F { out += String(format: "%%%02X", b) } else { out.unicodeScalars.append(Unicode.Scalar(b)) }
+            if rng.oneIn(3) || b < 0x21 || b == 0x7F {
+                out += String(format: "%%%02X", b)
+            } else {
+                out.unicodeScalars.append(Unicode.Scalar(b))
+            }
         }
         return out
     }

@@ -10,9 +10,10 @@ let sdkPatterns = [
 ]
 
 @Suite struct GoodlistMatcherTests {
-    let list = Goodlist(entries: sdkPatterns.enumerated().map {
-        GoodlistEntry(pattern: $1, file: "good_redirects", line: $0 + 1)
-    })
+    let list = Goodlist(
+        entries: sdkPatterns.enumerated().map {
+            GoodlistEntry(pattern: $1, file: "good_redirects", line: $0 + 1)
+        })
 
     @Test(arguments: [
         ("ecom.payex.com", "**.payex.com"),
@@ -52,7 +53,7 @@ let sdkPatterns = [
         // host, expected pattern (the most specific of several)
         ("acs.bank.example", "acs.bank.example"),
         ("bank.example", "bank.example"),
-        ("x.bank.example", "**.x.bank.example"),  // anchored on the host itself: deeper wins
+        ("x.bank.example", "**.x.bank.example"), // anchored on the host itself: deeper wins
         ("w.bank.example", "*.bank.example"),
         ("y.x.bank.example", "**.x.bank.example"),
         ("z.y.x.bank.example", "**.x.bank.example"),
@@ -128,7 +129,7 @@ let sdkPatterns = [
     @Test(arguments: [7, 8, 9, 15, 16, 17, 31, 32, 33, 40, 63])
     func basesOfEveryLengthMatchExactly(_ length: Int) {
         let label = String(repeating: "k", count: max(1, length - 4))
-        let base = "\(label).bnk"  // length bytes, one long label then a short one
+        let base = "\(label).bnk" // length bytes, one long label then a short one
         let list = Goodlist(patterns: [base, "**.w\(label).bnk"])
         #expect(list.match(host: base)?.pattern == base)
         #expect(list.match(host: "a.w\(label).bnk")?.pattern == "**.w\(label).bnk")

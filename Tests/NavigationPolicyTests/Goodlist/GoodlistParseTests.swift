@@ -4,12 +4,12 @@ import NavigationPolicy
 @Suite struct GoodlistParseTests {
     @Test func sdkFormatLoads() throws {
         let text = """
-        # comment
-        **.payex.com
+            # comment
+            **.payex.com
 
-          acs4.sparebank1.no  
-        *.3dsecure.no
-        """
+              acs4.sparebank1.no  
+            *.3dsecure.no
+            """
         let list = try Goodlist(text: text, file: "good_redirects")
         #expect(list.entries.map(\.pattern) == ["**.payex.com", "acs4.sparebank1.no", "*.3dsecure.no"])
         #expect(list.entries.map(\.line) == [2, 4, 5])
@@ -17,7 +17,8 @@ import NavigationPolicy
     }
 
     @Test func plainviewFormatReadsProvenance() throws {
-        let text = #"**.payex.com  issuer="Swedbank Pay" added=2024-01-10 why="say \"hi\" \\ bye" source=https://x.example/a?b=c # note"#
+        let text =
+            #"**.payex.com  issuer="Swedbank Pay" added=2024-01-10 why="say \"hi\" \\ bye" source=https://x.example/a?b=c # note"#
         let src = try GoodlistSource.parse(text: text, file: "f")
         let (line, e) = try #require(src.entries.first)
         #expect(line.number == 1)

@@ -66,7 +66,7 @@ struct AASAConformanceCase: Sendable, CustomTestStringConvertible {
         } else if let map = row["expected"] as? [String: String] {
             expected = map.mapValues(verdict)
         } else {
-            expected = nil  // "error"
+            expected = nil // "error"
         }
     }
 }
@@ -76,7 +76,7 @@ struct AASAConformanceTests {
     /// Rows the conformance README says to skip (not Apple behaviour): name → reason.
     static let skipped: [String: String] = [
         "host/empty-domain-skips-the-check":
-            "blazingly-aasa API convention (empty domain = no host check), not swcutil behaviour; conformance README says skip",
+            "blazingly-aasa API convention (empty domain = no host check), not swcutil behaviour; conformance README says skip"
     ]
 
     static let blazingly = AASAConformanceCase.required("aasa_blazingly_conformance.json")
@@ -148,8 +148,8 @@ struct AppSiteAssociationTests {
     @Test(arguments: [
         ("https://app.example.com/x", AASAVerdict.match),
         ("https://APP.example.com./x", .match),
-        ("http://app.example.com/x", .noMatch),            // universal links are https only
-        ("https://app.example.com:8443/x", .noMatch),      // non-default port
+        ("http://app.example.com/x", .noMatch), // universal links are https only
+        ("https://app.example.com:8443/x", .noMatch), // non-default port
         ("https://app.example.com:443/x", .match),
         ("https://app.example.com@evil.test/x", .noMatch), // userinfo does not make the host
         ("https://evil.test@app.example.com/x", .match),
@@ -158,7 +158,7 @@ struct AppSiteAssociationTests {
         ("https://app.example.com.evil.test/x", .noMatch),
         ("app.example.com/x", .noMatch),
         ("https:///x", .noMatch),
-        ("https://app.example.com/a b", .noMatch),          // raw space: not a URL
+        ("https://app.example.com/a b", .noMatch), // raw space: not a URL
     ])
     func hostAndSchemeChecks(url: String, expected: AASAVerdict) throws {
         let aasa = try AppSiteAssociation(json: Self.doc, domain: "app.example.com")
@@ -188,9 +188,18 @@ struct AppSiteAssociationTests {
         ("{\"applinks\": {\"details\": [{\"appIDs\": \"T.a\", \"components\": []}]}}", "applinks.details[0].appIDs"),
         ("{\"applinks\": {\"details\": [{\"appIDs\": [1], \"components\": []}]}}", "applinks.details[0].appIDs[0]"),
         ("{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": {}}]}}", "applinks.details[0].components"),
-        ("{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": [{\"/\": 5}]}]}}", "applinks.details[0].components[0][\"/\"]"),
-        ("{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": [{\"?\": 5}]}]}}", "applinks.details[0].components[0][\"?\"]"),
-        ("{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": [{\"exclude\": \"yes\"}]}]}}", "applinks.details[0].components[0].exclude"),
+        (
+            "{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": [{\"/\": 5}]}]}}",
+            "applinks.details[0].components[0][\"/\"]"
+        ),
+        (
+            "{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": [{\"?\": 5}]}]}}",
+            "applinks.details[0].components[0][\"?\"]"
+        ),
+        (
+            "{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": [{\"exclude\": \"yes\"}]}]}}",
+            "applinks.details[0].components[0].exclude"
+        ),
         ("{\"applinks\": {\"details\": [{\"appIDs\": [\"T\"], \"components\": [\"/x\"]}]}}", "applinks.details[0].components[0]"),
         ("{\"applinks\": {\"details\": [{\"appID\": \"T\", \"paths\": \"/*\"}]}}", "applinks.details[0].paths"),
         ("{\"applinks\": {\"defaults\": {\"caseSensitive\": 1}, \"details\": []}}", "applinks.defaults.caseSensitive"),
@@ -212,16 +221,18 @@ struct AppSiteAssociationTests {
     }
 
     @Test func hugeURLsAndPatternsAreDecided() throws {
-        let aasa = try AppSiteAssociation(json: """
-            {"applinks": {"details": [{"appIDs": ["T"], "components": [{"/": "/\(String(repeating: "*a", count: 200))*b"}]}]}}
-            """)
+        let aasa = try AppSiteAssociation(
+            json: """
+                {"applinks": {"details": [{"appIDs": ["T"], "components": [{"/": "/\(String(repeating: "*a", count: 200))*b"}]}]}}
+                """)
         let long = "https://x.test/" + String(repeating: "a", count: 100_000)
         #expect(aasa.verdict(appID: "T", url: long) == .noMatch)
         #expect(aasa.verdict(appID: "T", url: long + "b") == .match)
     }
 
     @Test func unknownSubstitutionVariableMatchesNothing() throws {
-        let aasa = try AppSiteAssociation(json: #"{"applinks": {"details": [{"appIDs": ["T"], "components": [{"/": "/$(nope)/*"}]}]}}"#)
+        let aasa = try AppSiteAssociation(
+            json: #"{"applinks": {"details": [{"appIDs": ["T"], "components": [{"/": "/$(nope)/*"}]}]}}"#)
         #expect(aasa.verdict(appID: "T", url: "https://x.test/a/b") == .noMatch)
         #expect(aasa.verdict(appID: "T", url: "https://x.test/$(nope)/b") == .noMatch)
     }

@@ -13,9 +13,14 @@ import TestSupport
     }
 
     @Test func swishPrintsTheLaunchURLWithTheCallbackEncodedOnce() throws {
-        let r = try CLI.run(["app", "swish", "--token", "c28a4061470f4af48973bd2a4642b4fa", "--callback", "shopapp://swish?order=42&note=a%20b"])
+        let r = try CLI.run([
+            "app", "swish", "--token", "c28a4061470f4af48973bd2a4642b4fa", "--callback", "shopapp://swish?order=42&note=a%20b",
+        ])
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == "swish://paymentrequest?token=c28a4061470f4af48973bd2a4642b4fa&callbackurl=shopapp%3A%2F%2Fswish%3Forder%3D42%26note%3Da%2520b\n")
+        #expect(
+            r.stdout
+                == "swish://paymentrequest?token=c28a4061470f4af48973bd2a4642b4fa&callbackurl=shopapp%3A%2F%2Fswish%3Forder%3D42%26note%3Da%2520b\n"
+        )
         #expect(r.stderr.isEmpty)
     }
 
@@ -31,11 +36,18 @@ import TestSupport
     /// Black-box: a library validation error is exit 64 with `error: FIELD: …` on stderr and nothing on stdout;
     /// the options the CLI itself checks (login strategy, tender type) likewise. The other rows are tested
     /// in-process against the library (`AppValidationRows`).
-    @Test(arguments: [
-        (["app", "bankid", "--autostarttoken", "1234"], "autostarttoken: must be a UUID"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--login-strategy", "x"], "loginStrategy:"),
-        (["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--tender-type", "gold"], "tenderType:"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["app", "bankid", "--autostarttoken", "1234"], "autostarttoken: must be a UUID"),
+            (
+                ["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--login-strategy", "x"],
+                "loginStrategy:"
+            ),
+            (
+                ["app", "roampay", "--amount", "1", "--auth-token", "t", "--host-url", "a://", "--tender-type", "gold"],
+                "tenderType:"
+            ),
+        ] as [([String], String)])
     func invalidInputExits64NamingTheFieldAndRule(_ c: ([String], String)) throws {
         let r = try CLI.run(c.0)
         #expect(r.status == 64, "\(r)")
@@ -61,18 +73,28 @@ import TestSupport
     @Test func bankIDBuildsBothForms() throws {
         let scheme = try CLI.run(["app", "bankid", "--autostarttoken", Self.uuid, "--redirect", "null"])
         #expect(scheme.stdout == "bankid:///?autostarttoken=\(Self.uuid)&redirect=null\n", "\(scheme)")
-        let universal = try CLI.run(["app", "bankid", "--autostarttoken", Self.uuid, "--redirect", "https://shop.example/pay?o=1", "--universal"])
-        #expect(universal.stdout == "https://app.bankid.com/?autostarttoken=\(Self.uuid)&redirect=https%3A%2F%2Fshop.example%2Fpay%3Fo%3D1\n", "\(universal)")
+        let universal = try CLI.run([
+            "app", "bankid", "--autostarttoken", Self.uuid, "--redirect", "https://shop.example/pay?o=1", "--universal",
+        ])
+        #expect(
+            universal.stdout
+                == "https://app.bankid.com/?autostarttoken=\(Self.uuid)&redirect=https%3A%2F%2Fshop.example%2Fpay%3Fo%3D1\n",
+            "\(universal)")
         let none = try CLI.run(["app", "bankid", "--autostarttoken", Self.uuid])
         #expect(none.stdout == "bankid:///?autostarttoken=\(Self.uuid)\n", "\(none)")
     }
 
     @Test func roampayPrintsTheLinkAndItsJSON() throws {
-        let args = ["app", "roampay", "--amount", "1500", "--auth-token", Self.rpxToken, "--host-url", "RPXUniversalLinkNativeTestApp://",
-                    "--tax", "8.25", "--tender-type", "card"]
+        let args = [
+            "app", "roampay", "--amount", "1500", "--auth-token", Self.rpxToken, "--host-url", "RPXUniversalLinkNativeTestApp://",
+            "--tax", "8.25", "--tender-type", "card",
+        ]
         let r = try CLI.run(args)
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout == "https://assets.roamdata.com/transaction/?amount=1500&tax=8.25&authToken=\(Self.rpxToken)&hostURL=RPXUniversalLinkNativeTestApp://&tenderType=card\n")
+        #expect(
+            r.stdout
+                == "https://assets.roamdata.com/transaction/?amount=1500&tax=8.25&authToken=\(Self.rpxToken)&hostURL=RPXUniversalLinkNativeTestApp://&tenderType=card\n"
+        )
         let j = try object(try CLI.run(args + ["--json"]))
         #expect(j["hostKind"] as? String == "native-app")
         #expect((j["request"] as? [String: Any])?["amount"] as? String == "1500")
@@ -83,7 +105,8 @@ import TestSupport
         #expect(swish["kind"] as? String == "swish-launch")
         #expect(swish["callbackURL"] as? String == "shopapp://done")
 
-        let bankid = try object(try CLI.run(["app", "parse", "https://app.bankid.com/?autostarttoken=\(Self.uuid)&redirect=null"]))
+        let bankid = try object(
+            try CLI.run(["app", "parse", "https://app.bankid.com/?autostarttoken=\(Self.uuid)&redirect=null"]))
         #expect(bankid["kind"] as? String == "bankid-launch")
         #expect(bankid["returnsTo"] as? String == "previous-app")
         #expect(bankid["form"] as? String == "universal-link")
@@ -98,7 +121,9 @@ import TestSupport
         #expect((callback["addedParameters"] as? [String: String]) == ["x": "1"])
     }
 
-    @Test(arguments: ["approved", "cancelled-by-user", "reader-battery-low", "invalid-session", "unknown-error", "invalid-tender-type"])
+    @Test(arguments: [
+        "approved", "cancelled-by-user", "reader-battery-low", "invalid-session", "unknown-error", "invalid-tender-type",
+    ])
     func roampayResponseRoundTripsThroughParse(_ outcome: String) throws {
         let made = try CLI.run(["app", "roampay-response", "--host-url", "shopapp://", "--outcome", outcome])
         #expect(made.status == 0, "\(made)")
@@ -126,15 +151,23 @@ import TestSupport
         var testDescription: String { mentions }
     }
 
-    static func roampay(amount: String = "1", authToken: String = "t", hostURL: String = "a://", tip: String? = nil, tax: String? = nil,
-                        invoiceID: String? = nil, notes: String? = nil, reference: String? = nil) -> @Sendable () throws -> Void {
-        { _ = try ROAMpayRequest(amount: amount, authToken: authToken, hostURL: hostURL, tip: tip, tax: tax, invoiceID: invoiceID,
-                                 transactionNotes: notes, customReferenceNumber: reference).url() }
+    static func roampay(
+        amount: String = "1", authToken: String = "t", hostURL: String = "a://", tip: String? = nil, tax: String? = nil,
+        invoiceID: String? = nil, notes: String? = nil, reference: String? = nil
+    ) -> @Sendable () throws -> Void {
+        {
+            _ = try ROAMpayRequest(
+                amount: amount, authToken: authToken, hostURL: hostURL, tip: tip, tax: tax, invoiceID: invoiceID,
+                transactionNotes: notes, customReferenceNumber: reference
+            ).url()
+        }
     }
 
     static let rows: [Row] = [
         Row(mentions: "token:", field: "token") { _ = try SwishLaunch(token: "a b", callbackURL: "merchant://") },
-        Row(mentions: "callbackurl:", field: "callbackurl") { _ = try SwishLaunch(token: "T", callbackURL: "javascript:alert(1)") },
+        Row(mentions: "callbackurl:", field: "callbackurl") {
+            _ = try SwishLaunch(token: "T", callbackURL: "javascript:alert(1)")
+        },
         Row(mentions: "redirect:", field: "redirect") {
             _ = try BankIDLaunch(autoStartToken: AppCLITests.uuid, redirect: .url("file:///etc/passwd"))
         },
@@ -147,9 +180,15 @@ import TestSupport
         Row(mentions: "invoiceID:", field: "invoiceID", call: roampay(invoiceID: "A-1")),
         Row(mentions: "customReferenceNumber:", field: "customReferenceNumber", call: roampay(reference: "a b")),
         Row(mentions: "transactionNotes:", field: "transactionNotes", call: roampay(notes: "café")),
-        Row(mentions: "transactionResponse:", field: "transactionResponse") { _ = try AppSwitchMessage.parse("app://?transactionResponse=%%%") },
-        Row(mentions: "not valid JSON", field: "transactionResponse") { _ = try AppSwitchMessage.parse("app://?transactionResponse=bm90IGpzb24=") },
-        Row(mentions: "is not a Swish, BankID or ROAMpay X URL", field: nil) { _ = try AppSwitchMessage.parse("https://shop.example/checkout") },
+        Row(mentions: "transactionResponse:", field: "transactionResponse") {
+            _ = try AppSwitchMessage.parse("app://?transactionResponse=%%%")
+        },
+        Row(mentions: "not valid JSON", field: "transactionResponse") {
+            _ = try AppSwitchMessage.parse("app://?transactionResponse=bm90IGpzb24=")
+        },
+        Row(mentions: "is not a Swish, BankID or ROAMpay X URL", field: nil) {
+            _ = try AppSwitchMessage.parse("https://shop.example/checkout")
+        },
         Row(mentions: "callbackurl: is percent-encoded twice", field: "callbackurl") {
             _ = try AppSwitchMessage.parse("swish://paymentrequest?token=T&callbackurl=m%253A%252F%252F")
         },

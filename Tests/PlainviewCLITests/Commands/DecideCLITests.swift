@@ -8,22 +8,22 @@ import TestSupport
 /// Black-box tests of `plainview decide`: stdout (one JSON object per URL), stderr and exit status.
 @Suite struct DecideCLITests {
     static let policy = """
-    platform: ios
-    paymentUrl: https://shop.example.com/pay?order=42
-    completeUrl: https://shop.example.com/complete
-    cancelUrl: https://shop.example.com/cancel
-    callbackScheme: shopapp
-    goodlist: []
-    """
+        platform: ios
+        paymentUrl: https://shop.example.com/pay?order=42
+        completeUrl: https://shop.example.com/complete
+        cancelUrl: https://shop.example.com/cancel
+        callbackScheme: shopapp
+        goodlist: []
+        """
 
     static let environment = """
-    apps:
-      - name: BankID
-        schemes: [bankid]
-        universalLinks: [{host: app.bankid.com, paths: ["/*"]}]
-        package: com.bankid.bus
-        appLinks: [{host: app.bankid.com, paths: ["/*"]}]
-    """
+        apps:
+          - name: BankID
+            schemes: [bankid]
+            universalLinks: [{host: app.bankid.com, paths: ["/*"]}]
+            package: com.bankid.bus
+            appLinks: [{host: app.bankid.com, paths: ["/*"]}]
+        """
 
     /// Writes the files into a fresh directory and runs `plainview ARGS` there.
     func run(_ args: [String], files: [String: String] = ["policy.yaml": policy, "env.yaml": environment]) throws -> CLIResult {
@@ -44,23 +44,30 @@ import TestSupport
     }
 
     @Test func oneJSONObjectPerURLWithTheContractKeysInOrder() throws {
-        let r = try run(["decide", "--policy", "policy.yaml", "--env", "env.yaml",
-                         "https://shop.example.com/complete", "bankid:///?autostarttoken=x"])
+        let r = try run([
+            "decide", "--policy", "policy.yaml", "--env", "env.yaml",
+            "https://shop.example.com/complete", "bankid:///?autostarttoken=x",
+        ])
         #expect(r.status == 0, "\(r)")
         #expect(r.stderr.isEmpty, "\(r)")
-        #expect(r.stdoutLines == [
-            #"{"url":"https://shop.example.com/complete","action":"complete","target":null,"via":null,"rule":"intercept.complete","reason":"completeUrl reached: the payment is finished"}"#,
-            #"{"url":"bankid:///?autostarttoken=x","action":"open-app","target":"bankid:///?autostarttoken=x","via":"custom-scheme","rule":"custom-scheme.app","reason":"BankID handles bankid:"}"#,
-        ])
+        #expect(
+            r.stdoutLines == [
+                #"{"url":"https://shop.example.com/complete","action":"complete","target":null,"via":null,"rule":"intercept.complete","reason":"completeUrl reached: the payment is finished"}"#,
+                #"{"url":"bankid:///?autostarttoken=x","action":"open-app","target":"bankid:///?autostarttoken=x","via":"custom-scheme","rule":"custom-scheme.app","reason":"BankID handles bankid:"}"#,
+            ])
     }
 
     @Test func paymentUrlVariantsReload() throws {
-        let r = try run(["decide", "--policy", "policy.yaml", "--",
-                         "https://shop.example.com/pay?fallback=true&order=42", "shopapp://shop.example.com/pay?order=42"])
+        let r = try run([
+            "decide", "--policy", "policy.yaml", "--",
+            "https://shop.example.com/pay?fallback=true&order=42", "shopapp://shop.example.com/pay?order=42",
+        ])
         #expect(r.status == 0, "\(r)")
         let objs = try objects(r)
         #expect(objs.count == 2)
-        #expect(r.stdout.hasPrefix(#"{"url":"https://shop.example.com/pay?fallback=true&order=42","#), "URLs keep their & in the output")
+        #expect(
+            r.stdout.hasPrefix(#"{"url":"https://shop.example.com/pay?fallback=true&order=42","#),
+            "URLs keep their & in the output")
         for o in objs {
             #expect(o["action"] as? String == "reload")
             #expect(o["target"] as? String == "https://shop.example.com/pay?order=42")
@@ -69,8 +76,10 @@ import TestSupport
     }
 
     @Test func pickyPageUsesCurrent() throws {
-        let r = try run(["decide", "--policy", "policy.yaml", "--current", "https://acs.bank.example/c",
-                         "https://evilpayex.com/", "https://shop.example.com@evil.example/"])
+        let r = try run([
+            "decide", "--policy", "policy.yaml", "--current", "https://acs.bank.example/c",
+            "https://evilpayex.com/", "https://shop.example.com@evil.example/",
+        ])
         #expect(r.status == 0, "\(r)")
         for o in try objects(r) {
             #expect(o["action"] as? String == "open-browser")
@@ -80,10 +89,12 @@ import TestSupport
     }
 
     @Test func platformFrameAndEnvironmentOptions() throws {
-        let r = try run(["decide", "--policy", "policy.yaml", "--env", "env.yaml", "--platform", "android",
-                         "--frame", "main", "--gesture", "--redirect",
-                         "https://app.bankid.com/x", "intent://x#Intent;scheme=bankid;package=com.bankid.bus;end",
-                         "intent://x#Intent;package=com.none;S.browser_fallback_url=https%3A%2F%2Fok.example%2F;end"])
+        let r = try run([
+            "decide", "--policy", "policy.yaml", "--env", "env.yaml", "--platform", "android",
+            "--frame", "main", "--gesture", "--redirect",
+            "https://app.bankid.com/x", "intent://x#Intent;scheme=bankid;package=com.bankid.bus;end",
+            "intent://x#Intent;package=com.none;S.browser_fallback_url=https%3A%2F%2Fok.example%2F;end",
+        ])
         #expect(r.status == 0, "\(r)")
         let objs = try objects(r)
         #expect(objs.map { $0["rule"] as? String } == ["android.app-link", "intent.app", "intent.fallback"])
@@ -96,14 +107,18 @@ import TestSupport
 
     @Test func theDecisionDoesNotDependOnTheWorkingDirectory() throws {
         // No `goodlist` key: the built-in list answers, in a folder with no Goodlist/ and in the repository alike.
-        let policy = Self.policy.replacingOccurrences(of: "goodlist: []\n", with: "").replacingOccurrences(of: "goodlist: []", with: "")
+        let policy = Self.policy.replacingOccurrences(of: "goodlist: []\n", with: "").replacingOccurrences(
+            of: "goodlist: []", with: "")
         let url = "https://acs4.sparebank1.no/acs"
-        let elsewhere = try run(["decide", "--policy", "policy.yaml", "--current", "https://x.example/", url], files: ["policy.yaml": policy])
+        let elsewhere = try run(
+            ["decide", "--policy", "policy.yaml", "--current", "https://x.example/", url], files: ["policy.yaml": policy])
         #expect(elsewhere.status == 0, "\(elsewhere)")
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try policy.write(to: dir.appendingPathComponent("policy.yaml"), atomically: true, encoding: .utf8)
-        let here = try CLI.run(["decide", "--policy", dir.appendingPathComponent("policy.yaml").path, "--current", "https://x.example/", url])
+        let here = try CLI.run([
+            "decide", "--policy", dir.appendingPathComponent("policy.yaml").path, "--current", "https://x.example/", url,
+        ])
         #expect(here.stdout == elsewhere.stdout)
         #expect(elsewhere.stdout.contains("\"rule\":\"web.goodlist\""), "\(elsewhere)")
         #expect(elsewhere.stdout.contains("Goodlist/3ds.goodlist:13"), "\(elsewhere)")
@@ -125,8 +140,9 @@ import TestSupport
     }
 
     @Test func unknownKeyExits64NamingFileLineAndKey() throws {
-        let r = try run(["decide", "--policy", "policy.yaml", "https://x.example/"],
-                        files: ["policy.yaml": Self.policy + "\nredirect: webview\n"])
+        let r = try run(
+            ["decide", "--policy", "policy.yaml", "https://x.example/"],
+            files: ["policy.yaml": Self.policy + "\nredirect: webview\n"])
         #expect(r.status == 64, "\(r)")
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.contains("policy.yaml:7: redirect: unknown key"), "\(r)")
@@ -145,13 +161,19 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let env = dir.appendingPathComponent("env.yaml").path
         try "apps:\n  - name: X\n    schemes: 42x\n".write(toFile: env, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigError(file: env, line: 3, key: "apps[0].schemes[0]", "expected a URL scheme (like bankid), found '42x'")) {
+        #expect(
+            throws: ConfigError(file: env, line: 3, key: "apps[0].schemes[0]", "expected a URL scheme (like bankid), found '42x'")
+        ) {
             try EnvironmentFile.device(path: env)
         }
         let policy = dir.appendingPathComponent("policy.yaml").path
-        try Self.policy.replacingOccurrences(of: "https://shop.example.com/cancel", with: "cancel").write(toFile: policy, atomically: true, encoding: .utf8)
-        #expect(throws: ConfigError(file: policy, line: 4, key: "cancelUrl",
-                                    "expected an absolute URL (like https://shop.example.com/path), found 'cancel'")) {
+        try Self.policy.replacingOccurrences(of: "https://shop.example.com/cancel", with: "cancel").write(
+            toFile: policy, atomically: true, encoding: .utf8)
+        #expect(
+            throws: ConfigError(
+                file: policy, line: 4, key: "cancelUrl",
+                "expected an absolute URL (like https://shop.example.com/path), found 'cancel'")
+        ) {
             try PolicyFile.load(path: policy)
         }
     }
@@ -173,8 +195,12 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.policy.write(to: dir.appendingPathComponent("policy.yaml"), atomically: true, encoding: .utf8)
-        let urls = (0..<500).map { "https://shop.example.com/item/\($0)" } + ["javascript:alert(1)", "https://shop.example.com/complete"]
-        let r = try CLI.run(["decide", "--policy", "policy.yaml", "-"], stdin: Data((urls.joined(separator: "\r\n") + "\n").utf8), in: dir)
+        let urls =
+            (0..<500).map { "https://shop.example.com/item/\($0)" } + [
+                "javascript:alert(1)", "https://shop.example.com/complete",
+            ]
+        let r = try CLI.run(
+            ["decide", "--policy", "policy.yaml", "-"], stdin: Data((urls.joined(separator: "\r\n") + "\n").utf8), in: dir)
         #expect(r.status == 0, "\(r)")
         let objs = try objects(r)
         #expect(objs.count == 502)

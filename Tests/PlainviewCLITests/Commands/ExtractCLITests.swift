@@ -33,7 +33,8 @@ import TestSupport
         #expect(Set(o.keys) == ["refresh", "links", "forms", "frames", "scriptNavigations", "hooks", "truncations"])
         #expect((o["truncations"] as? [Any])?.isEmpty == true)
         let refresh = try #require(o["refresh"] as? [String: Any])
-        #expect(refresh["url"] as? String == "intent://example.com/perform-payment#Intent;scheme=https;package=com.example.app;end;")
+        #expect(
+            refresh["url"] as? String == "intent://example.com/perform-payment#Intent;scheme=https;package=com.example.app;end;")
         #expect(refresh["delay"] as? Int == 0)
         let links = try #require(o["links"] as? [[String: Any]])
         #expect(links.first?["url"] as? String == "https://shop.example/help")
@@ -50,12 +51,13 @@ import TestSupport
     /// The streamed output is the scan result, every field of every item (decoded back, it is equal), in
     /// Foundation's pretty layout with sorted keys.
     @Test func outputIsTheWholeScanResult() throws {
-        let html = Self.page + """
-            <iframe src="/f2" name="pay"></iframe><a href='/q?a=1&amp;b="2"' target=w>tab\there \u{1}"q"\\</a>
-            <form action="/p" target="win" method=get><input name=n value="v&amp;w"></form>
-            <a href="javascript:void(0)" onclick="location.replace('/r')">x</a>
-            <script>Android.pay("1"); window.open("/w")</script>
-            """
+        let html =
+            Self.page + """
+                <iframe src="/f2" name="pay"></iframe><a href='/q?a=1&amp;b="2"' target=w>tab\there \u{1}"q"\\</a>
+                <form action="/p" target="win" method=get><input name=n value="v&amp;w"></form>
+                <a href="javascript:void(0)" onclick="location.replace('/r')">x</a>
+                <script>Android.pay("1"); window.open("/w")</script>
+                """
         let base = "https://shop.example/pay"
         let r = try withPage(html) { try CLI.run(["extract", $0.path, "--base", base]) }
         #expect(r.status == 0, "\(r)")
@@ -102,15 +104,17 @@ import TestSupport
 
     @Test func contentTypeCharsetIsUsed() throws {
         let bytes = Data("<a href='/k'>K".utf8) + Data([0xF6]) + Data("p</a>".utf8)
-        let r = try CLI.run(["extract", "-", "--base", "https://shop.example/", "--content-type", "text/html; charset=iso-8859-1"], stdin: bytes)
+        let r = try CLI.run(
+            ["extract", "-", "--base", "https://shop.example/", "--content-type", "text/html; charset=iso-8859-1"], stdin: bytes)
         #expect(r.status == 0, "\(r)")
         let links = try #require(try json(r)["links"] as? [[String: Any]])
         #expect(links.first?["text"] as? String == "Köp")
     }
 
     @Test func androidInterfaceOptionNamesTheObjects() throws {
-        let r = try CLI.run(["extract", "-", "--base", "https://shop.example/", "--android-interface", "bridge"],
-                            stdin: Data("<script>bridge.done(1); callbacks.completed()</script>".utf8))
+        let r = try CLI.run(
+            ["extract", "-", "--base", "https://shop.example/", "--android-interface", "bridge"],
+            stdin: Data("<script>bridge.done(1); callbacks.completed()</script>".utf8))
         #expect(r.status == 0, "\(r)")
         let hooks = try #require(try json(r)["hooks"] as? [[String: Any]])
         #expect(hooks.map { $0["name"] as? String } == ["bridge.done"])

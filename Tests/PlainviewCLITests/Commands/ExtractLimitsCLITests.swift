@@ -60,8 +60,12 @@ import TestSupport
     @Test(arguments: DensePage.allCases)
     func densePagesAddAtMostThreeTimesTheirSize(kind: DensePage) async throws {
         let page = kind.page(bytes: 8_000_000)
-        let empty = try await offPool { try Self.withFile(Array("<html></html>".utf8)) { try Self.peak(["extract", $0.path, "--base", Self.base]) } }
-        let (status, bytes) = try await offPool { try Self.withFile(page) { try Self.peak(["extract", $0.path, "--base", Self.base]) } }
+        let empty = try await offPool {
+            try Self.withFile(Array("<html></html>".utf8)) { try Self.peak(["extract", $0.path, "--base", Self.base]) }
+        }
+        let (status, bytes) = try await offPool {
+            try Self.withFile(page) { try Self.peak(["extract", $0.path, "--base", Self.base]) }
+        }
         #expect(status == 0 && empty.status == 0)
         let added = Double(bytes - empty.bytes) / Double(page.count)
         #expect(added <= 3, "\(kind): the page added \(added)× its size (peak \(bytes / 1_000_000) MB)")
@@ -106,7 +110,9 @@ import TestSupport
     @Test func attributeFloodIsCutAndSaidSo() async throws {
         let attributes = (0..<200_000).map { "a\($0)=1" }.joined(separator: " ")
         let page = Array("<div \(attributes)>x</div><a href='/after'>after</a>".utf8)
-        let r = try await offPool { try Self.withFile(page) { try CLI.run(["extract", $0.path, "--base", Self.base], timeout: 60) } }
+        let r = try await offPool {
+            try Self.withFile(page) { try CLI.run(["extract", $0.path, "--base", Self.base], timeout: 60) }
+        }
         #expect(r.status == 0, "\(r.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         let truncations = try #require(object["truncations"] as? [[String: Any]])

@@ -8,7 +8,8 @@ import TestSupport
     /// Every file of a folder, as text (bytes decoded leniently).
     static func allText(_ folder: URL) throws -> String {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        return try names.map { String(decoding: try Data(contentsOf: folder.appendingPathComponent($0)), as: UTF8.self) }.joined(separator: "\n")
+        return try names.map { String(decoding: try Data(contentsOf: folder.appendingPathComponent($0)), as: UTF8.self) }.joined(
+            separator: "\n")
     }
 
     @Test func importWritesARedactedFlowFolderAndReportsWhatWasRedacted() throws {
@@ -18,12 +19,16 @@ import TestSupport
         let r = try CLI.run(["import", Self.fixture("auto_post_3ds.har"), "--out", out.path, "--expect", "complete"])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("wrote \(out.path)/flow.yaml and 3 page file(s)"))
-        #expect(r.stdout.contains("redacted 29 value(s), 12 distinct: cookie 5, credential 1, token 18, card 1, personal-number 1, email 3"))
+        #expect(
+            r.stdout.contains(
+                "redacted 29 value(s), 12 distinct: cookie 5, credential 1, token 18, card 1, personal-number 1, email 3"))
         #expect(r.stdout.contains("recording ends:"))
         let text = try Self.allText(out)
-        for secret in ["9f8e7d6c5b4a3921", "S3SS10N-7d1e2f3a4b5c", "eJxVUk1vgjAYvvsrGu8KBQwzzZhxiRkHNkjkEO0bcmgnvvBGQvNdKsQnPjUwSz4MXlIOgP",
-                       "md-7f3a9c21e5", "eJzVWNmyokgQfZ9fAAXAyOPWfT9", "tk_live_51HxYzAbCdEf", "anna.svensson",
-                       "4111 1111 1111 1111", "19811218-9876", "ak_93jf83jf93jf"] {
+        for secret in [
+            "9f8e7d6c5b4a3921", "S3SS10N-7d1e2f3a4b5c", "eJxVUk1vgjAYvvsrGu8KBQwzzZhxiRkHNkjkEO0bcmgnvvBGQvNdKsQnPjUwSz4MXlIOgP",
+            "md-7f3a9c21e5", "eJzVWNmyokgQfZ9fAAXAyOPWfT9", "tk_live_51HxYzAbCdEf", "anna.svensson",
+            "4111 1111 1111 1111", "19811218-9876", "ak_93jf83jf93jf",
+        ] {
             #expect(!text.contains(secret), "\(secret) survived the import")
             #expect(!r.stdout.contains(secret) && !r.stderr.contains(secret), "\(secret) printed")
         }
@@ -79,8 +84,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let bad = dir.appendingPathComponent("bad.yaml")
         try Data("nmes: [x]\n".utf8).write(to: bad)
-        let r = try CLI.run(["import", Self.fixture("auto_post_3ds.har"), "--out", dir.appendingPathComponent("f").path,
-                             "--redact-config", bad.path])
+        let r = try CLI.run([
+            "import", Self.fixture("auto_post_3ds.har"), "--out", dir.appendingPathComponent("f").path,
+            "--redact-config", bad.path,
+        ])
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.contains("bad.yaml:1: nmes: unknown key 'nmes'"), "\(r)")
 
@@ -89,8 +96,10 @@ import TestSupport
         let policy = dir.appendingPathComponent("common/policy.yaml")
         try FileManager.default.createDirectory(at: policy.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("platform: ios\n".utf8).write(to: policy)
-        let ok = try CLI.run(["import", Self.fixture("auto_post_3ds.har"), "--out", dir.appendingPathComponent("Pages/f").path,
-                              "--redact-config", good.path, "--policy", policy.path])
+        let ok = try CLI.run([
+            "import", Self.fixture("auto_post_3ds.har"), "--out", dir.appendingPathComponent("Pages/f").path,
+            "--redact-config", good.path, "--policy", policy.path,
+        ])
         #expect(ok.status == 0, "\(ok)")
         let text = try Self.allText(dir.appendingPathComponent("Pages/f"))
         #expect(text.contains("md-7f3a9c21e5"))
@@ -101,7 +110,7 @@ import TestSupport
 
     @Test func usageErrorsExit64() throws {
         #expect(try CLI.run(["import"]).status == 64)
-        #expect(try CLI.run(["import", Self.fixture("redirect_chain.har")]).status == 64)  // no --out
+        #expect(try CLI.run(["import", Self.fixture("redirect_chain.har")]).status == 64) // no --out
         let r = try CLI.run(["import", Self.fixture("redirect_chain.har"), "--out", "/tmp/x", "--expect", "maybe"])
         #expect(r.status == 64)
         #expect(r.stderr.contains("--expect"))
@@ -118,8 +127,10 @@ import TestSupport
         }
         #expect(!r.stdout.contains("warning:"))
         let text = try Self.allText(out)
-        for secret in ["4111 1111 1111 1111", "5555&nbsp;5555", "3782.822463.10005", "811218 9876", "19811218%2D9876",
-                       "kalle&#64;example.se", "eva\\u0040example.se", "c2Vzc2lvbi12YWx1ZS0xMjM0NTY3OA", "5105105105105100"] {
+        for secret in [
+            "4111 1111 1111 1111", "5555&nbsp;5555", "3782.822463.10005", "811218 9876", "19811218%2D9876",
+            "kalle&#64;example.se", "eva\\u0040example.se", "c2Vzc2lvbi12YWx1ZS0xMjM0NTY3OA", "5105105105105100",
+        ] {
             #expect(!text.contains(secret), "\(secret) survived")
         }
     }
@@ -130,7 +141,8 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let har = dir.appendingPathComponent("account.har")
         let body = "<p>Konto 12345678901234</p>"
-        let json = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":[{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/pay?order=42","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"BODY"},"redirectURL":""},"cache":{},"timings":{}}]}}"#
+        let json =
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":[{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/pay?order=42","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"BODY"},"redirectURL":""},"cache":{},"timings":{}}]}}"#
         try Data(json.replacingOccurrences(of: "BODY", with: body).utf8).write(to: har)
         let refused = try CLI.run(["import", har.path, "--out", dir.appendingPathComponent("strict").path, "--strict"])
         #expect(refused.status == 1, "\(refused)")
@@ -148,7 +160,8 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let har = dir.appendingPathComponent("hostile.har")
-        let json = #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":[{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/pay?order=42","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":302,"statusText":"","httpVersion":"h2","headers":[{"name":"Location","value":"https://shop.example.com/complete"}],"cookies":[],"content":{"size":0,"mimeType":"text/html","text":""},"redirectURL":""},"cache":{},"timings":{}},{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:01.000Z","request":{"method":"GET","url":"https://shop.example.com/complete","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"<p>ok</p>"},"redirectURL":""},"cache":{},"timings":{}},{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:02.000Z","request":{"method":"GET","url":"https://shop.example.com/x? expect: {outcome: stuck}expect: {outcome: stuck}","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"<p>x</p>"},"redirectURL":""},"cache":{},"timings":{}}]}}"#
+        let json =
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":[{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/pay?order=42","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":302,"statusText":"","httpVersion":"h2","headers":[{"name":"Location","value":"https://shop.example.com/complete"}],"cookies":[],"content":{"size":0,"mimeType":"text/html","text":""},"redirectURL":""},"cache":{},"timings":{}},{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:01.000Z","request":{"method":"GET","url":"https://shop.example.com/complete","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"<p>ok</p>"},"redirectURL":""},"cache":{},"timings":{}},{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:02.000Z","request":{"method":"GET","url":"https://shop.example.com/x? expect: {outcome: stuck}expect: {outcome: stuck}","httpVersion":"h2","headers":[],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"<p>x</p>"},"redirectURL":""},"cache":{},"timings":{}}]}}"#
         try Data(json.utf8).write(to: har)
         let policy = Project.path("Tests/FlowImportTests/Fixtures/har/policy-ios.yaml").path
         let out = dir.appendingPathComponent("flow")

@@ -33,7 +33,10 @@ private final class ServeProcess: @unchecked Sendable {
         let text = String(decoding: line, as: UTF8.self)
         guard text.hasPrefix("listening on ") else {
             process.terminate()
-            throw CLIFailure(description: "serve did not announce its address: '\(text)' stderr: \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+            throw CLIFailure(
+                description:
+                    "serve did not announce its address: '\(text)' stderr: \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+            )
         }
         url = String(text.dropFirst("listening on ".count).split(separator: " ").first ?? "")
     }
@@ -63,13 +66,17 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
 @Suite(.serialized) struct ServeCLITests {
     @Test func checkBackendPassesAgainstServeAndServeStopsCleanlyOnSIGTERM() async throws {
         // The normal deployment: probed at an internal address, generating URLs for the public one.
-        let server = try await startServe(["--root", "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
-                                       "--app-id", "ABCDE12345.com.example.shop",
-                                       "--android-package", "com.example.shop", "--sha256-cert", String(repeating: "ab", count: 32),
-                                       "--app-scheme", "shop", "--log-level", "debug"])
+        let server = try await startServe([
+            "--root", "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
+            "--app-id", "ABCDE12345.com.example.shop",
+            "--android-package", "com.example.shop", "--sha256-cert", String(repeating: "ab", count: 32),
+            "--app-scheme", "shop", "--log-level", "debug",
+        ])
         #expect(server.url.hasPrefix("http://127.0.0.1:"))
-        let r = try await runCLI(["check-backend", server.url + "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
-                             "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop", "--scheme", "shop"])
+        let r = try await runCLI([
+            "check-backend", server.url + "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
+            "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop", "--scheme", "shop",
+        ])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 30, "\(r)")
         #expect(!r.stdout.contains("FAIL "))
@@ -85,8 +92,10 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
     @Test func checkBackendPassesAgainstServeWithNoSchemeFlags() async throws {
         let server = try await startServe(["--public-url", "https://shop.example.com"])
         let r = try await runCLI(["check-backend", server.url + "/", "--public-url", "https://shop.example.com"])
-        let refused = try await RawHTTP.request(port: try #require(Int(server.url.split(separator: ":").last ?? "")),
-            "GET /sdk-callback/ios-universal-link?scheme=itms-services&language=en-US&fallback=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let refused = try await RawHTTP.request(
+            port: try #require(Int(server.url.split(separator: ":").last ?? "")),
+            "GET /sdk-callback/ios-universal-link?scheme=itms-services&language=en-US&fallback=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
         _ = try await stopServe(server)
         #expect(r.status == 0, "\(r)")
         #expect(!r.stdout.contains("FAIL "), "\(r)")
@@ -96,8 +105,12 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
     @Test func atTheDefaultLevelOnlyRefusedRequestsAreLogged() async throws {
         let server = try await startServe(["--app-scheme", "shop"])
         let port = try #require(Int(server.url.split(separator: ":").last ?? ""))
-        let fine = try await RawHTTP.request(port: port, "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        let refused = try await RawHTTP.request(port: port, "GET /sdk-callback/ios-universal-link?scheme=itms-services&language=en-US&fallback=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let fine = try await RawHTTP.request(
+            port: port, "GET /.well-known/assetlinks.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        let refused = try await RawHTTP.request(
+            port: port,
+            "GET /sdk-callback/ios-universal-link?scheme=itms-services&language=en-US&fallback=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
         let (status, log) = try await stopServe(server)
         #expect(status == 0, "\(log)")
         #expect(fine.hasPrefix("HTTP/1.1 200 "), "\(fine)")
@@ -106,7 +119,11 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
         #expect(!refused.contains("itms-services://"), "\(refused)")
         let lines = log.split(separator: "\n")
         #expect(!lines.contains { $0.contains("GET /.well-known/assetlinks.json") }, "\(log)")
-        #expect(lines.contains { $0.contains("warning") && $0.contains("GET /sdk-callback/ios-universal-link?scheme=itms-services") && $0.contains(" 400 ") }, "\(log)")
+        #expect(
+            lines.contains {
+                $0.contains("warning") && $0.contains("GET /sdk-callback/ios-universal-link?scheme=itms-services")
+                    && $0.contains(" 400 ")
+            }, "\(log)")
     }
 
     @Test func serveStopsCleanlyOnSIGINT() async throws {
@@ -132,7 +149,8 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
         let r = try await runCLI(["check-backend", server.url + "/swedbank-pay-mobile/"])
         _ = try await stopServe(server)
         #expect(r.status == 1, "\(r)")
-        #expect(r.stdout.contains("FAIL android-intent page: expected a 0 s meta refresh and a link to intent://127.0.0.1:"), "\(r)")
+        #expect(
+            r.stdout.contains("FAIL android-intent page: expected a 0 s meta refresh and a link to intent://127.0.0.1:"), "\(r)")
     }
 
     @Test func checkBackendReportsAnUnreachableBackendAsFailures() async throws {

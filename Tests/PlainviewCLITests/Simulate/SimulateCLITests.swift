@@ -6,13 +6,13 @@ import TestSupport
 
 @Suite struct SimulateCLITests {
     static let policy = """
-    policy:
-      platform: ios
-      paymentUrl: https://shop.example.com/pay
-      completeUrl: https://shop.example.com/complete
-      cancelUrl: https://shop.example.com/cancel
+        policy:
+          platform: ios
+          paymentUrl: https://shop.example.com/pay
+          completeUrl: https://shop.example.com/complete
+          cancelUrl: https://shop.example.com/cancel
 
-    """
+        """
 
     /// Writes `flows` (folder name → flow.yaml text) into a fresh folder.
     func folder(_ flows: [String: String]) throws -> URL { try Project.temporaryFlows(flows) }
@@ -50,13 +50,15 @@ import TestSupport
     }
 
     @Test func aFailedExpectationExitsOneAndShowsTheTrace() throws {
-        let dir = try folder(["nowhere": Self.policy + """
-        pages:
-          - url: https://shop.example.com/pay
-            location: https://unrecorded.example/x
-        expect:
-          outcome: complete
-        """])
+        let dir = try folder([
+            "nowhere": Self.policy + """
+                pages:
+                  - url: https://shop.example.com/pay
+                    location: https://unrecorded.example/x
+                expect:
+                  outcome: complete
+                """
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.run(["simulate", dir.path])
         #expect(r.status == 1, "\(r)")
@@ -67,17 +69,19 @@ import TestSupport
     }
 
     @Test func aLoopingFlowIsStoppedAndReportedAsLoop() throws {
-        let dir = try folder(["loop": Self.policy + """
-        pages:
-          - url: https://shop.example.com/pay
-            location: https://shop.example.com/a
-          - url: https://shop.example.com/a
-            location: https://shop.example.com/b
-          - url: https://shop.example.com/b
-            location: https://shop.example.com/a
-        expect:
-          outcome: loop
-        """])
+        let dir = try folder([
+            "loop": Self.policy + """
+                pages:
+                  - url: https://shop.example.com/pay
+                    location: https://shop.example.com/a
+                  - url: https://shop.example.com/a
+                    location: https://shop.example.com/b
+                  - url: https://shop.example.com/b
+                    location: https://shop.example.com/a
+                expect:
+                  outcome: loop
+                """
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.run(["simulate", "--json", dir.appendingPathComponent("loop").path])
         #expect(r.status == 0, "\(r)")
@@ -92,16 +96,23 @@ import TestSupport
         let r = try CLI.run(["simulate", dir.path])
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.hasPrefix("error: \(dir.path)/bad/flow.yaml:6: nmae: unknown key 'nmae'"), "\(r)")
-        #expect(r.stdoutLines.first == "ERROR \(dir.path)/bad/flow.yaml  input error: \(dir.path)/bad/flow.yaml:6: nmae: unknown key 'nmae'; expected one of name, description, policy, environment, hostApp, start, pages, steps, assume, expect, limits, hooks, helpers, userAgent", "\(r)")
+        #expect(
+            r.stdoutLines.first
+                == "ERROR \(dir.path)/bad/flow.yaml  input error: \(dir.path)/bad/flow.yaml:6: nmae: unknown key 'nmae'; expected one of name, description, policy, environment, hostApp, start, pages, steps, assume, expect, limits, hooks, helpers, userAgent",
+            "\(r)")
         #expect(r.stdoutLines.last == "0 flows: 0 passed, 0 failed, 1 input error", "\(r)")
     }
 
     /// The rows `simulate` rejects, in-process against the loader it calls (FlowLoader over a folder of flows).
-    @Test(arguments: [
-        ("nmae: x\n", 6, "nmae", "unknown key 'nmae'"),
-        ("pages:\n  - url: https://a.example/\n    file: nope.html\n", 8, "pages[0].file", "cannot read the page file 'nope.html'"),
-        ("start: ftp://x\n", 6, "start", "expected an absolute http(s) URL, got 'ftp://x'"),
-    ] as [(String, Int, String, String)])
+    @Test(
+        arguments: [
+            ("nmae: x\n", 6, "nmae", "unknown key 'nmae'"),
+            (
+                "pages:\n  - url: https://a.example/\n    file: nope.html\n", 8, "pages[0].file",
+                "cannot read the page file 'nope.html'"
+            ),
+            ("start: ftp://x\n", 6, "start", "expected an absolute http(s) URL, got 'ftp://x'"),
+        ] as [(String, Int, String, String)])
     func badFlowFilesNameFileLineAndKey(_ extra: String, _ line: Int, _ key: String, _ message: String) throws {
         let dir = try folder(["bad": Self.policy + extra])
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -122,7 +133,10 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let trace = dir.appendingPathComponent("trace.jsonl").path, junit = dir.appendingPathComponent("report.xml").path
-        let r = try CLI.run(["simulate", "--explore", "--trace", trace, "--junit", junit, "Pages/01-ios-card-3ds-goodlisted", "Pages/05-ios-bankid-cookie-in-webview"])
+        let r = try CLI.run([
+            "simulate", "--explore", "--trace", trace, "--junit", junit, "Pages/01-ios-card-3ds-goodlisted",
+            "Pages/05-ios-bankid-cookie-in-webview",
+        ])
         #expect(r.status == 0, "\(r)")
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         #expect(!lines.isEmpty)
@@ -132,7 +146,9 @@ import TestSupport
         }
         let decides = try lines.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["event"] as? String == "decide" }
-        #expect(!decides.isEmpty && decides.allSatisfy { $0["url"] != nil && $0["action"] != nil && $0["rule"] != nil && $0["reason"] != nil })
+        #expect(
+            !decides.isEmpty
+                && decides.allSatisfy { $0["url"] != nil && $0["action"] != nil && $0["rule"] != nil && $0["reason"] != nil })
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml.hasPrefix("<?xml"))
         #expect(xml.contains("<testsuite name=\"ios-card-3ds-goodlisted\""))

@@ -11,7 +11,8 @@ import TestSupport
 
     /// True when the engine is here; otherwise prints why the test does nothing (and fails it under CI).
     static func present(_ engine: String) -> Bool {
-        let missing: String? = engine == "chromium"
+        let missing: String? =
+            engine == "chromium"
             ? (ChromiumEngine.locate() == nil ? "Chromium is not installed (apt-get install chromium)" : nil)
             : WebKitEngine.missing()
         guard let missing else { return true }
@@ -37,8 +38,9 @@ import TestSupport
     }
 
     @Test func aMissingEngineIsAnInputErrorNamingTheDebianPackage() async throws {
-        let r = try await Self.cli(["simulate", "--engine", "chromium", "Pages/01-ios-card-3ds-goodlisted"],
-                            environment: ["PLAINVIEW_CHROMIUM": "/nonexistent/chromium"])
+        let r = try await Self.cli(
+            ["simulate", "--engine", "chromium", "Pages/01-ios-card-3ds-goodlisted"],
+            environment: ["PLAINVIEW_CHROMIUM": "/nonexistent/chromium"])
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.contains("apt-get install chromium"), "\(r)")
     }
@@ -48,13 +50,15 @@ import TestSupport
             print("skipped: plainview-webkit is not built")
             return
         }
-        let library = try await Self.cli(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
-                                  environment: ["PLAINVIEW_WEBKIT_LIBRARY": "/nonexistent/libwebkit2gtk-4.1.so.0"])
+        let library = try await Self.cli(
+            ["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
+            environment: ["PLAINVIEW_WEBKIT_LIBRARY": "/nonexistent/libwebkit2gtk-4.1.so.0"])
         #expect(library.status == 64, "\(library)")
         #expect(library.stderr.contains("apt-get install libwebkit2gtk-4.1-0 xvfb"), "\(library)")
         #expect(library.stderr.contains("libwebkit2gtk-4.1-0"), "\(library)")
-        let display = try await Self.cli(["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
-                                  environment: ["PATH": "/nonexistent", "DISPLAY": ""])
+        let display = try await Self.cli(
+            ["simulate", "--engine", "webkit", "Pages/01-ios-card-3ds-goodlisted"],
+            environment: ["PATH": "/nonexistent", "DISPLAY": ""])
         #expect(display.status == 64, "\(display)")
         #expect(display.stderr.contains("`xvfb`"), "\(display)")
     }
@@ -74,8 +78,11 @@ import TestSupport
 
     @Test func compareShowsTheRuntimeNavigationFlowPartingWaysAndNoneOfTheOthers() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
-        let r = try await Self.cli(["simulate", "--engine", "compare", "Pages/11-android-runtime-navigation",
-                             "Pages/01-ios-card-3ds-goodlisted", "Pages/06-ios-swish-app-switch"], timeout: 300)
+        let r = try await Self.cli(
+            [
+                "simulate", "--engine", "compare", "Pages/11-android-runtime-navigation",
+                "Pages/01-ios-card-3ds-goodlisted", "Pages/06-ios-swish-app-switch",
+            ], timeout: 300)
         #expect(r.status == 0, "\(r)")
         // The model's summary, then each engine's, then the differences: one per engine, on the runtime flow only.
         for section in ["model:", "chromium:", "webkit:"] { #expect(r.stdoutLines.contains(section), "\(r)") }
@@ -84,14 +91,21 @@ import TestSupport
         for (difference, engine) in zip(differences, ["chromium", "webkit"]) {
             #expect(difference.contains("android-runtime-navigation [default] model vs \(engine)"), "\(r)")
             #expect(difference.contains("hop 2: model stops (stuck"), "\(r)")
-            #expect(difference.contains("\(engine) webview GET https://shop.example.com/payment-completed [main, script]"), "\(r)")
+            #expect(
+                difference.contains("\(engine) webview GET https://shop.example.com/payment-completed [main, script]"), "\(r)")
         }
-        let json = try await Self.cli(["simulate", "--engine", "compare", "--json", "Pages/11-android-runtime-navigation"], timeout: 300)
+        let json = try await Self.cli(
+            ["simulate", "--engine", "compare", "--json", "Pages/11-android-runtime-navigation"], timeout: 300)
         #expect(json.status == 0, "\(json)")
         let lines = json.stdoutLines
         #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(json)")
         for engine in ["chromium", "webkit"] {
-            #expect(lines.contains { $0.hasPrefix(#"{"difference":{"flow":"android-runtime-navigation","branch":"default","engine":"\#(engine)","outcomeDiffers":true,"firstHop":2"#) }, "\(json)")
+            #expect(
+                lines.contains {
+                    $0.hasPrefix(
+                        #"{"difference":{"flow":"android-runtime-navigation","branch":"default","engine":"\#(engine)","outcomeDiffers":true,"firstHop":2"#
+                    )
+                }, "\(json)")
         }
     }
 
@@ -107,7 +121,8 @@ import TestSupport
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
         let trace = dir.appendingPathComponent("trace.jsonl").path
-        let r = try await Self.cli(["simulate", "--engine", engine, "--trace", trace, "Pages/11-android-runtime-navigation"], timeout: 300)
+        let r = try await Self.cli(
+            ["simulate", "--engine", engine, "--trace", trace, "Pages/11-android-runtime-navigation"], timeout: 300)
         #expect(r.status == 0, "\(r)")
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         #expect(text.contains(#""url":"https://shop.example.com/payment-completed""#), "\(text)")
@@ -116,22 +131,31 @@ import TestSupport
     /// A 30 s timer, a 60 s meta refresh and a 60 s `Refresh` header fire within a 20 s bound: each engine
     /// fast-forwards them (Chromium's virtual time, WebKit's injected script); a real-time wait would end the run in
     /// error instead.
-    @Test(arguments: engines, [
-        ("timer", "<script>setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 30000);</script>", "{}"),
-        ("refresh", "<meta http-equiv=refresh content='60; url=https://shop.example.com/done'>", "{}"),
-        ("header", "", #"{Refresh: "60; url=https://shop.example.com/done"}"#),
-    ])
-    func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, headers: String)) async throws {
+    @Test(
+        arguments: engines,
+        [
+            (
+                "timer", "<script>setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 30000);</script>",
+                "{}"
+            ),
+            ("refresh", "<meta http-equiv=refresh content='60; url=https://shop.example.com/done'>", "{}"),
+            ("header", "", #"{Refresh: "60; url=https://shop.example.com/done"}"#),
+        ])
+    func longTimersAndRefreshesAreFastForwarded(engine: String, page: (name: String, html: String, headers: String)) async throws
+    {
         guard Self.present(engine) else { return }
-        let dir = try Self.flow("slow-\(page.name)", """
-        pages:
-          - url: https://shop.example.com/pay
-            headers: \(page.headers)
-            body: "<html><head>\(page.html)</head><body>Waiting</body></html>"
-        expect: {outcome: complete, hops: 2}
-        """)
+        let dir = try Self.flow(
+            "slow-\(page.name)",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                headers: \(page.headers)
+                body: "<html><head>\(page.html)</head><body>Waiting</body></html>"
+            expect: {outcome: complete, hops: 2}
+            """)
         let trace = dir.appendingPathComponent("trace.jsonl").path
-        let r = try await Self.cli(["simulate", "--engine", engine, "--engine-timeout", "20", "--trace", trace, dir.path], timeout: 120)
+        let r = try await Self.cli(
+            ["simulate", "--engine", engine, "--engine-timeout", "20", "--trace", trace, dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         let text = try String(contentsOfFile: trace, encoding: .utf8)
         #expect(text.contains(#""url":"https://shop.example.com/done""#), "\(text)")
@@ -141,12 +165,14 @@ import TestSupport
     /// one installed (the policy blocks it), and the page's later timer still reaches completeUrl.
     @Test(arguments: engines) func aRefusedNavigationKeepsThePageAndItsScriptsRunning(engine: String) async throws {
         guard Self.present(engine) else { return }
-        let dir = try Self.flow("refused-then-complete", """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><script>location.href = 'nosuchapp://pay?id=1'; setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 20000);</script></body></html>"
-        expect: {outcome: complete, hops: 3}
-        """)
+        let dir = try Self.flow(
+            "refused-then-complete",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><script>location.href = 'nosuchapp://pay?id=1'; setTimeout(function () { location.href = 'https://shop.example.com/done'; }, 20000);</script></body></html>"
+            expect: {outcome: complete, hops: 3}
+            """)
         let r = try await Self.cli(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("navigate GET nosuchapp://pay?id=1  [main, script]"), "\(r)")
@@ -157,15 +183,17 @@ import TestSupport
     /// WKWebView do not): the policy sends it to the browser, in every mode alike.
     @Test(arguments: ["model"] + engines) func aPlainHTTPNavigationIsAskedAsHTTP(engine: String) async throws {
         guard engine == "model" || Self.present(engine) else { return }
-        let dir = try Self.flow("plain-http", """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><script>location.href = 'http://shop.example.com/insecure';</script></body></html>"
-          - url: http://shop.example.com/insecure
-            in: browser
-            body: "<html><body>Plain</body></html>"
-        expect: {outcome: stuck, endsIn: browser}
-        """)
+        let dir = try Self.flow(
+            "plain-http",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><script>location.href = 'http://shop.example.com/insecure';</script></body></html>"
+              - url: http://shop.example.com/insecure
+                in: browser
+                body: "<html><body>Plain</body></html>"
+            expect: {outcome: stuck, endsIn: browser}
+            """)
         let r = try await Self.cli(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("navigate GET http://shop.example.com/insecure  [main, script]"), "\(r)")
@@ -180,7 +208,10 @@ import TestSupport
     ///   Secure frame is `window.frames[1]` though its request is the page's first (WebKit numbered frames in
     ///   request order and tapped into the blank frame).
     @Test(arguments: [
-        ("two-frames", "<iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe>"),
+        (
+            "two-frames",
+            "<iframe src='https://ads.example.net/banner'></iframe><iframe src='https://acs.bank.example/step1'></iframe>"
+        ),
         ("blank-frame-first", "<iframe></iframe><iframe src='https://acs.bank.example/step1'></iframe>"),
     ])
     func tapsReachTheirFrameAmongSeveralInEveryEngine(name: String, frames: String) async throws {
@@ -189,23 +220,28 @@ import TestSupport
         let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("  no difference"), "\(r)")
-        #expect(r.stdout.components(separatedBy: "navigate POST https://acs.bank.example/step2  [sub, form, tap]").count == 4, "\(r)")
+        #expect(
+            r.stdout.components(separatedBy: "navigate POST https://acs.bank.example/step2  [sub, form, tap]").count == 4, "\(r)")
     }
 
     /// An app URL as a frame's `src` (BankID's `<iframe src="bankid:///…">`) is a sub-frame's navigation in every
     /// engine, so Android's rule for sub-frames (no app without a user gesture) applies alike.
     @Test func anAppURLInAFrameIsTheSubFramesInEveryEngine() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
-        let dir = try Self.flow("bankid-frame", platform: "android", """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><p>Open BankID</p><iframe src='bankid:///?autostarttoken=abc&redirect=null'></iframe></body></html>"
-        expect: {outcome: stuck}
-        """)
+        let dir = try Self.flow(
+            "bankid-frame", platform: "android",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><p>Open BankID</p><iframe src='bankid:///?autostarttoken=abc&redirect=null'></iframe></body></html>"
+            expect: {outcome: stuck}
+            """)
         let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose", dir.path], timeout: 180)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("  no difference"), "\(r)")
-        #expect(r.stdout.components(separatedBy: "navigate GET bankid:///?autostarttoken=abc&redirect=null  [sub, initial]").count == 4, "\(r)")
+        #expect(
+            r.stdout.components(separatedBy: "navigate GET bankid:///?autostarttoken=abc&redirect=null  [sub, initial]").count
+                == 4, "\(r)")
         #expect(r.stdout.components(separatedBy: "(subframe.no-gesture)").count == 4, "\(r)")
     }
 
@@ -213,18 +249,22 @@ import TestSupport
     /// page's attempt to replace itself with one is refused and the page stays.
     @Test(arguments: engines) func aDataDocumentLoadsInAFrameButNeverAtTheTop(engine: String) async throws {
         guard Self.present(engine) else { return }
-        let framed = try Self.flow("data-frame", """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><script>window.onmessage = function () { location.href = 'https://shop.example.com/done'; };</script><iframe src='data:text/html,%3Cscript%3Eparent.postMessage(1,%22*%22)%3C/script%3E'></iframe></body></html>"
-        expect: {outcome: complete}
-        """)
-        let top = try Self.flow("data-top", """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><script>location.href = 'data:text/html,%3Cscript%3Elocation.href=%22https://shop.example.com/done%22%3C/script%3E';</script></body></html>"
-        expect: {outcome: stuck, endsIn: webview}
-        """)
+        let framed = try Self.flow(
+            "data-frame",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><script>window.onmessage = function () { location.href = 'https://shop.example.com/done'; };</script><iframe src='data:text/html,%3Cscript%3Eparent.postMessage(1,%22*%22)%3C/script%3E'></iframe></body></html>"
+            expect: {outcome: complete}
+            """)
+        let top = try Self.flow(
+            "data-top",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><script>location.href = 'data:text/html,%3Cscript%3Elocation.href=%22https://shop.example.com/done%22%3C/script%3E';</script></body></html>"
+            expect: {outcome: stuck, endsIn: webview}
+            """)
         let r = try await Self.cli(["simulate", "--engine", engine, framed.path, top.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  data-frame  complete in web view"), "\(r)")
@@ -234,14 +274,19 @@ import TestSupport
 
     @Test(arguments: engines) func aHungPageEndsItsRunInErrorAndTheNextFlowStillRuns(engine: String) async throws {
         guard Self.present(engine) else { return }
-        let hung = try Self.flow("hung-page", platform: "android", """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><script>while (true) {}</script></body></html>"
-        expect: {outcome: error, reasonContains: "no outcome within 4 s"}
-        """)
-        let r = try await Self.cli(["simulate", "--engine", engine, "--engine-timeout", "4", hung.path,
-                             Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
+        let hung = try Self.flow(
+            "hung-page", platform: "android",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><script>while (true) {}</script></body></html>"
+            expect: {outcome: error, reasonContains: "no outcome within 4 s"}
+            """)
+        let r = try await Self.cli(
+            [
+                "simulate", "--engine", engine, "--engine-timeout", "4", hung.path,
+                Project.path("Pages/01-ios-card-3ds-goodlisted").path,
+            ], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  hung-page"), "\(r)")
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
@@ -251,12 +296,14 @@ import TestSupport
     /// ends in `error` naming what happened, long before its time bound, and the next flow gets a new engine.
     @Test func anEngineThatDiesEndsItsRunInErrorAndIsRestarted() async throws {
         guard Self.present("webkit") else { return }
-        let hung = try Self.flow("engine-dies", """
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><script>while (true) {}</script></body></html>"
-        expect: {outcome: error, reasonContains: "webkit: the engine process exited"}
-        """)
+        let hung = try Self.flow(
+            "engine-dies",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><script>while (true) {}</script></body></html>"
+            expect: {outcome: error, reasonContains: "webkit: the engine process exited"}
+            """)
         // Kills the first driver that appears (the suite is serialized: no other test runs an engine meanwhile).
         let killer = Thread {
             let deadline = Date().addingTimeInterval(60)
@@ -264,8 +311,9 @@ import TestSupport
                 let procs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
                 for pid in procs.compactMap({ Int32($0) }) {
                     guard let cmd = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                          cmd.hasSuffix("plainview-webkit\u{0}") else { continue }
-                    Thread.sleep(forTimeInterval: 2)  // the page is loaded and spinning by now
+                        cmd.hasSuffix("plainview-webkit\u{0}")
+                    else { continue }
+                    Thread.sleep(forTimeInterval: 2) // the page is loaded and spinning by now
                     kill(pid, SIGKILL)
                     return
                 }
@@ -274,8 +322,11 @@ import TestSupport
         }
         killer.start()
         let started = Date()
-        let r = try await Self.cli(["simulate", "--engine", "webkit", "--engine-timeout", "40", hung.path,
-                             Project.path("Pages/01-ios-card-3ds-goodlisted").path], timeout: 120)
+        let r = try await Self.cli(
+            [
+                "simulate", "--engine", "webkit", "--engine-timeout", "40", hung.path,
+                Project.path("Pages/01-ios-card-3ds-goodlisted").path,
+            ], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  engine-dies"), "\(r)")
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
@@ -287,36 +338,43 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         let folder = dir.appendingPathComponent("desktop")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Project.path("Pages/11-android-runtime-navigation/menu.html"),
-                                         to: folder.appendingPathComponent("menu.html"))
-        try Data("""
-        name: desktop-user-agent
-        policy: {platform: android, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/payment-completed", cancelUrl: "https://shop.example.com/payment-canceled"}
-        userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
-        pages:
-          - {url: "https://shop.example.com/pay", file: menu.html}
-        expect: {outcome: canceled, hops: 2}
+        try FileManager.default.copyItem(
+            at: Project.path("Pages/11-android-runtime-navigation/menu.html"),
+            to: folder.appendingPathComponent("menu.html"))
+        try Data(
+            """
+            name: desktop-user-agent
+            policy: {platform: android, paymentUrl: "https://shop.example.com/pay", completeUrl: "https://shop.example.com/payment-completed", cancelUrl: "https://shop.example.com/payment-canceled"}
+            userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36"
+            pages:
+              - {url: "https://shop.example.com/pay", file: menu.html}
+            expect: {outcome: canceled, hops: 2}
 
-        """.utf8).write(to: folder.appendingPathComponent("flow.yaml"))
+            """.utf8
+        ).write(to: folder.appendingPathComponent("flow.yaml"))
         let r = try await Self.cli(["simulate", "--engine", engine, folder.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  desktop-user-agent  canceled in web view"), "\(r)")
     }
 
-    @Test(arguments: engines, [
-        ("completed", "window.webkit.messageHandlers.completed.postMessage('ok')", "complete"),
-        ("ShopApp.canceled", "window.ShopApp.canceled()", "canceled"),
-    ])
+    @Test(
+        arguments: engines,
+        [
+            ("completed", "window.webkit.messageHandlers.completed.postMessage('ok')", "complete"),
+            ("ShopApp.canceled", "window.ShopApp.canceled()", "canceled"),
+        ])
     func aPageCallingAnAppHookEndsTheRunSo(engine: String, hook: (name: String, call: String, outcome: String)) async throws {
         guard Self.present(engine) else { return }
         let (hook, call, outcome) = hook
-        let dir = try Self.flow("hook-\(outcome)", """
-        hooks: {\(hook): \(outcome)}
-        pages:
-          - url: https://shop.example.com/pay
-            body: "<html><body><script>var f = function () { \(call); }; setTimeout(f, 20000);</script></body></html>"
-        expect: {outcome: \(outcome), hops: 1}
-        """)
+        let dir = try Self.flow(
+            "hook-\(outcome)",
+            """
+            hooks: {\(hook): \(outcome)}
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<html><body><script>var f = function () { \(call); }; setTimeout(f, 20000);</script></body></html>"
+            expect: {outcome: \(outcome), hops: 1}
+            """)
         let r = try await Self.cli(["simulate", "--engine", engine, "--verbose", dir.path], timeout: 120)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("JavaScript hook '\(hook)'"), "\(r)")

@@ -13,9 +13,10 @@ import TestSupport
     /// The outcome and hops of the single run in `simulate --json` output.
     static func outcome(_ r: CLIResult) -> (String, Int)? {
         guard let line = r.stdoutLines.first, let data = line.data(using: .utf8),
-              let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let branches = obj["branches"] as? [[String: Any]], let b = branches.first,
-              let outcome = b["outcome"] as? String, let hops = b["hops"] as? Int else { return nil }
+            let obj = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let branches = obj["branches"] as? [[String: Any]], let b = branches.first,
+            let outcome = b["outcome"] as? String, let hops = b["hops"] as? Int
+        else { return nil }
         return (outcome, hops)
     }
 
@@ -37,7 +38,9 @@ import TestSupport
     }
 
     @Test func defaultExpectationIsComplete() throws {
-        let r = try CLI.run(["simulate", Self.fixture("auto_post_3ds.har"), "--policy", Self.policy("auto_post_3ds.har"), "--json"])
+        let r = try CLI.run([
+            "simulate", Self.fixture("auto_post_3ds.har"), "--policy", Self.policy("auto_post_3ds.har"), "--json",
+        ])
         #expect(r.status == 0, "\(r)")
         let (outcome, _) = try #require(Self.outcome(r), "\(r)")
         #expect(outcome == "complete")
@@ -46,10 +49,14 @@ import TestSupport
     @Test func importThenSimulateGivesTheSameRunAsReplayingTheHAR() throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (name, extra) in [("auto_post_3ds.har", [String]()), ("redirect_chain.har", []),
-                              ("auto_post_3ds.har", ["--no-redact"])] {
+        for (name, extra) in [
+            ("auto_post_3ds.har", [String]()), ("redirect_chain.har", []),
+            ("auto_post_3ds.har", ["--no-redact"]),
+        ] {
             let folder = dir.appendingPathComponent(UUID().uuidString)
-            let imp = try CLI.run(["import", Self.fixture(name), "--out", folder.path, "--policy", Self.policy(name), "--expect", "complete"] + extra)
+            let imp = try CLI.run(
+                ["import", Self.fixture(name), "--out", folder.path, "--policy", Self.policy(name), "--expect", "complete"]
+                    + extra)
             #expect(imp.status == 0, "\(imp)")
             let viaFolder = try CLI.run(["simulate", folder.path, "--json"])
             let viaHAR = try CLI.run(["simulate", Self.fixture(name), "--policy", Self.policy(name), "--json"] + extra)
@@ -78,8 +85,10 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let trace = dir.appendingPathComponent("t.jsonl")
-        let t = try CLI.run(["simulate", Self.fixture("redirect_chain.har"), "--policy", Self.policy("redirect_chain.har"), "--expect", "complete",
-                             "--tap", "No such link", "--trace", trace.path, "-v"])
+        let t = try CLI.run([
+            "simulate", Self.fixture("redirect_chain.har"), "--policy", Self.policy("redirect_chain.har"), "--expect", "complete",
+            "--tap", "No such link", "--trace", trace.path, "-v",
+        ])
         #expect(t.status == 1, "\(t)")
         #expect(t.stdout.contains("recording ends:"), "\(t)")
         let lines = try String(contentsOf: trace, encoding: .utf8)
@@ -101,9 +110,22 @@ import TestSupport
 
     @Test(arguments: [
         (["simulate", "Tests/FlowImportTests/Fixtures/har/redirect_chain.har"], "--policy"),
-        (["simulate", "Tests/FlowImportTests/Fixtures/har/redirect_chain.har", "--policy", "no-such-policy.yaml"], "no-such-policy.yaml"),
-        (["simulate", "Tests/FlowImportTests/Fixtures/har/redirect_chain.har", "--policy", "Tests/FlowImportTests/Fixtures/har/policy-ios.yaml", "--expect", "maybe"], "--expect"),
-        (["simulate", "Tests/FlowImportTests/Fixtures/har/no-such.har", "--policy", "Tests/FlowImportTests/Fixtures/har/policy-ios.yaml"], "no-such.har"),
+        (
+            ["simulate", "Tests/FlowImportTests/Fixtures/har/redirect_chain.har", "--policy", "no-such-policy.yaml"],
+            "no-such-policy.yaml"
+        ),
+        (
+            [
+                "simulate", "Tests/FlowImportTests/Fixtures/har/redirect_chain.har", "--policy",
+                "Tests/FlowImportTests/Fixtures/har/policy-ios.yaml", "--expect", "maybe",
+            ], "--expect"
+        ),
+        (
+            [
+                "simulate", "Tests/FlowImportTests/Fixtures/har/no-such.har", "--policy",
+                "Tests/FlowImportTests/Fixtures/har/policy-ios.yaml",
+            ], "no-such.har"
+        ),
         (["simulate", "Pages", "--expect", "complete"], ".har files only"),
     ])
     /// The options `simulate` checks for HAR replay; HAR reading errors are tested in-process (HARReaderTests).

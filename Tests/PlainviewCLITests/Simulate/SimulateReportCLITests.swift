@@ -26,11 +26,14 @@ import TestSupport
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         // Nothing is fetched: no scripts, no style sheets, no images, no frames.
         for tag in ["<script", "<link", "<img", "<iframe", " src=", "@import", "url("] { #expect(!html.contains(tag), "\(tag)") }
-        let flows = try FileManager.default.contentsOfDirectory(atPath: Project.path("Pages").path).filter { $0.first?.isNumber == true }
+        let flows = try FileManager.default.contentsOfDirectory(atPath: Project.path("Pages").path).filter {
+            $0.first?.isNumber == true
+        }
         #expect(Self.count("<details class=\"flow ", in: html) == flows.count)
         #expect(html.contains("data-flow=\"ios-card-3ds-goodlisted\""))
         #expect(html.contains("data-branch=\"app-missing:Swish\""))
-        #expect(html.contains("data-lane=\"webview\"") && html.contains("data-lane=\"browser\"") && html.contains("data-lane=\"os\""))
+        #expect(
+            html.contains("data-lane=\"webview\"") && html.contains("data-lane=\"browser\"") && html.contains("data-lane=\"os\""))
         #expect(html.contains("data-lane=\"app BankID\""))
         #expect(html.contains("<code class=\"rule\">web.picky-page</code>"))
         #expect(html.contains("data-outcome=\"stuck\""))
@@ -42,17 +45,19 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let flow = dir.appendingPathComponent("x")
         try FileManager.default.createDirectory(at: flow, withIntermediateDirectories: true)
-        try Data("""
-        name: "<script>alert('name')</script>"
-        description: "a & b <b>bold</b> \\"quoted\\""
-        policy:
-          paymentUrl: https://shop.example.com/pay?a=1&b=<2>
-          completeUrl: https://shop.example.com/complete
-          cancelUrl: https://shop.example.com/cancel
-        pages:
-          - url: https://shop.example.com/pay?a=1&b=<2>
-            location: "https://shop.example.com/complete?x=\\"><img src=x onerror=alert(1)>"
-        """.utf8).write(to: flow.appendingPathComponent("flow.yaml"))
+        try Data(
+            """
+            name: "<script>alert('name')</script>"
+            description: "a & b <b>bold</b> \\"quoted\\""
+            policy:
+              paymentUrl: https://shop.example.com/pay?a=1&b=<2>
+              completeUrl: https://shop.example.com/complete
+              cancelUrl: https://shop.example.com/cancel
+            pages:
+              - url: https://shop.example.com/pay?a=1&b=<2>
+                location: "https://shop.example.com/complete?x=\\"><img src=x onerror=alert(1)>"
+            """.utf8
+        ).write(to: flow.appendingPathComponent("flow.yaml"))
         let report = dir.appendingPathComponent("r.html").path
         let r = try CLI.run(["simulate", "--report", report, flow.path])
         #expect(r.status == 0, "\(r)")
@@ -78,16 +83,21 @@ import TestSupport
         #expect(html.contains("data-flow=\"ios-user-cancels\""))
     }
 
-    @Test("headless Chromium renders the report: every flow, its branches and the lanes are in the DOM",
-          .enabled(if: chromium != nil || Program.isCI, "chromium is not installed (apt-get install chromium)"))
+    @Test(
+        "headless Chromium renders the report: every flow, its branches and the lanes are in the DOM",
+        .enabled(if: chromium != nil || Program.isCI, "chromium is not installed (apt-get install chromium)"))
     func chromiumRendersTheReport() throws {
         let browser = try #require(Self.chromium, "CI=true: chromium is required (.ci/run installs it)")
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (path, html) = try Self.shippedReport(in: dir)
         let profile = dir.appendingPathComponent("profile").path
-        let r = try Program.run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)",
-                                          "--dump-dom", URL(fileURLWithPath: path).absoluteString], timeout: 120)
+        let r = try Program.run(
+            browser,
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile)",
+                "--dump-dom", URL(fileURLWithPath: path).absoluteString,
+            ], timeout: 120)
         #expect(r.status == 0, "\(r.stderr.suffix(2000))")
         let dom = r.stdout
         // The DOM Chromium built from the file (its serialisation, not the file's text): the flows, lanes, branches.

@@ -8,30 +8,35 @@ import TestSupport
     static let policy = SimulateCLITests.policy
 
     /// A flow that completes by itself after a 5 s refresh (5.05 s simulated, far less on the wall).
-    static let completes = policy + """
-    pages:
-      - url: https://shop.example.com/pay
-        body: "<meta http-equiv=refresh content='5; url=/complete'>"
-    expect: {outcome: complete}
+    static let completes =
+        policy + """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<meta http-equiv=refresh content='5; url=/complete'>"
+            expect: {outcome: complete}
 
-    """
+            """
 
     /// A flow that expects canceled but completes.
-    static let fails = policy + """
-    pages:
-      - url: https://shop.example.com/pay
-        location: https://shop.example.com/complete
-    expect: {outcome: canceled}
+    static let fails =
+        policy + """
+            pages:
+              - url: https://shop.example.com/pay
+                location: https://shop.example.com/complete
+            expect: {outcome: canceled}
 
-    """
+            """
 
     func folder(_ flows: [String: String]) throws -> URL { try Project.temporaryFlows(flows) }
 
     // MARK: robust folder runs
 
     @Test func aBrokenFlowIsAnInputErrorForThatFlowAndTheOthersStillRun() throws {
-        let dir = try folder(["a-good": Self.completes, "b-broken": Self.policy + "pages:\n  - url: https://shop.example.com/pay\n    stauts: 200\n",
-                              "c-good": Self.completes])
+        let dir = try folder([
+            "a-good": Self.completes,
+            "b-broken": Self.policy + "pages:\n  - url: https://shop.example.com/pay\n    stauts: 200\n",
+            "c-good": Self.completes,
+        ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.run(["simulate", dir.path])
         #expect(r.status == 64, "\(r)")
@@ -48,7 +53,9 @@ import TestSupport
         let all = try CLI.run(["simulate", dir.path])
         #expect(all.status == 64, "\(all)")
         #expect(all.stdout.contains("FAIL  failing"), "\(all)")
-        let failing = try CLI.run(["simulate", dir.appendingPathComponent("good").path, dir.appendingPathComponent("failing").path])
+        let failing = try CLI.run([
+            "simulate", dir.appendingPathComponent("good").path, dir.appendingPathComponent("failing").path,
+        ])
         #expect(failing.status == 1, "\(failing)")
         let good = try CLI.run(["simulate", dir.appendingPathComponent("good").path])
         #expect(good.status == 0, "\(good)")
@@ -63,30 +70,35 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.run(["simulate", "--json", dir.path])
         #expect(r.status == 64, "\(r)")
-        #expect(r.stdoutLines.contains { $0.hasPrefix("{\"file\":\"\(dir.path)/broken/flow.yaml\",\"inputError\":\"") && $0.contains("start: expected an absolute http(s) URL") }, "\(r)")
+        #expect(
+            r.stdoutLines.contains {
+                $0.hasPrefix("{\"file\":\"\(dir.path)/broken/flow.yaml\",\"inputError\":\"")
+                    && $0.contains("start: expected an absolute http(s) URL")
+            }, "\(r)")
         #expect(r.stdoutLines.contains { $0.contains("\"flow\":\"good\"") && $0.contains("\"passed\":true") }, "\(r)")
     }
 
     // MARK: taps on buttons
 
-    static let buttons = policy + """
-    pages:
-      - url: https://shop.example.com/pay
-        body: |
-          <form action="/approve" method="post"><input type="hidden" name="tx" value="7">
-            <button name="choice" value="yes">Godkänn</button></form>
-          <form action="/card" method="get"><input type="submit" name="pay" value="Betala med kort"></form>
-          <form action="/img" method="get"><input type="image" alt="Swish" src="swish.png"></form>
-          <button type="button" aria-label="Avbryt" onclick="location.href='/cancel'">✕</button>
-      - url: https://shop.example.com/approve
-        method: POST
-        location: https://shop.example.com/complete
-      - url: https://shop.example.com/card?pay=Betala+med+kort
-        location: https://shop.example.com/complete
-      - url: https://shop.example.com/img?x=0&y=0
-        location: https://shop.example.com/complete
+    static let buttons =
+        policy + """
+            pages:
+              - url: https://shop.example.com/pay
+                body: |
+                  <form action="/approve" method="post"><input type="hidden" name="tx" value="7">
+                    <button name="choice" value="yes">Godkänn</button></form>
+                  <form action="/card" method="get"><input type="submit" name="pay" value="Betala med kort"></form>
+                  <form action="/img" method="get"><input type="image" alt="Swish" src="swish.png"></form>
+                  <button type="button" aria-label="Avbryt" onclick="location.href='/cancel'">✕</button>
+              - url: https://shop.example.com/approve
+                method: POST
+                location: https://shop.example.com/complete
+              - url: https://shop.example.com/card?pay=Betala+med+kort
+                location: https://shop.example.com/complete
+              - url: https://shop.example.com/img?x=0&y=0
+                location: https://shop.example.com/complete
 
-    """
+            """
 
     @Test(arguments: [
         ("Godkänn", "complete", "POST https://shop.example.com/approve"),
@@ -107,7 +119,10 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let r = try CLI.run(["simulate", dir.path])
         #expect(r.status == 1, "\(r)")
-        #expect(r.stdout.contains("nothing on https://shop.example.com/pay matches; what can be tapped: button 'Godkänn', button 'Betala med kort', button 'Swish', button '✕'"), "\(r)")
+        #expect(
+            r.stdout.contains(
+                "nothing on https://shop.example.com/pay matches; what can be tapped: button 'Godkänn', button 'Betala med kort', button 'Swish', button '✕'"
+            ), "\(r)")
     }
 
     // MARK: JUnit
@@ -148,7 +163,9 @@ import TestSupport
         func ran(_ shard: String) throws -> [String] {
             let r = try CLI.run(["simulate", "--shard", shard, dir.path])
             #expect(r.status == 0, "\(r)")
-            return r.stdoutLines.filter { $0.hasPrefix("PASS") }.map { String($0.split(separator: " ", omittingEmptySubsequences: true)[1]) }
+            return r.stdoutLines.filter { $0.hasPrefix("PASS") }.map {
+                String($0.split(separator: " ", omittingEmptySubsequences: true)[1])
+            }
         }
         #expect(try ran("1/2") == ["a", "c", "e"])
         #expect(try ran("2/2") == ["b", "d"])
@@ -160,8 +177,10 @@ import TestSupport
         #expect(empty.stdoutLines.last == "0 flows: 0 passed, 0 failed", "\(empty)")
     }
 
-    @Test(arguments: [("0/2", "expected 1 ≤ I ≤ N"), ("3/2", "expected 1 ≤ I ≤ N"), ("2", "expected I/N"), ("a/b", "expected I/N"),
-                      ("1/0", "expected 1 ≤ I ≤ N"), ("-1/2", "expected 1 ≤ I ≤ N"), ("1/2/3", "expected I/N")])
+    @Test(arguments: [
+        ("0/2", "expected 1 ≤ I ≤ N"), ("3/2", "expected 1 ≤ I ≤ N"), ("2", "expected I/N"), ("a/b", "expected I/N"),
+        ("1/0", "expected 1 ≤ I ≤ N"), ("-1/2", "expected 1 ≤ I ≤ N"), ("1/2/3", "expected I/N"),
+    ])
     func aBadShardIsAUsageErrorSayingWhatIsExpected(_ shard: String, _ message: String) throws {
         let r = try CLI.run(["simulate", "--shard=\(shard)", "Pages"])
         #expect(r.status == 64, "\(r)")
