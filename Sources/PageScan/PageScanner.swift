@@ -1,25 +1,6 @@
 // Public entry points of PageScan: scan a served page, parse a Refresh value, time the bare parse.
 import PlainviewURL
 
-/// Errors PageScan reports instead of crashing.
-public struct PageScanError: Error, Sendable, CustomStringConvertible, Equatable {
-    /// What went wrong, for callers that branch on it.
-    public enum Code: String, Sendable, Equatable {
-        /// The document URL is not an absolute URL (it is the base every link resolves against).
-        case invalidDocumentURL = "invalid-document-url"
-        /// Reading the page failed part-way (an I/O error on the file or pipe).
-        case unreadable
-        /// libxml2 could not allocate its parser.
-        case outOfMemory = "out-of-memory"
-        case other
-    }
-    public var code: Code
-    public var message: String
-    public init(_ message: String) { self.code = .other; self.message = message }
-    public init(_ code: Code, _ message: String) { self.code = code; self.message = message }
-    public var description: String { message }
-}
-
 public enum PageScanner {
     /// Android JavaScript-interface objects reported as hooks by default (`callbacks` is the name the
     /// Swedbank Pay guide registers with `addJavascriptInterface`; `Android` is the common convention).
@@ -30,22 +11,29 @@ public enum PageScanner {
     public static let maxElementDepth = 512
 
     /// Scans HTML bytes served at `documentURL`. `contentType` is the Content-Type header, if any (for its charset).
-    public static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String) throws(PageScanError) -> PageScanResult {
+    public static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String) throws(PageScanError)
+        -> PageScanResult
+    {
         try scan(bytes, contentType: contentType, documentURL: documentURL, androidInterfaces: defaultAndroidInterfaces)
     }
 
     /// Scans HTML bytes, reporting calls on the named Android JavaScript-interface objects as hooks.
-    public static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String,
-                            androidInterfaces: Set<String>) throws(PageScanError) -> PageScanResult {
+    public static func scan(
+        _ bytes: [UInt8], contentType: String? = nil, documentURL: String,
+        androidInterfaces: Set<String>
+    ) throws(PageScanError) -> PageScanResult {
         let encoding = charset(fromContentType: contentType)
-        return try scan(MemoryByteSource(bytes, declaredEncoding: encoding), encoding: encoding, documentURL: documentURL,
-                        androidInterfaces: androidInterfaces)
+        return try scan(
+            MemoryByteSource(bytes, declaredEncoding: encoding), encoding: encoding, documentURL: documentURL,
+            androidInterfaces: androidInterfaces)
     }
 
     /// A scan with the limiter's dropping of unread attributes on or off: tests check that it changes nothing.
-    static func scan(_ bytes: [UInt8], contentType: String? = nil, documentURL: String,
-                     androidInterfaces: Set<String> = defaultAndroidInterfaces,
-                     dropsUnreadAttributes: Bool) throws(PageScanError) -> PageScanResult {
+    static func scan(
+        _ bytes: [UInt8], contentType: String? = nil, documentURL: String,
+        androidInterfaces: Set<String> = defaultAndroidInterfaces,
+        dropsUnreadAttributes: Bool
+    ) throws(PageScanError) -> PageScanResult {
         let encoding = charset(fromContentType: contentType)
         let source = MemoryByteSource(bytes, declaredEncoding: encoding)
         source.dropsUnreadAttributes = dropsUnreadAttributes
@@ -54,18 +42,24 @@ public enum PageScanner {
 
     /// Scans the page read from an open file descriptor (a file or standard input) until its end, a few kB at a
     /// time: the page is never held in memory whole. `name` names the input in errors. The caller owns `fd`.
-    public static func scan(fileDescriptor fd: Int32, name: String, contentType: String? = nil, documentURL: String,
-                            androidInterfaces: Set<String> = defaultAndroidInterfaces) throws(PageScanError) -> PageScanResult {
+    public static func scan(
+        fileDescriptor fd: Int32, name: String, contentType: String? = nil, documentURL: String,
+        androidInterfaces: Set<String> = defaultAndroidInterfaces
+    ) throws(PageScanError) -> PageScanResult {
         let encoding = charset(fromContentType: contentType)
-        return try scan(FileByteSource(fd: fd, name: name, declaredEncoding: encoding), encoding: encoding,
-                        documentURL: documentURL, androidInterfaces: androidInterfaces)
+        return try scan(
+            FileByteSource(fd: fd, name: name, declaredEncoding: encoding), encoding: encoding,
+            documentURL: documentURL, androidInterfaces: androidInterfaces)
     }
 
-    private static func scan(_ source: ByteSource, encoding: String?, documentURL: String,
-                             androidInterfaces: Set<String>) throws(PageScanError) -> PageScanResult {
+    private static func scan(
+        _ source: ByteSource, encoding: String?, documentURL: String,
+        androidInterfaces: Set<String>
+    ) throws(PageScanError) -> PageScanResult {
         guard let document = WebURL(documentURL) else {
-            throw PageScanError(.invalidDocumentURL,
-                                "document URL '\(documentURL)' is not an absolute URL (expected e.g. https://shop.example/checkout)")
+            throw PageScanError(
+                .invalidDocumentURL,
+                "document URL '\(documentURL)' is not an absolute URL (expected e.g. https://shop.example/checkout)")
         }
         let collector = PageCollector(androidInterfaces: androidInterfaces)
         do {

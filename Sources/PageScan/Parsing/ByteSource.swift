@@ -46,7 +46,7 @@ class ByteSource {
             let n = readReplacingNULs(into: buffer)
             guard n > 0, replaceNULs else { return n }
             let kept = limiter.filter(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: n)
-            if kept > 0 { return kept }   // a piece wholly dropped is not the end: read on
+            if kept > 0 { return kept } // a piece wholly dropped is not the end: read on
         }
     }
 
@@ -93,68 +93,4 @@ class ByteSource {
         let a = head[head.startIndex], b = head[head.startIndex + 1]
         return (a == 0xFE && b == 0xFF) || (a == 0xFF && b == 0xFE) || (a == 0 && b == 0x3C) || (a == 0x3C && b == 0)
     }
-}
-
-/// Bytes already in memory (read in place, never copied whole).
-final class MemoryByteSource: ByteSource {
-    private let bytes: [UInt8]
-    private var offset = 0
-
-    init(_ bytes: [UInt8], declaredEncoding: String?) {
-        self.bytes = bytes
-        super.init(declaredEncoding: declaredEncoding)
-    }
-
-    override func readRaw(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        let n = min(buffer.count, bytes.count - offset)
-        guard n > 0 else { return 0 }
-        bytes.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress! + offset, byteCount: n) }
-        offset += n
-        return n
-    }
-}
-
-/// An open file descriptor (a file, or standard input), read until its end. The caller owns the descriptor.
-final class FileByteSource: ByteSource {
-    private let fd: Int32
-    private let name: String
-
-    init(fd: Int32, name: String, declaredEncoding: String?) {
-        self.fd = fd
-        self.name = name
-        super.init(declaredEncoding: declaredEncoding)
-    }
-
-    /// libxml2 asks for 4 kB at a time; the descriptor is read 64 kB at a time (a sixteenth of the system calls).
-    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    private var chunkStart = 0, chunkEnd = 0
-
-    deinit { chunk.deallocate() }
-
-    override func readRaw(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        if chunkStart == chunkEnd {
-            let n = readChunk()
-            guard n > 0 else { return n }
-            chunkStart = 0
-            chunkEnd = n
-        }
-        let n = min(buffer.count, chunkEnd - chunkStart)
-        buffer.baseAddress!.copyMemory(from: chunk.baseAddress! + chunkStart, byteCount: n)
-        chunkStart += n
-        return n
-    }
-
-    private func readChunk() -> Int {
-        while true {
-            let n = readFD(fd, chunk.baseAddress, chunk.count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            return fail("reading \(name) failed: \(String(cString: strerror(errno)))")
-        }
-    }
-}
-
-/// read(2), named so it does not clash with `ByteSource.read(into:)`.
-private func readFD(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    read(fd, buffer, count)
 }

@@ -32,7 +32,7 @@ public enum BrowserEscapes {
     public static func characterReference(in u: [UInt16], at i: Int) -> Escape? {
         guard i + 2 < u.count, u[i] == 0x26 else { return nil }
         var k = i + 1
-        if u[k] == 0x23 {  // #
+        if u[k] == 0x23 { // #
             k += 1
             let hexadecimal = k < u.count && (u[k] == 0x78 || u[k] == 0x58)
             if hexadecimal { k += 1 }
@@ -50,7 +50,8 @@ public enum BrowserEscapes {
         }
         var name = ""
         while k < u.count, k - i <= 33, let s = Unicode.Scalar(u[k]), s.isASCII,
-              s.properties.isAlphabetic || ("0"..."9").contains(s) {
+            s.properties.isAlphabetic || ("0"..."9").contains(s)
+        {
             name.unicodeScalars.append(s)
             k += 1
         }
@@ -86,10 +87,10 @@ public enum BrowserEscapes {
         case 0x30 where !(i + 2 < u.count && (0x30...0x39).contains(u[i + 2])): return Escape(value: [0], length: 2)
         case 0x0A, 0x2028, 0x2029: return Escape(value: [], length: 2)
         case 0x0D: return Escape(value: [], length: i + 2 < u.count && u[i + 2] == 0x0A ? 3 : 2)
-        case 0x78:  // x
+        case 0x78: // x
             if let v = hex(i + 2, 2) { return Escape(value: scalarUnits(v), length: 4) }
             return Escape(value: [0x78], length: 2)
-        case 0x75:  // u
+        case 0x75: // u
             if i + 2 < u.count, u[i + 2] == 0x7B {
                 var close = i + 3
                 while close < u.count, close - i <= 10, u[close] != 0x7D { close += 1 }

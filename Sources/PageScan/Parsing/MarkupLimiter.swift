@@ -101,7 +101,7 @@ struct MarkupLimiter {
             case .lessThan:
                 if isLetter(c) {
                     state = .tagName; nameLength = 0; nameCode = 0; attributes = 0; droppingTag = false
-                    continue   // the letter is the name's first
+                    continue // the letter is the name's first
                 }
                 switch c {
                 case UInt8(ascii: "/"): state = .endTag
@@ -145,7 +145,11 @@ struct MarkupLimiter {
                     startAttribute(bogus: !isNameStart(c))
                 }
             case .slash:
-                if c == UInt8(ascii: ">") { endStartTag(p, &w, &r, selfClosing: !droppingTag) } else { startAttribute(bogus: true) }   // `/x` is bogus
+                if c == UInt8(ascii: ">") {
+                    endStartTag(p, &w, &r, selfClosing: !droppingTag)
+                } else {
+                    startAttribute(bogus: true)
+                } // `/x` is bogus
             case .attributeName:
                 if isNameByte(c) {
                     // libxml2 reads at most `maxNameBytes` as one name; the rest starts another attribute.
@@ -164,13 +168,18 @@ struct MarkupLimiter {
                 // libxml2 skips a bogus attribute up to a blank, `>` or `/>`.
                 var e = r
                 while e < count, !isBlank(p[e]), p[e] != UInt8(ascii: ">"),
-                      !(p[e] == UInt8(ascii: "/") && e + 1 < count && p[e + 1] == UInt8(ascii: ">")) { e += 1 }
+                    !(p[e] == UInt8(ascii: "/") && e + 1 < count && p[e + 1] == UInt8(ascii: ">"))
+                { e += 1 }
                 attributeBytes(p, &w, &r, e - r)
                 if e < count { state = .beforeAttribute }
             case .afterAttributeName:
-                if isBlank(c) { attributeBytes(p, &w, &r, 1) }
-                else if c == UInt8(ascii: "=") { state = .beforeValue; attributeBytes(p, &w, &r, 1) }
-                else { state = .beforeAttribute }
+                if isBlank(c) {
+                    attributeBytes(p, &w, &r, 1)
+                } else if c == UInt8(ascii: "=") {
+                    state = .beforeValue; attributeBytes(p, &w, &r, 1)
+                } else {
+                    state = .beforeAttribute
+                }
             case .beforeValue:
                 if isBlank(c) { attributeBytes(p, &w, &r, 1); continue }
                 valueLength = 0; droppingValue = false
@@ -183,7 +192,7 @@ struct MarkupLimiter {
                 // A quoted value runs to its closing quote, across `>` and newlines.
                 let end = find(quote, p, r, count)
                 valueBytes(p, &w, &r, upTo: end)
-                if end < count { state = .beforeAttribute; attributeBytes(p, &w, &r, 1) }   // the closing quote
+                if end < count { state = .beforeAttribute; attributeBytes(p, &w, &r, 1) } // the closing quote
             case .unquotedValue:
                 var end = r
                 while end < count, !isBlank(p[end]), p[end] != UInt8(ascii: ">") { end += 1 }
@@ -219,7 +228,7 @@ struct MarkupLimiter {
                 return
             }
             let c = p[lt + 1]
-            var end = 0   // just past the `>` that closes the tag; 0: the state machine reads it
+            var end = 0 // just past the `>` that closes the tag; 0: the state machine reads it
             var raw = false
             if c == UInt8(ascii: "/") {
                 // An end tag: libxml2 skips to the next `>`.
@@ -227,9 +236,12 @@ struct MarkupLimiter {
                 if gt < count { end = gt + 1 }
             } else if isLetter(c), let tag = ordinaryTag(p, lt + 1, count) {
                 end = tag.end
-                if !tag.selfClosing {   // `<script/>` holds no raw text (`<script src=a/>` does: the `/` is the value's)
-                    if tag.nameLength == 6, tag.nameCode == Self.scriptCode { rawName = Self.script; raw = true }
-                    else if tag.nameLength == 5, tag.nameCode == Self.styleCode { rawName = Self.style; raw = true }
+                if !tag.selfClosing { // `<script/>` holds no raw text (`<script src=a/>` does: the `/` is the value's)
+                    if tag.nameLength == 6, tag.nameCode == Self.scriptCode {
+                        rawName = Self.script; raw = true
+                    } else if tag.nameLength == 5, tag.nameCode == Self.styleCode {
+                        rawName = Self.style; raw = true
+                    }
                 }
                 if tag.dropped > 0 {
                     // What comes before the tag and `<name` stay, then the kept attributes, each after one blank (there
@@ -267,7 +279,8 @@ struct MarkupLimiter {
     /// does not collect, `dropped` counts the attributes that are not event handlers, and `handlerSpans` holds
     /// the handlers to keep.
     private mutating func ordinaryTag(_ p: UnsafeMutablePointer<UInt8>, _ start: Int, _ count: Int)
-        -> (end: Int, nameLength: Int, nameCode: UInt64, selfClosing: Bool, dropped: Int)? {
+        -> (end: Int, nameLength: Int, nameCode: UInt64, selfClosing: Bool, dropped: Int)?
+    {
         let limit = min(count, start + Self.maxAttributes)
         let classes = self.classes
         @inline(__always) func has(_ c: UInt8, _ bit: UInt8) -> Bool { classes[Int(c)] & bit != 0 }
@@ -319,16 +332,18 @@ struct MarkupLimiter {
                     while j < limit, !has(p[j], valueEnd) { j += 1 }
                     i = j
                 }
-            }   // else a bare attribute: it ends with its name
+            } // else a bare attribute: it ends with its name
             if let kept {
                 // Kept: an event handler, an attribute the scan reads (libxml2 folds names to lower case, and so does
                 // `| 0x20` to the letters that make up the names kept), and any attribute holding a byte past ASCII:
                 // libxml2 decides the page's encoding on such bytes (invalid UTF-8 switches it to Latin-1), so it
                 // must see every one of them. Any other attribute goes.
                 let attributeNameLength = attributeNameEnd - attributeStart
-                if attributeNameLength >= 2 && p[attributeStart] | 0x20 == UInt8(ascii: "o") && p[attributeStart + 1] | 0x20 == UInt8(ascii: "n")
+                if attributeNameLength >= 2 && p[attributeStart] | 0x20 == UInt8(ascii: "o")
+                    && p[attributeStart + 1] | 0x20 == UInt8(ascii: "n")
                     || self.kept.contains(kept, p + attributeStart, attributeNameLength)
-                    || holdsNonASCII(p + attributeNameEnd, i - attributeNameEnd) {
+                    || holdsNonASCII(p + attributeNameEnd, i - attributeNameEnd)
+                {
                     handlerSpans.append(attributeStart)
                     handlerSpans.append(i)
                     handlerSpans.append(blankBefore || previousDropped ? 1 : 0)
@@ -361,7 +376,9 @@ struct MarkupLimiter {
         let a = UInt8(ascii: "A")
         return occurs(UInt8(ascii: "~")) { $0 >= count || p[$0] == UInt8(ascii: "{") }
             || occurs(UInt8(ascii: "+")) { i in
-                i >= count || (p[i] == a && (i + 1 >= count || p[i + 1] == a || p[i + 1] == UInt8(ascii: "C") || p[i + 1] == UInt8(ascii: "D")))
+                i >= count
+                    || (p[i] == a
+                        && (i + 1 >= count || p[i + 1] == a || p[i + 1] == UInt8(ascii: "C") || p[i + 1] == UInt8(ascii: "D")))
             }
     }
 
@@ -376,7 +393,8 @@ struct MarkupLimiter {
                 // forwards, eight bytes at a time, each word read before it is written, which is safe as `w < r`.
                 var k = 0
                 while k + 8 <= n {
-                    UnsafeMutableRawPointer(p + w + k).storeBytes(of: UnsafeRawPointer(p + r + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    UnsafeMutableRawPointer(p + w + k).storeBytes(
+                        of: UnsafeRawPointer(p + r + k).loadUnaligned(as: UInt64.self), as: UInt64.self)
                     k += 8
                 }
                 while k < n { p[w + k] = p[r + k]; k += 1 }
@@ -419,8 +437,11 @@ struct MarkupLimiter {
         w += 1; r += 1
         state = .data
         guard !selfClosing else { return }
-        if nameLength == 6, nameCode == Self.scriptCode { rawName = Self.script; state = .rawText }
-        else if nameLength == 5, nameCode == Self.styleCode { rawName = Self.style; state = .rawText }
+        if nameLength == 6, nameCode == Self.scriptCode {
+            rawName = Self.script; state = .rawText
+        } else if nameLength == 5, nameCode == Self.styleCode {
+            rawName = Self.style; state = .rawText
+        }
     }
 
     /// Value bytes from `r` up to `end`: kept up to `maxValueBytes` (cut at a character boundary), dropped past it.
@@ -463,11 +484,12 @@ struct MarkupLimiter {
 
 /// The fast path's byte classes, one table lookup per byte (the same sets as the functions below).
 private let blank: UInt8 = 1, nameStart: UInt8 = 2, nameByte: UInt8 = 4, valueEnd: UInt8 = 8
-nonisolated(unsafe) private let fastClasses: UnsafePointer<UInt8> = {   // written once, then only read
+nonisolated(unsafe) private let fastClasses: UnsafePointer<UInt8> = { // written once, then only read
     let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     for i in 0..<256 {
         let c = UInt8(i)
-        table[i] = (isBlank(c) ? blank : 0) | (isNameStart(c) ? nameStart : 0) | (isNameByte(c) ? nameByte : 0)
+        table[i] =
+            (isBlank(c) ? blank : 0) | (isNameStart(c) ? nameStart : 0) | (isNameByte(c) ? nameByte : 0)
             | (isBlank(c) || c == UInt8(ascii: ">") ? valueEnd : 0)
     }
     return UnsafePointer(table)
@@ -505,7 +527,8 @@ private struct KeptAttributes {
                 names.append((packed.low, packed.high, a.count))
             }
         }
-        precondition(Self.pack("script".utf8).low == MarkupLimiter.scriptCode && Self.pack("style".utf8).low == MarkupLimiter.styleCode)
+        precondition(
+            Self.pack("script".utf8).low == MarkupLimiter.scriptCode && Self.pack("style".utf8).low == MarkupLimiter.styleCode)
         elements.sort { $0.length < $1.length }
         self.elements = .allocate(capacity: elements.count)
         self.elements.initialize(from: elements.map { ($0.code, $0.list) }, count: elements.count)
@@ -549,7 +572,7 @@ private struct KeptAttributes {
         return false
     }
 }
-nonisolated(unsafe) private let keptAttributes = KeptAttributes()   // built once, then only read
+nonisolated(unsafe) private let keptAttributes = KeptAttributes() // built once, then only read
 
 /// Whether any of the `count` bytes at `p` is past ASCII (eight at a time).
 @inline(__always) private func holdsNonASCII(_ p: UnsafeMutablePointer<UInt8>, _ count: Int) -> Bool {

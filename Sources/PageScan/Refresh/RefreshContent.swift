@@ -1,22 +1,3 @@
-// The HTML standard's "shared declarative refresh steps", shared by `<meta http-equiv=refresh>` and the
-// `Refresh` HTTP header.
-import PlainviewURL
-
-extension PageScanner {
-    /// Parses a refresh value (`<meta http-equiv=refresh content=…>` or a `Refresh` header) served at
-    /// `documentURL`. Nil when the value does not parse (no refresh happens). A value without a URL refreshes
-    /// `documentURL` itself.
-    public static func parseRefresh(_ content: String, documentURL: String) -> PageScanResult.Refresh? {
-        guard let document = WebURL(documentURL),
-              let parsed = RefreshContent(content) else { return nil }
-        guard let raw = parsed.url else {
-            return PageScanResult.Refresh(delay: parsed.delay, url: document.href)
-        }
-        guard let url = WebURL(raw, relativeTo: document)?.href else { return nil }
-        return PageScanResult.Refresh(delay: parsed.delay, url: url)
-    }
-}
-
 /// A refresh value before URL parsing: the delay and the raw URL string (nil: the document itself).
 struct RefreshContent: Equatable {
     var delay: Int
@@ -39,7 +20,7 @@ struct RefreshContent: Equatable {
         while i < s.count, isDigit(s[i]) {
             let (m, o1) = time.multipliedReportingOverflow(by: 10)
             let (a, o2) = m.addingReportingOverflow(Int(s[i].value - 0x30))
-            time = (o1 || o2) ? Int.max : a   // absurd delays saturate rather than wrap
+            time = (o1 || o2) ? Int.max : a // absurd delays saturate rather than wrap
             i += 1
         }
         if i == digitsStart {
@@ -56,7 +37,7 @@ struct RefreshContent: Equatable {
             skipWhitespace()
         }
         guard i < s.count else { return }
-        var urlStart = i   // "Let urlString be the code points from position to the end"
+        var urlStart = i // "Let urlString be the code points from position to the end"
         skipQuotes: do {
             guard s[i] == "U" || s[i] == "u" else { break skipQuotes }
             i += 1

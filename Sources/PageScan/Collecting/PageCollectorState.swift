@@ -1,41 +1,11 @@
-// Turns parser events into a PageScanResult, the way a browser with scripting enabled sees the page:
-// `<noscript>`, `<template>`, `<noembed>` and `<noframes>` contents are not part of the document there, so
-// nothing inside them counts; comments never reach us; URLs resolve once `<base href>` is known.
+// What the collector holds while a page is parsed and the events that fill it (see `PageCollector`), with the
+// C-string and text helpers its hot paths call (kept in this file so a release build inlines them here).
 import PlainviewURL
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-
-/// The parser's event sink. The collected state is a struct behind a pointer: its fields are then checked for
-/// exclusive access when compiled, not at run time on every event (a class's stored properties are checked on
-/// each access, which cost about as much as the rest of the callbacks together).
-final class PageCollector {
-    private let state: UnsafeMutablePointer<PageCollectorState>
-
-    init(androidInterfaces: Set<String>) {
-        state = .allocate(capacity: 1)
-        state.initialize(to: PageCollectorState(androidInterfaces: androidInterfaces))
-    }
-
-    deinit {
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
-    func startElement(_ name: UnsafePointer<UInt8>, _ attributes: AttributeList) { state.pointee.startElement(name, attributes) }
-    func endElement(_ name: UnsafePointer<UInt8>) { state.pointee.endElement(name) }
-    func characters(_ text: UnsafeBufferPointer<UInt8>) { state.pointee.characters(text) }
-    /// An element opened past the parser's depth limit (the element open before it at that depth was closed).
-    func elementPastDepthLimit() { state.pointee.deepElements += 1 }
-
-    /// The page's findings, every URL resolved. Call once, after the parse.
-    func result(document: WebURL) -> PageScanResult { state.pointee.result(document: document) }
-
-    /// The charset the page declares in its first `<meta charset>` or `<meta http-equiv=content-type>`.
-    var declaredCharset: String? { state.pointee.declaredCharset }
-}
 
 struct PageCollectorState {
     private struct PendingForm {
@@ -165,9 +135,13 @@ struct PageCollectorState {
             // The href is copied as bytes; a bare `href` is the empty reference.
             var href: UnsafePointer<UInt8>?, hasHref = false, target: String?, alt: UnsafePointer<UInt8>?
             attributes.forEach { n, v in
-                if cEqual(n, "href") { href = v; hasHref = true }
-                else if cEqual(n, "target") { target = string(v) }
-                else if tag == .area && cEqual(n, "alt") { alt = v }
+                if cEqual(n, "href") {
+                    href = v; hasHref = true
+                } else if cEqual(n, "target") {
+                    target = string(v)
+                } else if tag == .area && cEqual(n, "alt") {
+                    alt = v
+                }
             }
             let kept = hasHref && counts.admit(.link)
             if tag == .a {
@@ -189,8 +163,11 @@ struct PageCollectorState {
         case .base:
             // The first <base> with href sets the base URL; the first with target sets the default target.
             attributes.forEach { n, v in
-                if cEqual(n, "href"), baseHref == nil { baseHref = string(v) }
-                else if cEqual(n, "target"), baseTarget == nil { baseTarget = string(v) }
+                if cEqual(n, "href"), baseHref == nil {
+                    baseHref = string(v)
+                } else if cEqual(n, "target"), baseTarget == nil {
+                    baseTarget = string(v)
+                }
             }
         case .meta:
             var isRefresh = false, isContentType = false
@@ -199,25 +176,36 @@ struct PageCollectorState {
                 if cEqual(n, "http-equiv"), let v {
                     isRefresh = cEqualIgnoringCase(v, "refresh")
                     isContentType = cEqualIgnoringCase(v, "content-type")
+                } else if cEqual(n, "content") {
+                    content = string(v)
+                } else if cEqual(n, "charset") {
+                    charset = string(v)
                 }
-                else if cEqual(n, "content") { content = string(v) }
-                else if cEqual(n, "charset") { charset = string(v) }
             }
             if isRefresh, let content, let parsed = RefreshContent(content), counts.admit(.refresh) { refreshes.append(parsed) }
             // The page's own encoding declaration: the first `<meta charset>` or content-type `<meta>`.
             if declaredCharset == nil {
-                if let charset { declaredCharset = charset }
-                else if isContentType, let content { declaredCharset = PageScanner.charset(fromContentType: content) }
+                if let charset {
+                    declaredCharset = charset
+                } else if isContentType, let content {
+                    declaredCharset = PageScanner.charset(fromContentType: content)
+                }
             }
         case .form:
-            if openForm != nil { ignoredNestedForms += 1; return }  // browsers ignore a nested <form>
+            if openForm != nil { ignoredNestedForms += 1; return } // browsers ignore a nested <form>
             var f = PendingForm(action: nil, method: "GET", target: nil, name: nil, id: nil)
             attributes.forEach { n, v in
-                if cEqual(n, "action") { f.action = string(v) }
-                else if cEqual(n, "method"), let v { f.method = cEqualIgnoringCase(v, "post") ? "POST" : "GET" }
-                else if cEqual(n, "target") { f.target = string(v) }
-                else if cEqual(n, "name") { f.name = string(v) }
-                else if cEqual(n, "id") { f.id = string(v) }
+                if cEqual(n, "action") {
+                    f.action = string(v)
+                } else if cEqual(n, "method"), let v {
+                    f.method = cEqualIgnoringCase(v, "post") ? "POST" : "GET"
+                } else if cEqual(n, "target") {
+                    f.target = string(v)
+                } else if cEqual(n, "name") {
+                    f.name = string(v)
+                } else if cEqual(n, "id") {
+                    f.id = string(v)
+                }
             }
             guard counts.admit(.form) else { openForm = Self.droppedForm; return }
             openForm = forms.count
@@ -226,15 +214,24 @@ struct PageCollectorState {
             var kind = PageScanResult.Button.Kind.submit, name: String?, value: String?, formID: String?, ariaLabel: String?
             var disabled = false
             attributes.forEach { n, v in
-                if cEqual(n, "type") { kind = Self.buttonKind(string(v)) ?? .submit }
-                else if cEqual(n, "name") { name = string(v) }
-                else if cEqual(n, "value") { value = string(v) }
-                else if cEqual(n, "form") { formID = string(v) }
-                else if cEqual(n, "aria-label") { ariaLabel = string(v) }
-                else if cEqual(n, "disabled") { disabled = true }
+                if cEqual(n, "type") {
+                    kind = Self.buttonKind(string(v)) ?? .submit
+                } else if cEqual(n, "name") {
+                    name = string(v)
+                } else if cEqual(n, "value") {
+                    value = string(v)
+                } else if cEqual(n, "form") {
+                    formID = string(v)
+                } else if cEqual(n, "aria-label") {
+                    ariaLabel = string(v)
+                } else if cEqual(n, "disabled") {
+                    disabled = true
+                }
             }
             if kind == .image { kind = .submit }
-            guard !disabled, disabledFieldsets == 0, keeps(owner: openForm, ownerID: formID), counts.admit(.button) else { return }
+            guard !disabled, disabledFieldsets == 0, keeps(owner: openForm, ownerID: formID), counts.admit(.button) else {
+                return
+            }
             closeButton()
             openButton = buttons.count
             buttons.append(PageScanResult.Button(kind: kind, label: "", ariaLabel: ariaLabel, name: name, value: value))
@@ -243,21 +240,35 @@ struct PageCollectorState {
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
             var alt: String?, ariaLabel: String?
             attributes.forEach { n, v in
-                if cEqual(n, "name") { name = string(v) }
-                else if cEqual(n, "value") { value = string(v) }
-                else if cEqual(n, "type") { type = string(v).lowercased() }
-                else if cEqual(n, "checked") { checked = true }
-                else if cEqual(n, "disabled") { disabled = true }
-                else if cEqual(n, "form") { formID = string(v) }
-                else if cEqual(n, "alt") { alt = string(v) }
-                else if cEqual(n, "aria-label") { ariaLabel = string(v) }
+                if cEqual(n, "name") {
+                    name = string(v)
+                } else if cEqual(n, "value") {
+                    value = string(v)
+                } else if cEqual(n, "type") {
+                    type = string(v).lowercased()
+                } else if cEqual(n, "checked") {
+                    checked = true
+                } else if cEqual(n, "disabled") {
+                    disabled = true
+                } else if cEqual(n, "form") {
+                    formID = string(v)
+                } else if cEqual(n, "alt") {
+                    alt = string(v)
+                } else if cEqual(n, "aria-label") {
+                    ariaLabel = string(v)
+                }
             }
             if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0,
-               keeps(owner: openForm, ownerID: formID), counts.admit(.button) {
+                keeps(owner: openForm, ownerID: formID), counts.admit(.button)
+            {
                 // What the button shows: its value, an image's alt, else the browser's default caption.
-                let shown = kind == .image ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
-                buttons.append(PageScanResult.Button(kind: kind, label: collapseWhitespace(Array(shown.utf8)), ariaLabel: ariaLabel,
-                                                     name: name, value: kind == .image ? nil : value))
+                let shown =
+                    kind == .image
+                    ? (alt ?? value ?? "") : (value ?? (kind == .submit ? "Submit" : kind == .reset ? "Reset" : ""))
+                buttons.append(
+                    PageScanResult.Button(
+                        kind: kind, label: collapseWhitespace(Array(shown.utf8)), ariaLabel: ariaLabel,
+                        name: name, value: kind == .image ? nil : value))
                 buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
             }
             guard let name, !name.isEmpty, !disabled, disabledFieldsets == 0 else { return }
@@ -266,7 +277,7 @@ struct PageCollectorState {
                 guard checked else { return }
                 value = value ?? "on"
             case "submit", "reset", "button", "image", "file":
-                return  // only a submitter or a chosen file would be sent; an automatic submit has neither
+                return // only a submitter or a chosen file would be sent; an automatic submit has neither
             default:
                 break
             }
@@ -274,9 +285,13 @@ struct PageCollectorState {
         case .textarea:
             var name: String?, disabled = false, formID: String?
             attributes.forEach { n, v in
-                if cEqual(n, "name") { name = string(v) }
-                else if cEqual(n, "disabled") { disabled = true }
-                else if cEqual(n, "form") { formID = string(v) }
+                if cEqual(n, "name") {
+                    name = string(v)
+                } else if cEqual(n, "disabled") {
+                    disabled = true
+                } else if cEqual(n, "form") {
+                    formID = string(v)
+                }
             }
             if let name, !name.isEmpty, !disabled, disabledFieldsets == 0 {
                 textarea = (openForm, formID, name, [])
@@ -284,19 +299,28 @@ struct PageCollectorState {
         case .select:
             var s = PendingSelect(owner: openForm, ownerID: nil, name: nil, multiple: false, disabled: disabledFieldsets > 0)
             attributes.forEach { n, v in
-                if cEqual(n, "name") { s.name = string(v) }
-                else if cEqual(n, "multiple") { s.multiple = true }
-                else if cEqual(n, "disabled") { s.disabled = true }
-                else if cEqual(n, "form") { s.ownerID = string(v) }
+                if cEqual(n, "name") {
+                    s.name = string(v)
+                } else if cEqual(n, "multiple") {
+                    s.multiple = true
+                } else if cEqual(n, "disabled") {
+                    s.disabled = true
+                } else if cEqual(n, "form") {
+                    s.ownerID = string(v)
+                }
             }
             select = s
         case .option:
             guard select != nil else { return }
             var value: String?, selected = false, disabled = false
             attributes.forEach { n, v in
-                if cEqual(n, "value") { value = string(v) }
-                else if cEqual(n, "selected") { selected = true }
-                else if cEqual(n, "disabled") { disabled = true }
+                if cEqual(n, "value") {
+                    value = string(v)
+                } else if cEqual(n, "selected") {
+                    selected = true
+                } else if cEqual(n, "disabled") {
+                    disabled = true
+                }
             }
             select?.closeOption()
             select?.option = (value, [], selected, disabled)
@@ -309,16 +333,16 @@ struct PageCollectorState {
         case .iframe, .frame:
             var src: String?, frameName: String?
             attributes.forEach { n, v in
-                if cEqual(n, "src") { src = string(v) }
-                else if cEqual(n, "name") { frameName = string(v) }
+                if cEqual(n, "src") { src = string(v) } else if cEqual(n, "name") { frameName = string(v) }
             }
             // No or empty src: about:blank, which goes nowhere.
             if let src, !src.trimmingASCIIWhitespace().isEmpty, counts.admit(.frame) { frames.append((src, frameName)) }
         case .script:
             var external = false, runs = true, module = false
             attributes.forEach { n, v in
-                if cEqual(n, "src") { external = true }
-                else if cEqual(n, "type") {
+                if cEqual(n, "src") {
+                    external = true
+                } else if cEqual(n, "type") {
                     let type = string(v)
                     runs = Self.isJavaScriptType(type)
                     module = type.trimmingASCIIWhitespace().lowercased() == "module"
@@ -343,8 +367,11 @@ struct PageCollectorState {
         }
         switch tag {
         case .a:
-            if let last = openLinks.last, last.index < -1 { openLinks[openLinks.count - 1].index = last.index + 1 }
-            else if let open = openLinks.popLast() { closeLink(open) }
+            if let last = openLinks.last, last.index < -1 {
+                openLinks[openLinks.count - 1].index = last.index + 1
+            } else if let open = openLinks.popLast() {
+                closeLink(open)
+            }
         case .form:
             if ignoredNestedForms > 0 { ignoredNestedForms -= 1 } else { openForm = nil }
         case .button:
@@ -469,12 +496,18 @@ struct PageCollectorState {
                 collapseWhitespace(UnsafeBufferPointer(rebasing: $0[open.textStart...]))
             }
         }
-        if open.textStart == 0 { linkText.removeAll(keepingCapacity: true) } else { linkText.removeLast(linkText.count - open.textStart) }
+        if open.textStart == 0 {
+            linkText.removeAll(keepingCapacity: true)
+        } else {
+            linkText.removeLast(linkText.count - open.textStart)
+        }
     }
 
     /// Resolves each link's raw href in place, dropping those that do not resolve (the links' order kept).
-    private static func resolveLinks(_ links: inout [PageScanResult.Link], hrefs: [UInt8], ends: [Int],
-                                     _ resolver: WebURL.Resolver, defaultTarget: String?) {
+    private static func resolveLinks(
+        _ links: inout [PageScanResult.Link], hrefs: [UInt8], ends: [Int],
+        _ resolver: WebURL.Resolver, defaultTarget: String?
+    ) {
         var kept = 0
         hrefs.withUnsafeBufferPointer { all in
             var start = 0
@@ -533,7 +566,11 @@ struct PageCollectorState {
         // Every navigation's URL resolved first, in order, before any is moved (plain assignments' from their bytes).
         var resolvedURLs = [String?](repeating: nil, count: findings.navigations.count)
         findings.forEachNavigationURL { i, bytes in
-            if let bytes { resolvedURLs[i] = resolver.href(utf8: bytes) } else { resolvedURLs[i] = resolve(findings.navigations[i].url) }
+            if let bytes {
+                resolvedURLs[i] = resolver.href(utf8: bytes)
+            } else {
+                resolvedURLs[i] = resolve(findings.navigations[i].url)
+            }
         }
         findings.plainURLBytes = []
         findings.plainURLs = []
@@ -541,7 +578,9 @@ struct PageCollectorState {
         var resolved = 0
         for i in findings.navigations.indices {
             let url = resolvedURLs[i]
-            if !onclickUnits.isEmpty, let k = Self.index(of: findings.navigationKeys[i].unit, in: onclickUnits), !onclickURLs[k].seen {
+            if !onclickUnits.isEmpty, let k = Self.index(of: findings.navigationKeys[i].unit, in: onclickUnits),
+                !onclickURLs[k].seen
+            {
                 onclickURLs[k] = (true, url)
             }
             guard let url else { continue }
@@ -561,7 +600,7 @@ struct PageCollectorState {
 
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
-        for i in findings.navigations.indices where findings.navigations[i].onLoad {   // by index: no copy of each
+        for i in findings.navigations.indices where findings.navigations[i].onLoad { // by index: no copy of each
             automatic.append((findings.navigationKeys[i], i, nil))
         }
         findings.navigationKeys = []
@@ -617,9 +656,11 @@ struct PageCollectorState {
             } else {
                 action = documentURL
             }
-            out.forms.append(.init(action: action, method: f.method, fields: formFields[i],
-                                   autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
-                                   autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
+            out.forms.append(
+                .init(
+                    action: action, method: f.method, fields: formFields[i],
+                    autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
+                    autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
         }
         out.truncations = counts.truncations
         if deepElements > 0 {
@@ -680,7 +721,8 @@ struct PageCollectorState {
         guard let first = hrefs[start...].first(where: { $0 > 0x20 }), first | 0x20 == UInt8(ascii: "j") else { return }
         let trimmed = WebURL.stripped(String(decoding: hrefs[start...], as: UTF8.self))
         guard trimmed.utf8.count > 11,
-              trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8) else { return }
+            trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8)
+        else { return }
         let code = PercentEncoding.decode(trimmed.dropFirst(11))
         scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
     }
@@ -700,91 +742,12 @@ struct PageCollectorState {
         let t = type.trimmingASCIIWhitespace().lowercased()
         if t.isEmpty || t == "module" { return true }
         let essence = t.split(separator: ";").first.map { $0.trimmingASCIIWhitespace() } ?? t
-        return ["text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript",
-                "application/ecmascript", "text/jscript", "text/livescript", "text/x-javascript",
-                "text/x-ecmascript", "text/javascript1.0", "text/javascript1.1", "text/javascript1.2",
-                "text/javascript1.3", "text/javascript1.4", "text/javascript1.5"].contains(essence)
-    }
-}
-
-/// The elements the collector cares about, recognised without allocating. Each case but `other` is named as
-/// its element.
-enum Tag: CaseIterable {
-    case a, area, base, button, meta, form, input, textarea, select, option, fieldset, iframe, frame, script, style
-    case noscript, template, noembed, noframes
-    case other
-
-    /// The names of the elements the collector reads more of than event handlers.
-    static let collectedNames: [String] = allCases.filter { $0 != .other }.map { "\($0)" }
-
-    /// The attributes `PageCollectorState.startElement` reads of this element besides event handlers (`on…`,
-    /// read of every element); nil for all of them (libxml2 reads `<meta>`'s for its charset). `MarkupLimiter`
-    /// drops the others before libxml2 parses them, so a new attribute read there must be named here (the
-    /// unread-attribute tests try every attribute of the HTML standard on every element listed).
-    var readAttributes: [String]? {
-        switch self {
-        case .a, .base: ["href", "target"]
-        case .area: ["href", "target", "alt"]
-        case .meta: nil
-        case .form: ["action", "method", "target", "name", "id"]
-        case .button: ["type", "name", "value", "form", "aria-label", "disabled"]
-        case .input: ["name", "value", "type", "checked", "disabled", "form", "alt", "aria-label"]
-        case .textarea: ["name", "disabled", "form"]
-        case .select: ["name", "multiple", "disabled", "form"]
-        case .option: ["value", "selected", "disabled"]
-        case .fieldset: ["disabled"]
-        case .iframe, .frame: ["src", "name"]
-        case .script: ["src", "type"]
-        case .style, .noscript, .template, .noembed, .noframes, .other: []
-        }
-    }
-
-    /// Elements whose content a scripting browser does not put in the document.
-    var isInert: Bool { self == .noscript || self == .template || self == .noembed || self == .noframes }
-
-    init(_ n: UnsafePointer<UInt8>) {
-        switch n[0] {
-        case UInt8(ascii: "a"):
-            self = n[1] == 0 ? .a : cEqual(n, "area") ? .area : .other
-        case UInt8(ascii: "b"): self = cEqual(n, "base") ? .base : cEqual(n, "button") ? .button : .other
-        case UInt8(ascii: "m"): self = cEqual(n, "meta") ? .meta : .other
-        case UInt8(ascii: "f"):
-            self = cEqual(n, "form") ? .form : cEqual(n, "frame") ? .frame : cEqual(n, "fieldset") ? .fieldset : .other
-        case UInt8(ascii: "i"): self = cEqual(n, "input") ? .input : cEqual(n, "iframe") ? .iframe : .other
-        case UInt8(ascii: "t"): self = cEqual(n, "textarea") ? .textarea : cEqual(n, "template") ? .template : .other
-        case UInt8(ascii: "s"):
-            self = cEqual(n, "select") ? .select : cEqual(n, "script") ? .script : cEqual(n, "style") ? .style : .other
-        case UInt8(ascii: "o"): self = cEqual(n, "option") ? .option : .other
-        case UInt8(ascii: "n"):
-            self = cEqual(n, "noscript") ? .noscript : cEqual(n, "noembed") ? .noembed : cEqual(n, "noframes") ? .noframes : .other
-        default: self = .other
-        }
-    }
-}
-
-/// `Tag`s of element names by the names' addresses. libxml2 hands over every element name from its parser's
-/// dictionary (or a constant, for the elements it implies), which lives as long as the parse, so one address
-/// is one name for the whole parse: a page's few dozen names fill a small direct-mapped table, and an element
-/// costs a comparison of addresses instead of bytes (4% of a scan of the benchmark's checkout page).
-struct TagCache {
-    private var names = [UnsafePointer<UInt8>?](repeating: nil, count: 64)
-    private var tags = [Tag](repeating: .other, count: 64)
-
-    @inline(__always)
-    mutating func tag(_ name: UnsafePointer<UInt8>) -> Tag {
-        // The slot: the top six bits of the address times a large odd constant. libxml2's dictionary packs its
-        // names a few bytes apart, so every bit of the address counts (dropping the low three put `h3` and `p`,
-        // stored next to each other, in one slot: one element in seven missed).
-        let slot = Int(truncatingIfNeeded: (UInt64(UInt(bitPattern: name)) &* 0x9E37_79B9_7F4A_7C15) >> 58)
-        if names[slot] == name {
-            // Debug builds (the tests) check that an address never comes back with another name.
-            assert(tags[slot] == Tag(name), "libxml2 reused an element name's address for another name")
-            return tags[slot]
-        }
-        let tag = Tag(name)
-        names[slot] = name
-        tags[slot] = tag
-        return tag
+        return [
+            "text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript",
+            "application/ecmascript", "text/jscript", "text/livescript", "text/x-javascript",
+            "text/x-ecmascript", "text/javascript1.0", "text/javascript1.1", "text/javascript1.2",
+            "text/javascript1.3", "text/javascript1.4", "text/javascript1.5",
+        ].contains(essence)
     }
 }
 
@@ -846,8 +809,7 @@ extension String {
         let u = Array(utf8)
         var i = 0
         while i < u.count {
-            if u[i] == 0x0D { out.append(0x0A); if i + 1 < u.count, u[i + 1] == 0x0A { i += 1 } }
-            else { out.append(u[i]) }
+            if u[i] == 0x0D { out.append(0x0A); if i + 1 < u.count, u[i + 1] == 0x0A { i += 1 } } else { out.append(u[i]) }
             i += 1
         }
         return String(decoding: out, as: UTF8.self)

@@ -19,13 +19,17 @@ public struct PageScanResult: Sendable, Hashable, Codable {
     public var buttons: [Button] = []
 
     /// The keys of `plainview extract`'s JSON (which leaves buttons out: they are for the simulator's taps).
-    private enum CodingKeys: String, CodingKey { case refresh, links, forms, frames, scriptNavigations, hooks, charset, truncations }
+    private enum CodingKeys: String, CodingKey {
+        case refresh, links, forms, frames, scriptNavigations, hooks, charset, truncations
+    }
 
     /// Parts of the page passed over because they broke a per-element limit; empty for ordinary pages.
     public var truncations: [Truncation]
 
-    public init(refresh: Refresh? = nil, links: [Link] = [], forms: [Form] = [], frames: [Frame] = [],
-                scriptNavigations: [ScriptNavigation] = [], hooks: [Hook] = [], truncations: [Truncation] = []) {
+    public init(
+        refresh: Refresh? = nil, links: [Link] = [], forms: [Form] = [], frames: [Frame] = [],
+        scriptNavigations: [ScriptNavigation] = [], hooks: [Hook] = [], truncations: [Truncation] = []
+    ) {
         self.refresh = refresh
         self.links = links
         self.forms = forms
@@ -100,8 +104,10 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         /// The form's buttons (its own, and those naming it with `form=`), in document order.
         public var buttons: [Button] = []
         private enum CodingKeys: String, CodingKey { case action, method, fields, autoSubmit, target, autoSubmitOrder }
-        public init(action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil,
-                    autoSubmitOrder: Int? = nil, buttons: [Button] = []) {
+        public init(
+            action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil,
+            autoSubmitOrder: Int? = nil, buttons: [Button] = []
+        ) {
             self.action = action; self.method = method; self.fields = fields
             self.autoSubmit = autoSubmit; self.target = target; self.autoSubmitOrder = autoSubmitOrder
             self.buttons = buttons
@@ -133,7 +139,10 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         public var value: String?
         /// Where its `onclick` navigates (a literal URL, resolved), if anywhere.
         public var onclickURL: String?
-        public init(kind: Kind, label: String, ariaLabel: String? = nil, name: String? = nil, value: String? = nil, onclickURL: String? = nil) {
+        public init(
+            kind: Kind, label: String, ariaLabel: String? = nil, name: String? = nil, value: String? = nil,
+            onclickURL: String? = nil
+        ) {
             self.kind = kind; self.label = label; self.ariaLabel = ariaLabel; self.name = name; self.value = value
             self.onclickURL = onclickURL
         }
@@ -148,8 +157,8 @@ public struct PageScanResult: Sendable, Hashable, Codable {
 
     public struct ScriptNavigation: Sendable, Hashable, Codable {
         public enum Kind: String, Sendable, Hashable, Codable {
-            case assign          // location = / location.href = / location.assign()
-            case replace         // location.replace()
+            case assign // location = / location.href = / location.assign()
+            case replace // location.replace()
             case windowOpen = "window-open"
         }
         public var url: String

@@ -25,12 +25,15 @@ struct AttributeList {
 
 enum LibXML2 {
     /// libxml2 wants one global initialisation before use from several threads.
-    private static let initialised: Bool = { xmlInitParser(); return true }()
+    private static let initialised: Bool = {
+        xmlInitParser(); return true
+    }()
 
     /// Options: recover from broken markup, never touch the network, report nothing, no implied html/body.
     private static var options: Int32 {
-        Int32(HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
-              | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
+        Int32(
+            HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
+                | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_NOIMPLIED.rawValue)
     }
 
     enum Failure: Error { case outOfMemory, unreadable }
@@ -47,7 +50,7 @@ enum LibXML2 {
 
         // Replace the tree-building handlers with ours; everything else stays nil.
         sax.pointee = htmlSAXHandler()
-        sax.pointee.initialized = XML_SAX2_MAGIC   // makes libxml2 use `serror` below instead of stderr
+        sax.pointee.initialized = XML_SAX2_MAGIC // makes libxml2 use `serror` below instead of stderr
         sax.pointee.serror = { _, _ in }
         // The callbacks get the parser context (the start tag needs its element stack) and find the sink in its
         // `_private`. The caller holds the sink for the whole parse, so the callbacks borrow it.
@@ -71,7 +74,7 @@ enum LibXML2 {
             }
         }
         sax.pointee.characters = text
-        sax.pointee.cdataBlock = text   // <script> and <style> bodies arrive here
+        sax.pointee.cdataBlock = text // <script> and <style> bodies arrive here
         ctxt.pointee._private = Unmanaged.passUnretained(sink).toOpaque()
         ctxt.pointee.userData = UnsafeMutableRawPointer(ctxt)
 
@@ -90,7 +93,7 @@ enum LibXML2 {
             xmlFreeParserInputBuffer(input)
             throw .outOfMemory
         }
-        guard inputPush(ctxt, stream) >= 0 else { throw .outOfMemory }   // the context frees the stream
+        guard inputPush(ctxt, stream) >= 0 else { throw .outOfMemory } // the context frees the stream
 
         // A charset from the header wins over `<meta charset>` (as in browsers): once libxml2 has a converter it
         // ignores the document's own declaration.
@@ -117,8 +120,10 @@ enum LibXML2 {
     /// whatever the page: without this, 60 MB of `<b>` held 20 million names (8 bytes each), and every stray
     /// end tag (`</i>` where no `i` is open) searched all of them: 100,000 `<b>` and then 100,000 `</i>`, a
     /// 0.7 MB page, cost 16 s. A void element (`<br>`) is left alone: libxml2 closes it as soon as it is open.
-    private static func flattenDeepElement(_ ctxt: UnsafeMutablePointer<xmlParserCtxt>, _ name: UnsafePointer<xmlChar>,
-                                           _ sink: Unmanaged<PageCollector>) {
+    private static func flattenDeepElement(
+        _ ctxt: UnsafeMutablePointer<xmlParserCtxt>, _ name: UnsafePointer<xmlChar>,
+        _ sink: Unmanaged<PageCollector>
+    ) {
         if let info = htmlTagLookup(name), info.pointee.empty != 0 { return }
         guard let names = ctxt.pointee.nameTab else { return }
         let count = Int(ctxt.pointee.nameNr)
@@ -166,9 +171,12 @@ enum LibXML2 {
         guard bytes.count < Int(Int32.max) else { return }
         bytes.withUnsafeBufferPointer { buf in
             guard let base = buf.baseAddress,
-                  let ctxt = base.withMemoryRebound(to: CChar.self, capacity: buf.count, {
-                      htmlCreateMemoryParserCtxt($0, Int32(buf.count))
-                  }) else { return }
+                let ctxt = base.withMemoryRebound(
+                    to: CChar.self, capacity: buf.count,
+                    {
+                        htmlCreateMemoryParserCtxt($0, Int32(buf.count))
+                    })
+            else { return }
             defer { htmlFreeParserCtxt(ctxt) }
             _ = htmlCtxtUseOptions(ctxt, options)
             body(ctxt)

@@ -1,0 +1,1 @@
+enum TokenKind: UInt8 { case ident, string, number, punct, template, regex }
