@@ -148,7 +148,11 @@ let package = Package(
         ),
         // Shared by the test targets and the benchmark package: project paths, the test vectors in Tests/Vectors,
         // running the built CLI, generated dense pages.
-        .target(name: "TestSupport", path: "Sources/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Sources/TestSupport"
+        ),
 
         // One test target per library (plus the black-box CLI tests).
         .testTarget(name: "PlainviewSupportTests", dependencies: ["PlainviewSupport", "TestSupport"]),

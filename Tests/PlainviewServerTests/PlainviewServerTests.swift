@@ -25,31 +25,6 @@ private func options(publicURL: String? = "https://shop.example.com", pages: Str
 
 private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
 
-/// Collects log lines (and their levels) so what the server logs can be asserted.
-final class LineCollector: LogHandler, @unchecked Sendable {
-    let lock = NSLock()
-    var lines: [String] = []
-    var levels: [Logger.Level] = []
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level
-    init(level: Logger.Level = .info) { logLevel = level }
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-    func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String,
-        line: UInt
-    ) {
-        lock.lock(); lines.append(message.description); levels.append(level); lock.unlock()
-    }
-    var snapshot: [String] { lock.lock(); defer { lock.unlock() }; return lines }
-    /// The lines logged at `level`.
-    func lines(at level: Logger.Level) -> [String] {
-        lock.lock(); defer { lock.unlock() }
-        return zip(lines, levels).filter { $0.1 == level }.map(\.0)
-    }
-}
 
 @Suite struct PlainviewServerRouterTests {
     @Test(
