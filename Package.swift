@@ -159,13 +159,21 @@ let package = Package(
         .testTarget(name: "PlainviewURLTests", dependencies: ["PlainviewURL", "TestSupport"]),
         .testTarget(
             name: "NavigationPolicyTests", dependencies: ["PlainviewURL", "NavigationPolicy", "AppSwitch", "TestSupport"]),
-        .testTarget(name: "AppSwitchTests", dependencies: ["AppSwitch", "NavigationPolicy", "PlainviewURL", "TestSupport"]),
+        .testTarget(
+            name: "AppSwitchTests",
+            dependencies: ["AppSwitch", "NavigationPolicy", "PlainviewURL", "PlainviewSupport", "TestSupport"]
+        ),
         .testTarget(
             name: "PaymentURLHelpersTests",
-            dependencies: ["PaymentURLHelpers", "NavigationPolicy", "PlainviewURL", "TestSupport"]
+            dependencies: [
+                "PaymentURLHelpers", "AppSwitch", "NavigationPolicy", "PlainviewURL", "PlainviewSupport", "TestSupport",
+            ]
         ),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
-        .testTarget(name: "PlainviewConfigTests", dependencies: ["PlainviewConfig", "PlainviewURL", "AppSwitch", "TestSupport"]),
+        .testTarget(
+            name: "PlainviewConfigTests",
+            dependencies: ["PlainviewConfig", "NavigationPolicy", "PlainviewURL", "AppSwitch", "TestSupport"]
+        ),
         .testTarget(
             name: "GoodlistToolsTests",
             dependencies: ["GoodlistTools", "PlainviewConfig", "NavigationPolicy", "PlainviewURL", "TestSupport"]),
@@ -177,7 +185,9 @@ let package = Package(
         .testTarget(
             name: "FlowSimulatorTests",
             dependencies: [
-                "FlowSimulator", "FlowImport", "PlainviewConfig", "PlainviewURL", "AppSwitch", "PaymentURLHelpers", "TestSupport",
+                "FlowSimulator", "FlowImport", "PlainviewConfig", "PlainviewURL", "NavigationPolicy", "AppSwitch",
+                "PaymentURLHelpers",
+                "PlainviewSupport", "TestSupport",
             ]
         ),
         .testTarget(
@@ -206,7 +216,8 @@ let package = Package(
         .testTarget(
             name: "BackendCheckerTests",
             dependencies: [
-                "BackendChecker", "PlainviewServer", "NavigationPolicy", "PaymentURLHelpers", "PlainviewURL", "TestSupport",
+                "BackendChecker", "PlainviewServer", "NavigationPolicy", "PaymentURLHelpers", "PlainviewURL", "PlainviewSupport",
+                "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -9,7 +9,6 @@ import Testing
 import TestSupport
 @testable import PlainviewServer
 @testable import BackendChecker
-import FlowSimulator
 
 private func options(publicURL: String? = "https://shop.example.com", pages: String? = nil) -> ServerOptions {
     var o = ServerOptions()

@@ -4,7 +4,6 @@ import HummingbirdTesting
 import Testing
 @testable import PlainviewServer
 @testable import BackendChecker
-import FlowSimulator
 
 /// The checker's verdicts on hand-made backends probed at 127.0.0.1 while they generate URLs for
 /// https://shop.example.com: every planted defect is a FAIL naming it; the correct and the lenient-but-safe

@@ -1,6 +1,6 @@
 @testable import PaymentURLHelpers
-@testable import AppSwitch
 @testable import PlainviewURL
+@testable import AppSwitch
 import Foundation
 import Testing
 import TestSupport

@@ -1,4 +1,3 @@
-@testable import NavigationPolicy
 import Foundation
 import Testing
 import PlainviewSupport

@@ -1,8 +1,6 @@
-@testable import AppSwitch
 @testable import PlainviewURL
 import Foundation
 import Testing
-@testable import NavigationPolicy
 
 @Suite("Fuzz regressions: URL parsing")
 struct URLFuzzRegressionTests {

@@ -1,10 +1,7 @@
-@testable import PaymentURLHelpers
-@testable import AppSwitch
 @testable import PlainviewURL
 import Foundation
 import Testing
 import TestSupport
-@testable import NavigationPolicy
 
 @Suite("Fuzz: URL and host parsing")
 struct URLFuzzTests {

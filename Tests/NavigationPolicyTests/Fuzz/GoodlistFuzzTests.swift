@@ -1,4 +1,3 @@
-@testable import PaymentURLHelpers
 @testable import AppSwitch
 @testable import PlainviewURL
 import Foundation

@@ -2,7 +2,6 @@
 // mutations of the conformance vectors, with fixed seeds so every finding reproduces. Properties: nothing
 // traps; a rejection is the parser's typed error with a message; round trips hold; security invariants hold.
 // A finding prints the input Swift-escaped: paste it into `FuzzRegressionTests` (FuzzRegressionTests.swift).
-@testable import PaymentURLHelpers
 @testable import AppSwitch
 @testable import PlainviewURL
 import Foundation
