@@ -61,6 +61,7 @@ public struct ConfigNode {
 
     /// Parses YAML or JSON text; nil when the document is empty (only comments or nothing).
     public static func parseOptional(_ text: String, file: String) throws(ConfigError) -> ConfigNode? {
+        try refuseHiddenLineBreaks(in: text, file: file)
         let node: Node?
         do {
             node = try Yams.compose(yaml: text)
@@ -84,6 +85,40 @@ public struct ConfigNode {
             throw ConfigError(file: file, "invalid YAML/JSON: \(error)")
         }
         return node.map { ConfigNode(node: $0, file: file) }
+    }
+
+    /// Refuses the characters YAML (1.1, as libyaml reads it) takes for a line break but editors, `grep`, `diff` and code
+    /// review show none for: U+0085 NEXT LINE, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR, anywhere in a
+    /// config file. Behind one, a key (`redirectPolicy: webview`) reads as part of the line before it, a comment say, to
+    /// a reviewer, and as a key of its own to the reader; inside a quoted string YAML folds it into a space. The line
+    /// named is the one editors show (counted by `\n`). Reads the UTF-8 bytes: C2 85, E2 80 A8, E2 80 A9.
+    static func refuseHiddenLineBreaks(in text: String, file: String) throws(ConfigError) {
+        var found: (line: Int, name: String)? = nil
+        var copy = text
+        copy.withUTF8 { bytes in
+            var line = 1
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let b = bytes[i]
+                if b == 0x0A {
+                    line += 1
+                } else if b == 0xC2, i + 1 < n, bytes[i + 1] == 0x85 {
+                    found = (line, "U+0085 NEXT LINE")
+                    return
+                } else if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
+                    found = (line, bytes[i + 2] == 0xA8 ? "U+2028 LINE SEPARATOR" : "U+2029 PARAGRAPH SEPARATOR")
+                    return
+                }
+                i += 1
+            }
+        }
+        if let found {
+            throw ConfigError(
+                file: file, line: found.line,
+                "a \(found.name): YAML reads it as a line break, but editors, grep and diff show none, so it can hide a "
+                    + "key from review; remove it (inside a double-quoted string, write it as an escape such as \\u2028)")
+        }
     }
 
     /// The key path and line of the repeated `key` whose first occurrence is at `first`: that occurrence is renamed
