@@ -280,7 +280,8 @@ public struct HelperEndpoints: Sendable {
         return .success(response)
     }
 
-    /// `target` is an absolute URL on the public origin, under the root, made only of RFC 3986 characters.
+    /// `target` is an absolute URL on the public origin, under the root, made only of RFC 3986 characters, with no dot
+    /// segment, backslash or `;` in its path.
     func isOwnURL(_ url: String) -> Bool {
         let origin = configuration.publicOrigin
         let prefix = "\(origin)\(configuration.root)"
@@ -296,7 +297,9 @@ public struct HelperEndpoints: Sendable {
             return false
         }
         let segments = decodedPath.split(separator: "/", omittingEmptySubsequences: false)
-        guard !segments.contains(where: { $0 == ".." || $0 == "." }), !decodedPath.contains("\\") else { return false }
+        // No dot segments, no backslash, and no `;` (a path parameter: servers such as Tomcat read `..;` as `..`).
+        guard !segments.contains(where: { $0 == ".." || $0 == "." }), !decodedPath.contains("\\"), !decodedPath.contains(";")
+        else { return false }
         if let q = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
             guard let decoded = PercentEncoding.decodeComponent(q), !PercentEncoding.containsControl(decoded) else {
                 return false

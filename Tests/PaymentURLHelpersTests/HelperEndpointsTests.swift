@@ -189,6 +189,10 @@ private func get(_ target: String, method: String = "GET") throws -> HelperRespo
         "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2F%22%3E%3Cscript%3E",
         "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2F%5C%5Cevil.example",
         "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2F%23frag",
+        // A path parameter: servers such as Tomcat read `..;` as `..`, climbing out of the mount point.
+        "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2F..%3B%2Fadmin",
+        "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2Fsdk-callback%3Bjsessionid%3D1%2F",
+        "https%3A%2F%2Fshop.example.com%2Fswedbank-pay-mobile%2F%253B",
         "",
     ])
     func foreignOrUnsafeTargetsAreRejected(target: String) throws {
