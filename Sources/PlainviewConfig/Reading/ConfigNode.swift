@@ -87,36 +87,27 @@ public struct ConfigNode {
         return node.map { ConfigNode(node: $0, file: file) }
     }
 
-    /// Refuses the characters YAML (1.1, as libyaml reads it) takes for a line break but editors, `grep`, `diff` and code
-    /// review show none for: U+0085 NEXT LINE, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR, anywhere in a
-    /// config file. Behind one, a key (`redirectPolicy: webview`) reads as part of the line before it, a comment say, to
-    /// a reviewer, and as a key of its own to the reader; inside a quoted string YAML folds it into a space. The line
-    /// named is the one editors show (counted by `\n`). Reads the UTF-8 bytes: C2 85, E2 80 A8, E2 80 A9.
+    /// The characters YAML (1.1, as libyaml reads it) takes for a line break but editors, `grep`, `diff` and code
+    /// review show none for, by name. The reader refuses them (`refuseHiddenLineBreaks`); the YAML emitter always
+    /// writes them as escapes.
+    public static let hiddenLineBreaks: [Unicode.Scalar: String] = [
+        "\u{85}": "U+0085 NEXT LINE", "\u{2028}": "U+2028 LINE SEPARATOR", "\u{2029}": "U+2029 PARAGRAPH SEPARATOR",
+    ]
+
+    /// Refuses a hidden line break (`hiddenLineBreaks`) anywhere in a config file. Behind one, a key
+    /// (`redirectPolicy: webview`) reads as part of the line before it, a comment say, to a reviewer, and as a key of its
+    /// own to the reader; inside a quoted string YAML folds it into a space. The line named is the one editors show
+    /// (counted by `\n`). Only lines holding a byte past ASCII are decoded.
     static func refuseHiddenLineBreaks(in text: String, file: String) throws(ConfigError) {
-        var found: (line: Int, name: String)? = nil
-        var copy = text
-        copy.withUTF8 { bytes in
-            var line = 1
-            var i = 0
-            let n = bytes.count
-            while i < n {
-                let b = bytes[i]
-                if b == 0x0A {
-                    line += 1
-                } else if b == 0xC2, i + 1 < n, bytes[i + 1] == 0x85 {
-                    found = (line, "U+0085 NEXT LINE")
-                    return
-                } else if b == 0xE2, i + 2 < n, bytes[i + 1] == 0x80, bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9 {
-                    found = (line, bytes[i + 2] == 0xA8 ? "U+2028 LINE SEPARATOR" : "U+2029 PARAGRAPH SEPARATOR")
-                    return
-                }
-                i += 1
-            }
-        }
-        if let found {
+        var lineNumber = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard line.utf8.contains(where: { $0 >= 0x80 }),
+                let name = line.unicodeScalars.lazy.compactMap({ hiddenLineBreaks[$0] }).first
+            else { continue }
             throw ConfigError(
-                file: file, line: found.line,
-                "a \(found.name): YAML reads it as a line break, but editors, grep and diff show none, so it can hide a "
+                file: file, line: lineNumber,
+                "a \(name): YAML reads it as a line break, but editors, grep and diff show none, so it can hide a "
                     + "key from review; remove it (inside a double-quoted string, write it as an escape such as \\u2028)")
         }
     }

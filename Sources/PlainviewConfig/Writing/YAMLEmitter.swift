@@ -105,7 +105,8 @@ public struct YAMLEmitter: Sendable {
     /// the noncharacters U+FFFE/U+FFFF.
     static func mustEscape(_ u: Unicode.Scalar) -> Bool {
         let v = u.value
-        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || v == 0xFEFF || v == 0xFFFE || v == 0xFFFF
+        return v < 0x20 || (0x7F...0x9F).contains(v) || ConfigNode.hiddenLineBreaks[u] != nil || v == 0xFEFF || v == 0xFFFE
+            || v == 0xFFFF
     }
 
     static func escape(_ u: Unicode.Scalar) -> String {
