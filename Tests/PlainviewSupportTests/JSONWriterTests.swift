@@ -46,6 +46,28 @@ import PlainviewSupport
         #expect(w.bytes.isEmpty)
     }
 
+    /// A string longer than the buffer (an 8 MB textarea's value in `extract`) reaches the sink in pieces of at most
+    /// 64 kB, escapes and all, with every byte in order: the writer never holds it whole.
+    @Test(arguments: [1 << 16 - 3, 1 << 16, 300_000, 1_000_001])
+    func aLongStringReachesTheSinkInBoundedPieces(length: Int) {
+        final class Collector: @unchecked Sendable { var chunks: [[UInt8]] = [] }
+        let c = Collector()
+        // Runs longer than the buffer, broken by escapes and two-byte characters.
+        let text = String((0..<length).map { i -> Character in i % 200_000 == 0 ? "\"" : i % 70_001 == 0 ? "é" : "a" })
+        var w = JSONWriter(.compact, sink: { c.chunks.append($0) })
+        w.raw("[1,")
+        w.value(.string(text))
+        w.raw("]")
+        w.flush()
+        var unbounded = JSONWriter(.compact)
+        unbounded.raw("[1,")
+        unbounded.value(.string(text))
+        unbounded.raw("]")
+        #expect(Array(c.chunks.joined()) == unbounded.bytes)
+        #expect(c.chunks.allSatisfy { $0.count <= 1 << 16 && !$0.isEmpty })
+        #expect(c.chunks.count >= unbounded.bytes.count / (1 << 16))
+    }
+
     @Test(arguments: [0, 7, -7, 10, 1_000_000, Int.max, Int.min])
     func numbersAreWrittenAsSwiftPrintsThem(_ n: Int) {
         #expect(JSONWriter.line(.int(n)) == String(n))

@@ -17,19 +17,21 @@ package struct JSONWriter {
     // specialised for the caller's element type (without it, every item went through witness calls and copies).
     /// The bytes written and not yet handed to the sink. A writer is used in place (passed `inout`), never copied:
     /// copies would share the buffer.
-    @usableFromInline let buffer = JSONBuffer()
+    @usableFromInline let buffer: JSONBuffer
     /// What is buffered (everything written, without a sink).
     package var bytes: [UInt8] { buffer.bytes }
     /// The object `field` writes into: its indent, and whether a field has been written yet.
     @usableFromInline var objectIndent = 0
     @usableFromInline var objectEmpty = true
-    @usableFromInline let sink: (([UInt8]) -> Void)?
-    @usableFromInline static let chunk = 1 << 16
+    @usableFromInline var sink: (([UInt8]) -> Void)? { buffer.sink }
+    @usableFromInline static let chunk = JSONBuffer.chunk
 
     /// `sink` receives the buffer each time it holds 64 kB, and at `flush()`; without one, `bytes` keeps all.
+    /// With a sink the buffer never grows past 64 kB: a long string (an 8 MB textarea's value) is handed over in
+    /// 64 kB pieces as it is escaped.
     package init(_ layout: Layout, sink: (([UInt8]) -> Void)? = nil) {
         self.layout = layout
-        self.sink = sink
+        self.buffer = JSONBuffer(sink: sink)
     }
 
     /// One value in the compact layout, as text.
@@ -168,9 +170,7 @@ package struct JSONWriter {
     /// Hands what is buffered to the sink.
     @inlinable
     package mutating func flush() {
-        guard let sink, buffer.count > 0 else { return }
-        sink(buffer.bytes)
-        buffer.count = 0
+        buffer.drain()
     }
 
     @inlinable
@@ -233,9 +233,21 @@ final class JSONBuffer {
     @exclusivity(unchecked) @usableFromInline var count = 0
     @exclusivity(unchecked) @usableFromInline var capacity: Int
 
-    @usableFromInline init() {
-        capacity = 1 << 12
+    /// Where full buffers go; nil keeps every byte (the buffer grows instead).
+    @usableFromInline let sink: (([UInt8]) -> Void)?
+    @usableFromInline static let chunk = 1 << 16
+
+    @usableFromInline init(sink: (([UInt8]) -> Void)?) {
+        self.sink = sink
+        capacity = sink == nil ? 1 << 12 : Self.chunk
         base = .allocate(capacity: capacity)
+    }
+
+    /// Hands what is buffered to the sink (nothing without one).
+    @usableFromInline func drain() {
+        guard let sink, count > 0 else { return }
+        sink(bytes)
+        count = 0
     }
 
     deinit { base.deallocate() }
@@ -243,14 +255,27 @@ final class JSONBuffer {
     @usableFromInline var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     @inlinable func append(_ b: UInt8) {
-        if count == capacity { grow(1) }
+        if count == capacity { makeRoom(1) }
         base[count] = b
         count += 1
     }
 
     @inlinable func append(_ p: UnsafeBufferPointer<UInt8>) {
         guard let from = p.baseAddress, p.count > 0 else { return }
-        if capacity - count < p.count { grow(p.count) }
+        if capacity - count < p.count {
+            // With a sink, a run longer than the buffer goes to it in buffer-sized pieces, never held whole.
+            if sink != nil, p.count > capacity {
+                drain()
+                var start = 0
+                while start < p.count {
+                    let end = min(start + capacity, p.count)
+                    sink!(Array(UnsafeBufferPointer(start: from + start, count: end - start)))
+                    start = end
+                }
+                return
+            }
+            makeRoom(p.count)
+        }
         (base + count).update(from: from, count: p.count)
         count += p.count
     }
@@ -268,6 +293,16 @@ final class JSONBuffer {
             JSONEscaping.escape(utf8, htmlSafe: false, runs: { append($0) }, byte: { append($0) })
             append(UInt8(ascii: "\""))
         }
+    }
+
+    /// Room for `n` more bytes: with a sink the buffer is handed over (`n` never exceeds its capacity then),
+    /// without one it grows.
+    @usableFromInline func makeRoom(_ n: Int) {
+        if sink != nil, count > 0 {
+            drain()
+            if capacity >= n { return }
+        }
+        grow(n)
     }
 
     @usableFromInline func grow(_ n: Int) {
