@@ -115,6 +115,8 @@ final class DeviceSystem: RoutingSystem, @unchecked Sendable {
         }
     }
 
+    func isHostApp(_ app: String) -> Bool { app == hostApp }
+
     func automaticAppRedirectAllowed(_ url: String) -> Bool {
         let fixed = assumptions.blockAutomaticAppRedirects ? 1 : nil
         return oracle.choose("automatic-app-redirect \(url)", ["redirect-allowed", "redirect-blocked"], fixed: fixed) == 0

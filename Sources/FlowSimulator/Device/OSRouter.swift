@@ -90,7 +90,10 @@ struct OSRouter {
             guard let intent = IntentURL.parse(url) else {
                 return .nowhere(.problem(browser != nil ? "Chrome cannot parse the intent URL" : "the OS cannot open \(url)"))
             }
-            if let app = system.intentApp(for: intent) { return .app(app, url: intent.data ?? url, via: .intent) }
+            // Chrome resolves the intent it would launch: BROWSABLE added, component and selector removed.
+            if let app = system.intentApp(for: intent.sanitizedForLaunch()) {
+                return .app(app, url: intent.data ?? url, via: .intent)
+            }
             if let fallback = intent.browserFallbackURL, URLTools.isWeb(fallback) { return .fallback(fallback) }
             let none = "no app takes the intent (package \(intent.package ?? "none"))"
             return .nowhere(

@@ -318,8 +318,15 @@ public struct NavigationPolicyEngine: Sendable {
                     .block, rule: .intentUnsafe, reason: "the intent wraps a \(scheme): URL, which never reaches an app")
             }
         }
-        if let app = system.intentApp(for: intent) {
-            return Decision(.openApp(target: raw, via: .intent), rule: .intentApp, reason: "\(app) takes the intent")
+        // What a page may launch is what Chrome launches (ExternalNavigationHandler): BROWSABLE added, explicit
+        // component and selector removed, launch flags masked. The app resolves and starts that intent, never
+        // the page's: `target` is the sanitized intent's URI.
+        let launched = intent.sanitizedForLaunch()
+        if let app = system.intentApp(for: launched) {
+            if system.isHostApp(app) { return decideIntentIntoHost(launched, app: app, navigation) }
+            return Decision(
+                .openApp(target: launched.toURI(), via: .intent), rule: .intentApp,
+                reason: "\(app) takes the intent\(Self.stripped(from: intent))")
         }
         if intent.browserFallbackURL != nil {
             if let fallback = intent.safeBrowserFallbackURL, let f = WebURL(fallback), SchemeKind(scheme: f.scheme) == .web {
@@ -347,6 +354,39 @@ public struct NavigationPolicyEngine: Sendable {
             reason: KnownApp.notInstalledMessage(url: raw).map {
                 "\($0) (no app installed for \(what) and no browser_fallback_url)"
             } ?? "no app installed for \(what) and no browser_fallback_url")
+    }
+
+    /// An intent a page addresses to the app that embeds the web view. The app is already in front, and a page
+    /// must never start its activities (Chromium never launches an intent into the embedder itself: one that
+    /// resolves to the browser loads its URL in the tab). Its data URL is decided as the navigation instead, so
+    /// an intent wrapping paymentUrl reloads the payment page and one wrapping a page the web view may show loads
+    /// that page; an intent without a URL to decide is blocked.
+    private func decideIntentIntoHost(_ intent: AndroidIntent, app: String, _ navigation: Navigation) -> Decision {
+        let what = "the intent names the host app \(app) itself, which a page never launches"
+        guard let data = intent.data, let scheme = NavigationPolicyEngine.schemeOf(data),
+            scheme != "intent", scheme != "android-app"
+        else {
+            return Decision(.block, rule: .intentHost, reason: "\(what), and it carries no URL to open instead")
+        }
+        var inner = navigation
+        inner.url = data
+        let decision = decide(inner)
+        if case .allow = decision.action, let url = WebURL(data) {
+            // The web view cannot load the intent: URL itself; it loads the page the intent carries.
+            return Decision(.load(target: url.href), rule: .intentHost, reason: "\(what): loading its URL (\(decision.reason))")
+        }
+        return Decision(decision.action, rule: decision.rule, reason: "\(what): its URL is decided instead: \(decision.reason)")
+    }
+
+    /// What sanitizing removed from a page's intent, for the reason (empty when nothing was).
+    static func stripped(from intent: AndroidIntent) -> String {
+        var parts: [String] = []
+        if let component = intent.component { parts.append("component \(component)") }
+        if intent.selector != nil { parts.append("its selector") }
+        let flags = intent.flags & ~AndroidIntent.allowedLaunchFlags
+        if flags != 0 { parts.append("launch flags 0x\(String(flags, radix: 16))") }
+        guard !parts.isEmpty else { return "" }
+        return " (launched as Chrome would: without \(parts.joined(separator: ", ")))"
     }
 
     /// Without leading/trailing C0 controls and spaces, and without tab/newline (what a browser ignores).

@@ -55,6 +55,7 @@ extension RuleID {
     public static let intentIOS = RuleID("intent.ios")
     public static let intentMalformed = RuleID("intent.malformed")
     public static let intentUnsafe = RuleID("intent.unsafe")
+    public static let intentHost = RuleID("intent.host")
     public static let intentApp = RuleID("intent.app")
     public static let intentFallback = RuleID("intent.fallback")
     public static let intentNoApp = RuleID("intent.no-app")
@@ -72,7 +73,7 @@ extension RuleID {
         .urlMalformed, .interceptComplete, .interceptCancel, .interceptTerms, .interceptPayment,
         .schemeNeverExternal, .schemeAboutBlank, .subframeWeb, .subframeLoadable, .subframeNotWeb, .subframeNoGesture,
         .iosUniversalLink, .androidAppLink, .customSchemeApp, .customSchemeSystemApp, .customSchemeNoApp,
-        .customSchemeUnsafe, .intentIOS, .intentMalformed, .intentUnsafe, .intentApp, .intentFallback, .intentNoApp,
+        .customSchemeUnsafe, .intentIOS, .intentMalformed, .intentUnsafe, .intentHost, .intentApp, .intentFallback, .intentNoApp,
         .webOwnHost, .webInsecure, .webGoodlist, .webPickyPage, .webPickyPageFromPayment, .webPickyPageNewWindow,
         .webRedirectWebView, .webRedirectBrowser,
     ]

@@ -8,11 +8,17 @@ public struct Environment: Sendable, Hashable, Codable {
     public var defaultApps: [String]?
     /// The host app's web view settings.
     public var webView: WebViewSettings
+    /// The name of the app that embeds the web view (`behaviour: {host: true}` in an environment file), if the
+    /// device has it.
+    public var hostApp: String?
 
-    public init(apps: [App] = [], defaultApps: [String]? = nil, webView: WebViewSettings = WebViewSettings()) {
+    public init(
+        apps: [App] = [], defaultApps: [String]? = nil, webView: WebViewSettings = WebViewSettings(), hostApp: String? = nil
+    ) {
         self.apps = apps
         self.defaultApps = defaultApps.map { $0.map { $0.lowercased() } }
         self.webView = webView
+        self.hostApp = hostApp
     }
 
     /// The settings of the host app's web view that change what a page can do. Both default to false, as

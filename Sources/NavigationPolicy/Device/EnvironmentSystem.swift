@@ -53,6 +53,8 @@ public struct EnvironmentSystem: SystemServices {
         return PlatformDefaultApps.app(for: scheme, on: platform)
     }
 
+    public func isHostApp(_ app: String) -> Bool { app == environment.hostApp }
+
     public func intentApp(for intent: AndroidIntent) -> String? {
         if let package = intent.package ?? intent.component.flatMap({ $0.split(separator: "/").first.map(String.init) }) {
             // An explicit package: only that app (a missing app is missing, never another app).

@@ -22,6 +22,10 @@ public protocol SystemServices: Sendable {
     /// The platform's own app for a custom scheme (`tel:` → Phone), when the device still has it.
     /// The default answers with every platform handler (`PlatformDefaultApps`).
     func defaultApp(for scheme: String, on platform: Platform) -> String?
+
+    /// True for the app that embeds the web view (on a phone: the app running the engine). An intent a page
+    /// addresses to it is not launched (`intent.host`). The default knows no host app.
+    func isHostApp(_ app: String) -> Bool
 }
 
 extension SystemServices {
@@ -30,6 +34,7 @@ extension SystemServices {
     public func defaultApp(for scheme: String, on platform: Platform) -> String? {
         PlatformDefaultApps.app(for: scheme, on: platform)
     }
+    public func isHostApp(_ app: String) -> Bool { false }
 }
 
 /// A device with no apps installed: the web view, the browser and the platform's own apps (Phone, Mail …).

@@ -64,6 +64,15 @@ extension EnvironmentFile {
     /// An environment file read exactly as a flow's `environment:` is (app behaviours decoded strictly), for
     /// `decide --env`: the same file means the same device in both commands.
     public static func device(path: String) throws(ConfigError) -> Environment {
-        try load(path: path, behaviour: AppBehaviour.decode).environment
+        try load(path: path, behaviour: AppBehaviour.decode).device
+    }
+}
+
+extension LoadedEnvironment where Behaviour == AppBehaviour {
+    /// The device, knowing its host app: the first app marked `behaviour: {host: true}`.
+    public var device: Environment {
+        var device = environment
+        device.hostApp = environment.apps.first { behaviours[$0.name]?.host == true }?.name
+        return device
     }
 }

@@ -15,14 +15,15 @@ enum Fixture {
             goodlist: Goodlist(entries: goodlist.map { GoodlistEntry(pattern: $0) }))
     }
 
-    static let environment = Environment(apps: [
-        .init(
-            name: "BankID", schemes: ["bankid"], universalLinks: [.init(host: "app.bankid.com", paths: ["/*"])],
-            package: "com.bankid.bus", appLinks: [.init(host: "app.bankid.com", paths: ["/*"])]),
-        .init(name: "Swish", schemes: ["swish"], package: "se.bankgirot.swish"),
-        .init(name: "Shop", schemes: ["shopapp"], package: "com.example.app"),
-        .init(name: "Vipps", universalLinks: [.init(host: "vipps.no", paths: ["NOT /web/*", "/app/*"])]),
-    ])
+    static let environment = Environment(
+        apps: [
+            .init(
+                name: "BankID", schemes: ["bankid"], universalLinks: [.init(host: "app.bankid.com", paths: ["/*"])],
+                package: "com.bankid.bus", appLinks: [.init(host: "app.bankid.com", paths: ["/*"])]),
+            .init(name: "Swish", schemes: ["swish"], package: "se.bankgirot.swish"),
+            .init(name: "Shop", schemes: ["shopapp"], package: "com.example.app"),
+            .init(name: "Vipps", universalLinks: [.init(host: "vipps.no", paths: ["NOT /web/*", "/app/*"])]),
+        ], hostApp: "Shop")
 
     static func engine(_ platform: Platform, redirect: RedirectPolicy? = nil, apps: Bool = true) -> NavigationPolicyEngine {
         NavigationPolicyEngine(
@@ -314,6 +315,7 @@ struct Row: Sendable, CustomTestStringConvertible {
 }
 
 @Suite struct AndroidDecisionTableTests {
+    static let browsable = ";category=android.intent.category.BROWSABLE"
     static let swedbankIntent =
         "intent://shop.example.com/pay?order=42#Intent;scheme=https;action=com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER;package=com.example.app;end;"
 
@@ -323,13 +325,49 @@ struct Row: Sendable, CustomTestStringConvertible {
             "shopapp://shop.example.com/pay?order=42", .main, .reload(target: Fixture.payment), "intercept.payment",
             "callbackScheme"),
         Row(
-            swedbankIntent, .main, .openApp(target: swedbankIntent, via: .intent), "intent.app",
-            "SDK helper intent to the merchant app"),
+            swedbankIntent, .main, .reload(target: Fixture.payment), "intercept.payment",
+            "SDK helper intent into the host app itself: never launched, its URL (paymentUrl) decided instead"),
         Row(
             "intent://app.bankid.com/?autostarttoken=x#Intent;scheme=https;package=com.bankid.bus;end", .main,
             .openApp(
-                target: "intent://app.bankid.com/?autostarttoken=x#Intent;scheme=https;package=com.bankid.bus;end", via: .intent),
-            "intent.app", "explicit package installed"),
+                target:
+                    "intent://app.bankid.com/?autostarttoken=x#Intent;scheme=https\(Self.browsable);package=com.bankid.bus;end",
+                via: .intent),
+            "intent.app", "explicit package installed: launched with BROWSABLE, as Chrome launches it"),
+        // Chrome's launch rules (ExternalNavigationHandler): components, selectors and unsafe launch flags never
+        // reach the app; the intent the app receives is the one it may start.
+        Row(
+            "intent://x#Intent;scheme=bankid;component=com.bankid.bus/.internal.DebugActivity;end", .main,
+            .openApp(target: "intent://x#Intent;scheme=bankid\(Self.browsable);end", via: .intent), "intent.app",
+            "a component into another app is dropped: the scheme resolves the app"),
+        Row(
+            "intent:#Intent;component=com.bankid.bus/.internal.DebugActivity;end", .main, .block, "intent.no-app",
+            "a bare component into another app resolves to nothing once the component is gone"),
+        Row(
+            "intent:#Intent;component=com.example.app/.AdminActivity;end", .main, .block, "intent.no-app",
+            "a bare component into the host app: nothing to start"),
+        Row(
+            "intent:#Intent;package=com.example.app;component=com.example.app/.AdminActivity;end", .main, .block,
+            "intent.host", "the host app's own package with a component: never launched, no URL to decide"),
+        Row(
+            "intent://shop.example.com/pay?order=42#Intent;scheme=shopapp;package=com.example.app;component=com.example.app/.Pay;end",
+            .main, .reload(target: Fixture.payment), "intercept.payment",
+            "the host app's callback scheme in an intent to itself: the payment page reloads"),
+        Row(
+            "intent://shop.example.com/x#Intent;scheme=https;package=com.example.app;end", .main,
+            .load(target: "https://shop.example.com/x"), "intent.host",
+            "an own page wrapped in an intent to the host app loads in the web view"),
+        Row(
+            "intent://x#Intent;scheme=bankid;package=com.bankid.bus;launchFlags=0x10008000;end", .main,
+            .openApp(
+                target: "intent://x#Intent;scheme=bankid\(Self.browsable);launchFlags=0x10000000;package=com.bankid.bus;end",
+                via: .intent),
+            "intent.app", "FLAG_ACTIVITY_CLEAR_TASK is masked; NEW_TASK stays"),
+        Row(
+            "intent://x#Intent;scheme=bankid;package=com.bankid.bus;SEL;component=com.example.app/.AdminActivity;end", .main,
+            .openApp(target: "intent://x#Intent;scheme=bankid\(Self.browsable);package=com.bankid.bus;end", via: .intent),
+            "intent.app",
+            "a selector is dropped"),
         Row(
             "intent://pay#Intent;scheme=vipps;package=no.dnb.vipps;S.browser_fallback_url=https%3A%2F%2Fvipps.no%2Fweb;end",
             .main, .load(target: "https://vipps.no/web"), "intent.fallback", "missing app: http(s) fallback loads"),
@@ -356,8 +394,8 @@ struct Row: Sendable, CustomTestStringConvertible {
             "intent.unsafe", "unsafe data wins over a fallback"),
         Row(
             "intent://scan/#Intent;scheme=zxing;package=com.bankid.bus;end", .sub,
-            .openApp(target: "intent://scan/#Intent;scheme=zxing;package=com.bankid.bus;end", via: .intent), "intent.app",
-            "a tapped intent in a sub-frame launches (Chromium: gesture)"),
+            .openApp(target: "intent://scan/#Intent;scheme=zxing\(Self.browsable);package=com.bankid.bus;end", via: .intent),
+            "intent.app", "a tapped intent in a sub-frame launches (Chromium: gesture)"),
         Row(
             "tel:+4681234567", .main, .openApp(target: "tel:+4681234567", via: .customScheme), "custom-scheme.system-app",
             "the dialer"),
@@ -375,14 +413,17 @@ struct Row: Sendable, CustomTestStringConvertible {
         Row("intent://broken", .main, .block, "intent.no-app", "no #Intent: a VIEW intent of the URL itself, nothing takes it"),
         Row(
             "intent://x#Intent;scheme=tel;package=com.bankid.bus;end", .main,
-            .openApp(target: "intent://x#Intent;scheme=tel;package=com.bankid.bus;end", via: .intent), "intent.app",
+            .openApp(target: "intent://x#Intent;scheme=tel\(Self.browsable);package=com.bankid.bus;end", via: .intent),
+            "intent.app",
             "tel: data without MMI codes"),
         Row(
             "intent:*%2306%23#Intent;scheme=tel;package=com.bankid.bus;end", .main, .block, "intent.unsafe",
             "tel: MMI code inside an intent"),
         Row(
             "android-app://com.bankid.bus/https/app.bankid.com/x", .main,
-            .openApp(target: "android-app://com.bankid.bus/https/app.bankid.com/x", via: .intent), "intent.app",
+            .openApp(
+                target: "intent://app.bankid.com/x#Intent;scheme=https\(Self.browsable);package=com.bankid.bus;end", via: .intent),
+            "intent.app",
             "android-app: to an installed package"),
         Row("android-app://com.missing.app", .main, .block, "intent.no-app", "android-app: missing"),
         Row(

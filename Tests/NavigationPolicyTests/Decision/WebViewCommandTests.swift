@@ -123,9 +123,11 @@ struct WebViewCommandTests {
         let android = Fixture.engine(.android)
         let intent = "intent://pay#Intent;scheme=bankid;package=com.bankid.bus;end"
         let d = android.decide(Navigation(url: intent, currentURL: Fixture.acs))
+        // The app starts the intent as Chrome would launch it (BROWSABLE added), not the page's URL.
+        let launched = "intent://pay#Intent;scheme=bankid;category=android.intent.category.BROWSABLE;package=com.bankid.bus;end"
         #expect(
             AndroidWebViewCommand(d, url: intent)
-                == .init(overrideUrlLoading: true, then: .startActivity(url: intent, launch: .intentURI)))
+                == .init(overrideUrlLoading: true, then: .startActivity(url: launched, launch: .intentURI)))
     }
 }
 

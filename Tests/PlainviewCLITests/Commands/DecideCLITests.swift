@@ -101,6 +101,26 @@ import TestSupport
         #expect(objs.map { $0["via"] as? String } == ["app-link", "intent", nil])
         #expect(objs[2]["target"] as? String == "https://ok.example/")
 
+        // The app is told to start the intent Chrome would start, never the page's component or flags; an intent
+        // into the host app (the environment's `behaviour: {host: true}`) is not launched at all.
+        let hosted = try run(
+            [
+                "decide", "--policy", "policy.yaml", "--env", "env.yaml", "--platform", "android",
+                "intent://x#Intent;scheme=bankid;component=com.bankid.bus/.Debug;launchFlags=0x10008000;end",
+                "intent:#Intent;package=com.example.shop;component=com.example.shop/.AdminActivity;end",
+            ],
+            files: [
+                "policy.yaml": Self.policy,
+                "env.yaml": Self.environment + "\n  - name: Shop\n    package: com.example.shop\n    behaviour: {host: true}\n",
+            ])
+        #expect(hosted.status == 0, "\(hosted)")
+        let launches = try objects(hosted)
+        #expect(launches.map { $0["rule"] as? String } == ["intent.app", "intent.host"])
+        #expect(
+            launches[0]["target"] as? String
+                == "intent://x#Intent;scheme=bankid;category=android.intent.category.BROWSABLE;launchFlags=0x10000000;end")
+        #expect(launches[1]["action"] as? String == "block")
+
         let sub = try run(["decide", "--policy", "policy.yaml", "--frame", "sub", "javascript:alert(1)", "https://any.example/"])
         #expect(try objects(sub).map { $0["action"] as? String } == ["block", "allow"])
     }
