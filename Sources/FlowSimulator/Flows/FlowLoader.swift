@@ -58,7 +58,11 @@ public enum FlowLoader {
 
     /// Reads one flow file. With `confinedTo`, a page `file:` that resolves (symlinks followed) outside that
     /// folder is an error: what `serve --pages` uses, so nothing outside the served folder is ever read for a page.
-    public static func load(file: String, confinedTo root: String? = nil) throws(ConfigError) -> Flow {
+    /// With `readingPagesWhenRun`, page files are checked now and read only when the flow runs
+    /// (`Flow.loadingPageFiles()`), so a suite never holds every flow's pages at once (what `simulate` does).
+    public static func load(
+        file: String, confinedTo root: String? = nil, readingPagesWhenRun: Bool = false
+    ) throws(ConfigError) -> Flow {
         let text: String
         do {
             text = try String(contentsOfFile: file, encoding: .utf8)
@@ -66,7 +70,7 @@ public enum FlowLoader {
             throw ConfigError(file: file, "cannot read the flow file (\(error.localizedDescription))")
         }
         let folder = (file as NSString).deletingLastPathComponent
-        return try parse(text, file: file, folder: folder, confinedTo: root)
+        return try parse(text, file: file, folder: folder, confinedTo: root, readingPagesWhenRun: readingPagesWhenRun)
     }
 
     static let flowKeys = [
@@ -107,7 +111,7 @@ public enum FlowLoader {
     /// file outside that folder is an error (what `serve --pages` serves).
     public static func parse(
         _ text: String, file: String, folder: String, confinedTo root: String? = nil,
-        bodies: [String: Data]? = nil
+        bodies: [String: Data]? = nil, readingPagesWhenRun: Bool = false
     ) throws(ConfigError) -> Flow {
         let document = try ConfigNode.parse(text, file: file)
         let f = try document.fields(flowKeys)
@@ -145,7 +149,9 @@ public enum FlowLoader {
         }
 
         var pages: [RecordedPage] = []
-        if let p = f.value("pages") { pages = try parsePages(p, folder: folder, root: root, bodies: bodies) }
+        if let p = f.value("pages") {
+            pages = try parsePages(p, folder: folder, root: root, bodies: bodies, lazy: readingPagesWhenRun)
+        }
         var steps: [FlowStep] = []
         if let s = f.value("steps") { for item in try s.sequence() { steps.append(try parseStep(item)) } }
         var assumptions = Assumptions()
@@ -197,7 +203,9 @@ public enum FlowLoader {
     ]
     static let responseKeys = ["status", "headers", "location", "file", "body", "setCookie"]
 
-    static func parsePages(_ node: ConfigNode, folder: String, root: String?, bodies: [String: Data]? = nil) throws(ConfigError)
+    static func parsePages(
+        _ node: ConfigNode, folder: String, root: String?, bodies: [String: Data]? = nil, lazy: Bool = false
+    ) throws(ConfigError)
         -> [RecordedPage]
     {
         var out: [RecordedPage] = []
@@ -205,18 +213,20 @@ public enum FlowLoader {
             // `pages: {URL: {…} | [{…}, …]}`
             for (url, value) in try node.mapping() {
                 for item in try value.list() {
-                    out.append(try parsePage(item, url: url, folder: folder, root: root, bodies: bodies))
+                    out.append(try parsePage(item, url: url, folder: folder, root: root, bodies: bodies, lazy: lazy))
                 }
             }
         } else {
             for item in try node.sequence() {
-                out.append(try parsePage(item, url: nil, folder: folder, root: root, bodies: bodies))
+                out.append(try parsePage(item, url: nil, folder: folder, root: root, bodies: bodies, lazy: lazy))
             }
         }
         return out
     }
 
-    static func parsePage(_ node: ConfigNode, url keyURL: String?, folder: String, root: String?, bodies: [String: Data]? = nil)
+    static func parsePage(
+        _ node: ConfigNode, url keyURL: String?, folder: String, root: String?, bodies: [String: Data]? = nil, lazy: Bool = false
+    )
         throws(ConfigError) -> RecordedPage
     {
         let f = try node.fields(keyURL == nil ? pageKeys : pageKeys.filter { $0 != "url" })
@@ -244,15 +254,17 @@ public enum FlowLoader {
             }
             for r in try rs.sequence() {
                 responses.append(
-                    try parseResponse(r, fields: try r.fields(responseKeys), folder: folder, root: root, bodies: bodies))
+                    try parseResponse(
+                        r, fields: try r.fields(responseKeys), folder: folder, root: root, bodies: bodies, lazy: lazy))
             }
             guard !responses.isEmpty else { throw rs.error("expected at least one response") }
         } else {
-            responses = [try parseResponse(node, fields: f, folder: folder, root: root, bodies: bodies)]
+            responses = [try parseResponse(node, fields: f, folder: folder, root: root, bodies: bodies, lazy: lazy)]
         }
         var withoutCookie: RecordedResponse?
         if let w = f.value("withoutCookie") {
-            withoutCookie = try parseResponse(w, fields: try w.fields(responseKeys), folder: folder, root: root, bodies: bodies)
+            withoutCookie = try parseResponse(
+                w, fields: try w.fields(responseKeys), folder: folder, root: root, bodies: bodies, lazy: lazy)
         }
         let requireCookie = try f.value("requireCookie")?.string()
         if let rc = requireCookie, rc.isEmpty || rc.hasPrefix("=") {
@@ -264,7 +276,8 @@ public enum FlowLoader {
     }
 
     static func parseResponse(
-        _ node: ConfigNode, fields f: ConfigNode.Fields, folder: String, root: String?, bodies: [String: Data]? = nil
+        _ node: ConfigNode, fields f: ConfigNode.Fields, folder: String, root: String?, bodies: [String: Data]? = nil,
+        lazy: Bool = false
     ) throws(ConfigError) -> RecordedResponse {
         var headers: [RecordedResponse.Header] = []
         if let h = f.value("headers") {
@@ -283,6 +296,7 @@ public enum FlowLoader {
             throw node.error("a \(status) redirect needs a 'location' (or a Location header)")
         }
         var body: [UInt8] = []
+        var pageFile: (path: String, size: Int)?
         if let file = f.value("file"), let b = f.value("body") {
             _ = b
             throw file.error("give either 'file' or 'body', not both")
@@ -297,16 +311,25 @@ public enum FlowLoader {
                     throw file.error("the page file '\(rel)' is outside the served folder")
                 }
             }
-            guard let data = bodies.map({ $0[rel] }) ?? FileManager.default.contents(atPath: path) else {
-                throw file.error("cannot read the page file '\(rel)' (looked at \(path))")
+            if bodies == nil, lazy {
+                // Checked now (a flow that cannot run is an input error before any runs), read when the flow runs.
+                guard let size = PageFile.readableSize(path) else {
+                    throw file.error("cannot read the page file '\(rel)' (looked at \(path))")
+                }
+                pageFile = (path, size)
+            } else {
+                guard let data = bodies.map({ $0[rel] }) ?? FileManager.default.contents(atPath: path) else {
+                    throw file.error("cannot read the page file '\(rel)' (looked at \(path))")
+                }
+                body = Array(data)
             }
-            body = Array(data)
         } else if let b = f.value("body") {
             body = Array(try b.string().utf8)
         }
-        if !headers.contains(where: { $0.name.lowercased() == "content-type" }), !body.isEmpty {
+        if !headers.contains(where: { $0.name.lowercased() == "content-type" }), !body.isEmpty || (pageFile?.size ?? 0) > 0 {
             headers.append(.init("Content-Type", "text/html; charset=utf-8"))
         }
+        if let pageFile { return RecordedResponse(status: status, headers: headers, file: PageFile(path: pageFile.path)) }
         return RecordedResponse(status: status, headers: headers, body: body)
     }
 

@@ -40,7 +40,7 @@ public struct LoadedFlows: Sendable {
         var used: Set<String> = []
         for path in files {
             guard isHAR(path) else {
-                do { loaded.flows.append(try FlowLoader.load(file: path)) } catch {
+                do { loaded.flows.append(try FlowLoader.load(file: path, readingPagesWhenRun: true)) } catch {
                     loaded.problems.append(.init(path: path, failure: .config(error)))
                 }
                 continue

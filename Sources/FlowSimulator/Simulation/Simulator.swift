@@ -8,9 +8,21 @@ public enum Simulator {
 
     /// The same with `engine` as the host app's web view (engine mode; nil: the model).
     public static func run(_ flow: Flow, engine: (any WebEngine)?) -> FlowResult {
-        var report = runBranchWithPoints(flow, script: [:], exploring: false, engine: engine).0
+        // Page files are read for this run only: the result keeps the flow as loaded (paths, not pages).
+        let loaded: Flow
+        do { loaded = try flow.loadingPageFiles() } catch { return unreadable(flow, error, explored: false) }
+        var report = runBranchWithPoints(loaded, script: [:], exploring: false, engine: engine).0
         report.failures = check(flow.expect, report, explored: false, engine: engine != nil)
         return FlowResult(flow: flow, explored: false, branches: [report], truncated: false)
+    }
+
+    /// The result of a flow whose page file could not be read when it was to run: one branch ending in error.
+    static func unreadable(_ flow: Flow, _ error: PageFileError, explored: Bool) -> FlowResult {
+        let outcome = Outcome(.error, place: "webview", reason: error.description)
+        let report = SimulationReport(
+            flow: flow.name, branch: "default", choices: [], outcome: outcome, navigationCount: 0, appsOpened: [],
+            events: [], virtualTime: 0, failures: ["the flow did not run: \(error.description)"])
+        return FlowResult(flow: flow, explored: explored, branches: [report], truncated: false)
     }
 
     /// Runs every branch of the flow's uncertain points (bounded by `flow.limits`) and checks each.
@@ -22,9 +34,11 @@ public enum Simulator {
     }
 
     static func explore(
-        _ flow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
+        _ lazyFlow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
         engine: (any WebEngine)? = nil
     ) -> FlowResult {
+        let flow: Flow
+        do { flow = try lazyFlow.loadingPageFiles() } catch { return unreadable(lazyFlow, error, explored: true) }
         var reports: [SimulationReport] = []
         var queue: [[ChoiceKey: Int]] = [[:]]
         var truncated = false
@@ -53,7 +67,7 @@ public enum Simulator {
         for i in reports.indices {
             reports[i].failures = check(flow.expect, reports[i], explored: true, engine: engine != nil)
         }
-        var result = FlowResult(flow: flow, explored: true, branches: reports, truncated: truncated)
+        var result = FlowResult(flow: lazyFlow, explored: true, branches: reports, truncated: truncated)
         if truncated, var first = result.branches.first {
             first.failures.append("explore stopped at \(flow.limits.branches) branches (limits.branches)")
             result.branches[0] = first
