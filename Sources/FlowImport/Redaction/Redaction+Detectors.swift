@@ -130,8 +130,9 @@ enum Detectors {
     static func digits(_ s: String) -> [Int] { s.compactMap { $0.wholeNumberValue }.filter { $0 >= 0 && $0 <= 9 } }
 
     /// A card number: 13–19 digits, Luhn-valid, not all one digit; written whole or in groups of 2–6 digits
-    /// with one kind of separator (space, no-break space, `.`, `-`), as `4111 1111 1111 1111` or
-    /// `3782-822463-10005`.
+    /// with one kind of separator (space, TAB, no-break or thin space, `.`, `-`), as `4111 1111 1111 1111` or
+    /// `3782-822463-10005`. With `+` (a space in a GET form), `_` or `/`, which also join dates, sums and paths,
+    /// every group but the last has 4–6 digits (`5200+1076+6513+0878`, `3782/822463/10005`).
     static func isCardNumber(_ candidate: String) -> Bool {
         let d = digits(candidate)
         guard (13...19).contains(d.count), Set(d).count > 1 else { return false }
@@ -140,8 +141,68 @@ enum Detectors {
             let separators = Set(candidate.filter { !($0.isASCII && $0.isNumber) })
             guard separators.count == 1, groups.allSatisfy({ (2...6).contains($0.count) || $0.count == 1 && $0 == groups.last })
             else { return false }
+            if let s = separators.first, weakCardSeparators.contains(s) {
+                guard groups.dropLast().allSatisfy({ (4...6).contains($0.count) }) else { return false }
+            }
         }
         return luhnValid(d)
+    }
+
+    /// Card-group separators that also join other numbers (dates, sums, paths): stricter groups (isCardNumber).
+    static let weakCardSeparators: Set<Character> = ["+", "_", "/"]
+
+    /// Names of a card's security code (CVV/CVC) in the languages the seeds' checkouts use: redacted by name
+    /// (RedactionConfig.defaultNames) and, when a 3–4 digit value is left under one, flagged by SecretResidue.
+    static let cardCodeNames = [
+        "cvv", "cvc", "cvv2", "cvc2", "csc", "cvn", "säkerhetskod", "kontrollsiffror", "kontrollsiffra", "prüfziffer",
+        "pruefziffer",
+    ]
+
+    /// True when `name` (or one of its words) is a card security code name.
+    static func isCardCodeName(_ name: String) -> Bool {
+        let lower = name.lowercased(), words = NamePattern.words(name)
+        return cardCodeNames.contains { lower == $0 || words.contains($0) }
+    }
+
+    /// A path segment that is an identifier, not a word: a UUID, 16+ hex digits with letters and digits, or
+    /// 16+ base64url characters with upper- and lower-case letters and digits that look random
+    /// (SecretResidue.looksRandom), not words joined by `-` or `_`. Slugs (`blue-shirt-xl-2024`), file names
+    /// (`plainview-test-86C4…`) and order numbers (`ORD2026112000042`) are not.
+    static func isPathToken(_ segment: String) -> Bool {
+        let u = Array(segment.utf8)
+        guard u.count >= 16 else { return false }
+        let isHex = u.allSatisfy { PercentEncoding.isHex($0) }
+        let hasDigit = u.contains { (0x30...0x39).contains($0) }
+        let hasLetter = u.contains { PercentEncoding.isASCIIAlphanumeric($0) && !(0x30...0x39).contains($0) }
+        if isHex { return hasDigit && hasLetter }
+        if u.count == 36,
+            u.enumerated().allSatisfy({
+                [8, 13, 18, 23].contains($0.offset) ? $0.element == 0x2D : PercentEncoding.isHex($0.element)
+            })
+        {
+            return true
+        }
+        // Words joined by `-` or `_` (`plainview-test-…`, `order_Summary2024`) make a name, not a token.
+        let words = segment.split { $0 == "-" || $0 == "_" }
+        if words.count > 1, words.contains(where: { $0.count >= 4 && $0.allSatisfy { $0.isASCII && $0.isLowercase } }) {
+            return false
+        }
+        let hasLower = u.contains { (0x61...0x7A).contains($0) }, hasUpper = u.contains { (0x41...0x5A).contains($0) }
+        return hasDigit && hasLower && hasUpper && SecretResidue.looksRandom(segment)
+    }
+
+    /// True when the `pathSegment` match at `r` in `ns` stands in a URL's path: the text it belongs to (back to a
+    /// space, quote, bracket, `=`, `&` or `?`) starts with `/` or a scheme's `://` and holds no `+` (base64 data).
+    static func isInURLPath(_ ns: NSString, _ r: NSRange) -> Bool {
+        var i = r.location
+        let stops: Set<UInt16> = [0x20, 0x09, 0x0A, 0x0D, 0x22, 0x27, 0x3C, 0x3E, 0x28, 0x29, 0x2C, 0x60, 0x3D, 0x26, 0x3F, 0x5B]
+        while i > 0, !stops.contains(ns.character(at: i - 1)) {
+            i -= 1
+            if ns.character(at: i) == 0x2B { return false }
+        }
+        let prefix = ns.substring(with: NSRange(location: i, length: r.location - i))
+        return prefix.hasPrefix("/")
+            || urlScheme.re?.firstMatch(in: prefix, range: NSRange(location: 0, length: (prefix as NSString).length)) != nil
     }
 
     /// Swedish personnummer / samordningsnummer: [CC]YYMMDD[-+]NNNN, month 01–12, day 01–31 (or +60),
@@ -274,7 +335,7 @@ enum Detectors {
             defer { previous = (previous.1, b) }
             switch b {
             case UInt8(ascii: "="), UInt8(ascii: "@"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "\\"),
-                UInt8(ascii: ":"):
+                UInt8(ascii: ":"), UInt8(ascii: "/"):
                 return true
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digitsSeen += 1
@@ -297,7 +358,7 @@ enum Detectors {
     // On decoded text. Digit runs with single separators (space, no-break spaces, `.`, `-`), not inside a
     // decimal number.
     static let cardRun = RegexBox(
-        #"(?<![0-9])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){12,18}(?![0-9])(?![.,][0-9])"#)
+        #"(?<![0-9])(?<![0-9][.,])[0-9](?:[ \t\u00A0\u2007\u2009\u202F.\-+_/]?[0-9]){12,18}(?![0-9])(?![.,][0-9])"#)
     // Swedish [CC]YYMMDD[-+ ]NNNN, Danish DDMMYY-NNNN, Norwegian DDMMYY[ ]NNNNN, Finnish DDMMYY[-+A-FU-Y]NNNC,
     // each possibly after letters (`SE`, `ID:`); organisation numbers NNNNNN-NNNN, NNNNNNN-N, NNN NNN NNN,
     // DK NNNNNNNN.
@@ -307,8 +368,17 @@ enum Detectors {
     static let email = RegexBox(
         #"(?<![A-Za-z0-9._+\-])[A-Za-z0-9][A-Za-z0-9._+\-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9\-]{0,62}\.)+[A-Za-z]{2,24}(?![A-Za-z0-9\-])"#
     )
-    // header.payload.signature, base64url, both JSON parts starting `{"` (`eyJ`).
-    static let jwt = RegexBox(#"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{4,}\.eyJ[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*"#)
+    // JWE header.encryptedKey.iv.ciphertext.tag (the key empty for `dir`), or JWS header.payload.signature;
+    // base64url, the header (and a JWS payload) a JSON object starting `{"` (`eyJ`).
+    static let jwt = RegexBox(
+        #"(?<![A-Za-z0-9_\-])eyJ[A-Za-z0-9_\-]{4,}\.(?:[A-Za-z0-9_\-]*(?:\.[A-Za-z0-9_\-]{8,}){3}|eyJ[A-Za-z0-9_\-]{2,}\.[A-Za-z0-9_\-]*)"#
+    )
+    // A path segment of 16+ token characters, ended by `/`, a query, fragment, matrix parameter or the text
+    // around a URL (isPathToken and isInURLPath decide).
+    static let pathSegment = RegexBox(#"(?<=/)[A-Za-z0-9_\-]{16,256}(?=[/?#;"'\s<>)\]&,]|$)"#)
+    static let urlScheme = RegexBox(#"^[A-Za-z][A-Za-z0-9+.\-]*://"#)
+    // An AWS access key id (long-term `AKIA…`, temporary `ASIA…`).
+    static let awsAccessKey = RegexBox(#"(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])"#)
     // `Bearer …`, `Basic …` written anywhere (an inline script building an Authorization header).
     static let schemeCredential = RegexBox(
         #"(?i:\b(?:bearer|basic)\s+)(?=[A-Za-z0-9\-._~+/]*[0-9+/=_.\-])([A-Za-z0-9\-._~+/]{12,}=*)"#)

@@ -222,7 +222,9 @@ public struct Redactor: Sendable {
         placeholders.contains(s) || Detectors.isPlaceholder(s)
     }
 
-    private func matchesName(_ name: String) -> Bool {
+    private func matchesName(_ rawName: String) -> Bool {
+        // A form field's name as recorded may still be percent-encoded (`s%C3%A4kerhetskod`).
+        let name = rawName.contains("%") ? HARForm.percentDecode(rawName) : rawName
         let lower = name.lowercased(), words = NamePattern.words(name)
         guard names.contains(where: { $0.matches(lower: lower, words: words) }) else { return false }
         return !keep.contains { $0.matches(lower: lower, words: words) }
@@ -420,9 +422,23 @@ public struct Redactor: Sendable {
             }
         }
         for m in Redactor.pairs.matches(in: decoded) {
-            guard let name = m.group(1, in: dns), let value = m.group(2, in: dns), shouldRedact(name: name, value: value)
-            else { continue }
-            add(m.range(at: 2), key: value, kind: .token, name: name)
+            guard let name = m.group(1, in: dns), var value = m.group(2, in: dns) else { continue }
+            var r = m.range(at: 2)
+            // A path parameter (`/checkout;jsessionid=…/pay`) ends at the next path segment.
+            if m.range.location > 0, dns.character(at: m.range.location - 1) == 0x3B, let slash = value.firstIndex(of: "/") {
+                value = String(value[..<slash])
+                r.length = (value as NSString).length
+            }
+            guard shouldRedact(name: name, value: value) else { continue }
+            add(r, key: value, kind: .token, name: name)
+        }
+        for m in Detectors.pathSegment.matches(in: decoded) {
+            let segment = dns.substring(with: m.range)
+            guard Detectors.isPathToken(segment), Detectors.isInURLPath(dns, m.range) else { continue }
+            add(m.range, key: segment, kind: .token, name: "URL path")
+        }
+        for m in Detectors.awsAccessKey.matches(in: decoded) {
+            add(m.range, key: dns.substring(with: m.range), kind: .credential, name: "AWS access key")
         }
         if scripts {
             for m in Redactor.assignments.matches(in: decoded) {
@@ -461,10 +477,10 @@ public struct Redactor: Sendable {
     }
 
     // `name=value` in URLs, form bodies, cookie strings and scripts, after decoding (so also inside another
-    // URL's encoded parameter). The value stops at the next separator or `?`.
-    static let pairs = RegexBox(#"(?<![^?&;#\s"'(,{])([A-Za-z0-9_.\-\[\]]{1,80})=([^&#;?"'\s<>]+)"#)
+    // URL's encoded parameter); names in any script (`säkerhetskod`). The value stops at the next separator or `?`.
+    static let pairs = RegexBox(#"(?<![^?&;#\s"'(,{])([\p{L}\p{M}\p{N}_.\-\[\]]{1,80})=([^&#;?"'\s<>]+)"#)
     // `name = "value"`, `obj.name = 'value'`, `name: "value"` in scripts.
-    static let assignments = RegexBox(#"([A-Za-z_$][A-Za-z0-9_$.\-]{0,80})["']?\s*[:=]\s*(["'])([^"'\n\\]{1,4096})\2"#)
+    static let assignments = RegexBox(#"([\p{L}_$][\p{L}\p{M}\p{N}_$.\-]{0,80})["']?\s*[:=]\s*(["'])([^"'\n\\]{1,4096})\2"#)
 
     /// The number standing for `placeholder` where the secret was a bare number (JSON or script): negative, so
     /// no real card or personal number has its shape, and stable per secret.

@@ -3,20 +3,26 @@
 // spelling does not hide anything.
 //
 // What "looks like a secret" (each rule skips placeholders):
-// - long-digit-run: 12 or more digits, whole or with one kind of card-style separator, not part of a word or
-//   a decimal number, and not a Unix time in milliseconds or microseconds (2001–2100);
+// - long-digit-run: 12 or more digits, whole or with card-style separators (space, TAB, no-break or thin
+//   space, `.`, `-`), not part of a word or a decimal number, and not a Unix time in milliseconds or
+//   microseconds (2001–2100); or a card number grouped with `+`, `_` or `/` (Detectors.isCardNumber);
 // - scheme-credential: `Bearer X` / `Basic X` with X of 12+ token characters;
-// - jwt: a header.payload.signature JSON Web Token;
+// - jwt: a JSON Web Token, signed (three parts) or encrypted (five);
+// - card-code: a 3–4 digit value under a card security code name (Detectors.cardCodeNames), as `name=value`,
+//   `"name": value` or an input's name and value;
+// - path-token: a URL path segment that is an identifier, not a word (Detectors.isPathToken);
+// - aws-access-key: an AWS access key id (`AKIA…`, `ASIA…`);
 // - email: an e-mail address (outside the reserved `.invalid`, `.example`, `example.com/.net/.org` domains);
 // - auth-value: a value of 16+ token characters with letters and digits and at least 3.5 bits of entropy per
 //   character, written as `name=value` or `name: "value"` where the name has a credential word (token,
 //   secret, session, sid, auth, key, password, pwd, credential, signature, sig, bearer, jwt, csrf, xsrf, nonce,
-//   ticket, code).
+//   ticket, code) or a word holding `session` or `sessid` (`jsessionid`, `PHPSESSID`).
 import Foundation
 
 public enum SecretResidue {
     public struct Finding: Sendable, Hashable, CustomStringConvertible {
-        /// The rule (`long-digit-run`, `scheme-credential`, `jwt`, `email`, `auth-value`).
+        /// The rule (`long-digit-run`, `scheme-credential`, `jwt`, `card-code`, `path-token`, `aws-access-key`,
+        /// `email`, `auth-value`).
         public var rule: String
         public var file: String
         public var line: Int
@@ -26,7 +32,8 @@ public enum SecretResidue {
     }
 
     static let digitRun = RegexBox(
-        #"(?<![0-9A-Za-z_])(?<![0-9][.,])[0-9](?:[ \u00A0\u2007\u202F.\-]?[0-9]){11,}(?![0-9A-Za-z_])(?![.,][0-9])"#)
+        #"(?<![0-9A-Za-z_])(?<![0-9][.,])[0-9](?:[ \t\u00A0\u2007\u2009\u202F.\-]?[0-9]){11,}(?![0-9A-Za-z_])(?![.,][0-9])"#)
+    static let cardCode = RegexBox(#"([\p{L}\p{M}\p{N}_.\-\[\]$]{1,80})["']?\s*[=:]\s*["']?([0-9]{3,4})(?![0-9A-Za-z])"#)
     static let authValue = RegexBox(#"([A-Za-z0-9_.\-\[\]$]{1,80})["']?\s*[=:]\s*["']?([A-Za-z0-9+/_=.~\-]{16,})"#)
     static let credentialWords: Set<String> = [
         "token", "secret", "session", "sessid", "sessionid", "sid", "auth", "key", "apikey", "password", "passwd", "pwd",
@@ -63,6 +70,40 @@ public enum SecretResidue {
             if digits.count == run.count, let v = Int(digits), isUnixTime(v, digits: digits.count) { continue }
             add("long-digit-run", m.range)
         }
+        for m in Detectors.cardRun.matches(in: decoded) {
+            let run = ns.substring(with: m.range)
+            guard run.contains(where: { Detectors.weakCardSeparators.contains($0) }), Detectors.isCardNumber(run) else {
+                continue
+            }
+            add("long-digit-run", m.range)
+        }
+        for m in cardCode.matches(in: decoded) {
+            guard let name = m.group(1, in: ns), Detectors.isCardCodeName(name) else { continue }
+            add("card-code", m.range(at: 2))
+        }
+        if decoded.contains("<") {
+            for t in Redactor.tags.matches(in: decoded) {
+                let tag = ns.substring(with: t.range) as NSString
+                var label = false
+                var value: NSRange?
+                for a in Redactor.attributes.matches(in: tag as String) {
+                    guard let n = a.group(1, in: tag)?.lowercased() else { continue }
+                    let r = (2...4).map { a.range(at: $0) }.first { $0.location != NSNotFound }
+                    guard let r else { continue }
+                    let v = tag.substring(with: r)
+                    if n == "name" || n == "id" { label = label || Detectors.isCardCodeName(v) }
+                    if n == "value", (3...4).contains(v.count), v.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                        value = NSRange(location: t.range.location + r.location, length: r.length)
+                    }
+                }
+                if label, let value { add("card-code", value) }
+            }
+        }
+        for m in Detectors.pathSegment.matches(in: decoded) {
+            guard Detectors.isPathToken(ns.substring(with: m.range)), Detectors.isInURLPath(ns, m.range) else { continue }
+            add("path-token", m.range)
+        }
+        for m in Detectors.awsAccessKey.matches(in: decoded) { add("aws-access-key", m.range) }
         for m in Detectors.schemeCredential.matches(in: decoded) {
             let r = m.range(at: 1)
             if Detectors.isPlaceholder(ns.substring(with: r)) { continue }
@@ -80,7 +121,9 @@ public enum SecretResidue {
         }
         for m in authValue.matches(in: decoded) {
             guard let name = m.group(1, in: ns), let value = m.group(2, in: ns) else { continue }
-            guard !Set(NamePattern.words(name)).isDisjoint(with: credentialWords) else { continue }
+            let words = NamePattern.words(name)
+            guard words.contains(where: { credentialWords.contains($0) || $0.contains("session") || $0.contains("sessid") })
+            else { continue }
             guard !Detectors.isPlaceholder(value), !value.contains("REDACTED-"), looksRandom(value) else { continue }
             add("auth-value", m.range(at: 2))
         }

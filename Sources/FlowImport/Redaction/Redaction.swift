@@ -63,20 +63,23 @@ public struct RedactionConfig: Sendable, Hashable {
 
     static let urlPattern = RegexBox(#"https?://[^\s"'<>]+"#)
 
-    public static let defaultNames: [String] = [
-        "token", "*token*", "jwt", "bearer", "session", "*session*", "*sessid*", "sid", "auth", "authorization",
-        "authcode", "*authtoken*", "*authkey*",
-        "key", "apikey", "*apikey*", "secret", "*secret*", "password", "passwd", "*passw*", "pwd", "pin", "otp",
-        "code", "nonce", "state", "ticket", "signature", "sig", "hmac", "csrf", "*csrf*", "xsrf", "*xsrf*",
-        "assertion", "samlresponse", "samlrequest",
-        // 3-D Secure 1 and 2 (Swedbank Pay's plain web view guide: the auto-posted ACS forms)
-        "pareq", "pares", "md", "creq", "cres", "threedssessiondata", "threedsmethoddata",
-        // cards
-        "pan", "cardnumber", "card_number", "cvv", "cvc", "cvv2", "csc", "expiry", "expirydate",
-        // Nordic identity (BankID, Swish)
-        "personalnumber", "personnummer", "ssn", "nationalid", "autostarttoken", "orderref", "qrstarttoken",
-        "qrstartsecret",
-    ]
+    public static let defaultNames: [String] =
+        [
+            "token", "*token*", "jwt", "bearer", "session", "*session*", "*sessid*", "sid", "auth", "authorization",
+            "authcode", "*authtoken*", "*authkey*",
+            "key", "apikey", "*apikey*", "secret", "*secret*", "password", "passwd", "*passw*", "pwd", "pin", "otp",
+            "code", "nonce", "state", "ticket", "signature", "sig", "hmac", "csrf", "*csrf*", "xsrf", "*xsrf*",
+            "assertion", "samlresponse", "samlrequest",
+            // 3-D Secure 1 and 2 (Swedbank Pay's plain web view guide: the auto-posted ACS forms)
+            "pareq", "pares", "md", "creq", "cres", "threedssessiondata", "threedsmethoddata",
+            // AWS presigned URLs: X-Amz-Credential (X-Amz-Signature and X-Amz-Security-Token match above)
+            "credential",
+            // cards (Swedish kortnummer), and their security codes (Detectors.cardCodeNames)
+            "pan", "cardnumber", "card_number", "kortnummer", "expiry", "expirydate",
+            // Nordic identity (BankID, Swish)
+            "personalnumber", "personnummer", "ssn", "nationalid", "autostarttoken", "orderref", "qrstarttoken",
+            "qrstartsecret",
+        ] + Detectors.cardCodeNames
 
     public static let defaultHeaders: [String] = [
         "Authorization", "Proxy-Authorization", "X-Api-Key", "Api-Key", "X-Auth-Token", "X-Access-Token",
