@@ -59,12 +59,7 @@ public enum FlowLoader {
     /// Reads one flow file. With `confinedTo`, a page `file:` that resolves (symlinks followed) outside that
     /// folder is an error: what `serve --pages` uses, so nothing outside the served folder is ever read for a page.
     public static func load(file: String, confinedTo root: String? = nil) throws(ConfigError) -> Flow {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: file, "cannot read the flow file (\(error.localizedDescription))")
-        }
+        let text = try ConfigNode.readText(path: file)
         let folder = (file as NSString).deletingLastPathComponent
         return try parse(text, file: file, folder: folder, confinedTo: root)
     }
