@@ -79,15 +79,17 @@ public enum PlainviewServer {
         let options = options
         let limits = options.limits
         let maxConnections = limits.maxConnections ?? ServerLimits.defaultMaxConnections()
+        let idle = IdleConnections()
         return Application(
             responder: responder,
             server: HTTPServerBuilder { responder in
-                GuardedHTTP1Channel(responder: responder, limits: limits, logger: logger, warnings: warnings)
+                GuardedHTTP1Channel(responder: responder, limits: limits, logger: logger, warnings: warnings, idle: idle)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(options.host, port: options.port), serverName: nil,
-                availableConnectionsDelegate: ConnectionCap(limit: maxConnections, logger: logger)),
+                availableConnectionsDelegate: ConnectionCap(limit: maxConnections, logger: logger, idle: idle)),
             onServerRunning: { channel in
+                idle.setServer(channel)
                 let port = channel.localAddress?.port ?? options.port
                 // The address actually bound (e.g. "localhost" resolved to 127.0.0.1 or ::1).
                 let listening = defaultPublicURL(host: channel.localAddress?.ipAddress ?? options.host, port: port)

@@ -56,6 +56,11 @@ final class RequestGuard: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         unanswered -= 1
+        // Once the response is handed to the socket, `RequestClock` may count the connection idle.
+        let promise = promise ?? context.eventLoop.makePromise()
+        promise.futureResult.assumeIsolated().whenSuccess { _ in
+            context.triggerUserOutboundEvent(RequestProgress.responseWritten, promise: nil)
+        }
         guard let problem = afterResponses, unanswered <= 0 else {
             context.write(data, promise: promise)
             return

@@ -10,6 +10,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import PaymentURLHelpers
 
@@ -69,30 +70,39 @@ public struct ServerLimits: Sendable, Equatable {
     }
 }
 
-/// Counts open connections; at the cap the server stops accepting (new connections wait in the kernel's
-/// backlog) and says so, at most once every 10 seconds. The cap is checked before each read of the listening
-/// socket, and one read accepts up to 4 connections, so it can be passed by at most 3.
+/// Counts open connections and says when the cap is reached, at most once every 10 seconds. At the cap a new
+/// connection is still accepted while some open one has no request in progress, and the idlest of those is closed
+/// to make room (as nginx reuses idle keep-alive connections); with every connection in the middle of a request
+/// the server stops accepting, and new connections wait in the kernel's backlog until one closes or becomes idle.
+/// The cap is checked before each read of the listening socket, and one read accepts up to 4 connections, so
+/// the count can pass it by a few, for as long as the closing takes.
 struct ConnectionCap: AvailableConnectionsDelegate {
     let limit: Int
     let logger: Logger
+    let idle: IdleConnections
     var open = 0
     var lastWarning: ContinuousClock.Instant?
     var timesFullSinceWarning = 0
 
-    init(limit: Int, logger: Logger) {
+    /// Past the cap by this many, nothing more is accepted until connections have closed.
+    static let headroom = 4
+
+    init(limit: Int, logger: Logger, idle: IdleConnections) {
         self.limit = limit
         self.logger = logger
+        self.idle = idle
     }
 
     mutating func connectionOpened() {
         open += 1
+        if open > limit { idle.closeIdlest() }
         guard open >= limit else { return }
         timesFullSinceWarning += 1
         let now = ContinuousClock.now
         if let last = lastWarning, now - last < .seconds(10) { return }
         let times = timesFullSinceWarning == 1 ? "" : " (reached \(timesFullSinceWarning) times since the last report)"
         logger.warning(
-            "connection cap reached: \(open) connections open (--max-connections \(limit)); new connections wait in the listen backlog until one closes\(times)"
+            "connection cap reached: \(open) connections open (--max-connections \(limit)); each new one closes the idlest with no request in progress, and while every one has a request in progress new ones wait in the listen backlog\(times)"
         )
         lastWarning = now
         timesFullSinceWarning = 0
@@ -100,20 +110,27 @@ struct ConnectionCap: AvailableConnectionsDelegate {
 
     mutating func connectionClosed() { open -= 1 }
 
-    func isAcceptingNewConnections() -> Bool { open < limit }
+    func isAcceptingNewConnections() -> Bool {
+        open < limit || (open < limit + Self.headroom && idle.hasIdleElseStopAccepting())
+    }
 }
 
-/// Hummingbird's HTTP/1 channel with two handlers of Plainview's around its pipeline: `RequestClock` first (it
-/// sees raw bytes, so it knows when a request starts) and `RequestGuard` after the HTTP decoding (it sees
-/// request parts and parser errors).
+/// Hummingbird's HTTP/1 channel with three handlers of Plainview's in its pipeline: `RequestClock` first (it
+/// sees raw bytes, so it knows when a request starts), `ConnectionPersistence` after NIO's HTTP decoder (it sees
+/// the HTTP version) and `RequestGuard` after the conversion to HTTPTypes (it sees request parts and parser
+/// errors).
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let inner: HTTP1Channel
     let limits: ServerLimits
     let logger: Logger
     let warnings: WarningBudget
+    let idle: IdleConnections
 
-    init(responder: @escaping HTTPChannelHandler.Responder, limits: ServerLimits, logger: Logger, warnings: WarningBudget) {
+    init(
+        responder: @escaping HTTPChannelHandler.Responder, limits: ServerLimits, logger: Logger, warnings: WarningBudget,
+        idle: IdleConnections
+    ) {
         var decoder = HTTP1Channel.Configuration.DecoderConfiguration()
         // The request line counts against the field size as well: past 16 KB it is a parser error (431 problem).
         decoder.maxHeaderFieldSize = 16 * 1024
@@ -127,14 +144,22 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         self.limits = limits
         self.logger = logger
         self.warnings = warnings
+        self.idle = idle
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let limits = limits, ownLogger = self.logger, warnings = warnings
+        let limits = limits, ownLogger = self.logger, warnings = warnings, idle = idle
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(
-                RequestClock(limits: limits, logger: ownLogger, warnings: warnings), position: .first)
-        }.flatMap { inner.setup(channel: channel, logger: logger) }
+                RequestClock(limits: limits, logger: ownLogger, warnings: warnings, idle: idle), position: .first)
+        }.flatMap {
+            inner.setup(channel: channel, logger: logger)
+        }.flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let decoder = try operations.handler(type: ByteToMessageHandler<HTTPRequestDecoder>.self)
+            try operations.addHandler(ConnectionPersistence(), position: .after(decoder))
+            return value
+        }
     }
 
     func handle(value: Value, logger: Logger) async {
@@ -142,14 +167,18 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     }
 }
 
-/// Sent by `RequestGuard` toward the front of the pipeline, where `RequestClock` stops its timers.
+/// Sent by `RequestGuard` toward the front of the pipeline, where `RequestClock` stops its timers and follows
+/// whether a request is in progress.
 enum RequestProgress: Sendable {
     case headComplete
     case requestComplete
+    /// A response has been written to its end (handed to the socket).
+    case responseWritten
 }
 
 /// The header and read timeouts, measured from a request's first byte on the wire. A request that misses one
-/// has its connection closed, with a warning naming the peer.
+/// has its connection closed, with a warning naming the peer. Tells `IdleConnections` when the connection has a
+/// request in progress (from a request's first byte until it has been read and every response written).
 final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -165,16 +194,28 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
     private let limits: ServerLimits
     private let logger: Logger
     private let warnings: WarningBudget
+    private let idle: IdleConnections
     private var phase = Phase.waiting
+    /// Requests whose head has arrived and whose response has not been written.
+    private var unanswered = 0
+    private var registered = false
 
-    init(limits: ServerLimits, logger: Logger, warnings: WarningBudget) {
+    init(limits: ServerLimits, logger: Logger, warnings: WarningBudget, idle: IdleConnections) {
         self.limits = limits
         self.logger = logger
         self.warnings = warnings
+        self.idle = idle
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        registered = true
+        idle.register(context.channel)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .waiting = phase {
+            // Closed to make room at the connection cap as these bytes arrived: they go with it.
+            guard unanswered > 0 || idle.markBusy(context.channel) else { return }
             let now = NIODeadline.now()
             phase = .head(
                 started: now,
@@ -190,6 +231,8 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
             context.triggerUserOutboundEvent(event, promise: promise)
             return
         }
+        // Counted whatever the phase: a pipelined request's head can follow the end of the one before in one read.
+        if case .headComplete = progress { unanswered += 1 }
         switch (progress, phase) {
         case (.headComplete, .head(let started, let timer)):
             timer.cancel()
@@ -200,18 +243,36 @@ final class RequestClock: ChannelDuplexHandler, RemovableChannelHandler {
         case (.requestComplete, .head(_, let timer)), (.requestComplete, .body(let timer)):
             timer.cancel()
             phase = .waiting
+            markIdleIfDone(context)
+        case (.responseWritten, _):
+            unanswered = max(0, unanswered - 1)
+            markIdleIfDone(context)
         case (.headComplete, _), (.requestComplete, .waiting):
             break
         }
         promise?.succeed()
     }
 
+    private func markIdleIfDone(_ context: ChannelHandlerContext) {
+        if case .waiting = phase, unanswered == 0 { idle.markIdle(context.channel) }
+    }
+
     func channelInactive(context: ChannelHandlerContext) {
         cancel()
+        unregister(context)
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { cancel() }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        cancel()
+        unregister(context)
+    }
+
+    private func unregister(_ context: ChannelHandlerContext) {
+        guard registered else { return }
+        registered = false
+        idle.remove(context.channel)
+    }
 
     private func cancel() {
         switch phase {

@@ -78,6 +78,38 @@ public enum RawHTTP {
         }
     }
 
+    /// One response read from a connection that stays open: its head and a body of its Content-Length (none
+    /// without one). The server closing before the response is complete is a failure.
+    public static func receiveResponse(_ fd: Int32, timeout: Int) throws -> String {
+        var out: [UInt8] = []
+        var byte: UInt8 = 0
+        let headEnd: [UInt8] = [13, 10, 13, 10]
+        while out.count < 4 || Array(out.suffix(4)) != headEnd {
+            let n = recv(fd, &byte, 1, 0)
+            guard n == 1 else { throw closedEarly(n, out, timeout) }
+            out.append(byte)
+        }
+        let head = String(decoding: out, as: UTF8.self)
+        let lengthLine = head.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+        var remaining =
+            lengthLine.flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while remaining > 0 {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, min(65536, remaining), 0) }
+            guard n > 0 else { throw closedEarly(n, out, timeout) }
+            out += buffer[0..<n]
+            remaining -= n
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func closedEarly(_ n: Int, _ received: [UInt8], _ timeout: Int) -> Failure {
+        let what =
+            n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+            ? "no complete response within \(timeout) s" : "closed before the response was complete"
+        return Failure(description: "\(what) (received \(received.count) bytes)")
+    }
+
     /// Everything the server sends until it closes (a reset after some bytes ends the answer too).
     public static func receiveAll(_ fd: Int32, timeout: Int) throws -> String {
         var out: [UInt8] = []

@@ -91,7 +91,7 @@ struct Import: AsyncParsableCommand {
         do { redactConfig = try redaction.config() } catch { throw inputError(error.description) }
         // As in `simulate FILE.har`: the policy's own URLs must still match the flow, so their query values are
         // never redacted (import → simulate then gives the same run as replaying the HAR).
-        if let policy, let text = try? String(contentsOfFile: policy, encoding: .utf8) {
+        if let policy, let text = try? ConfigNode.readText(path: policy) {
             redactConfig?.keepQueryValues(ofURLsIn: text)
         }
         let folder = URL(fileURLWithPath: out)

@@ -90,14 +90,7 @@ public struct RedactionConfig: Sendable, Hashable {
     /// Keys: names, headers, keep, patterns, cookies, cards, personalNumbers, emails, minimumGlobalLength,
     /// replaceDefaults. Unknown keys and wrong types are errors naming the file and key.
     public static func load(contentsOf url: URL, name: String? = nil) throws(ConfigError) -> RedactionConfig {
-        let shown = name ?? url.path
-        let text: String
-        do {
-            text = try String(contentsOf: url, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: shown, "cannot read the file as UTF-8 text")
-        }
-        return try parse(text, file: shown)
+        try parse(ConfigNode.readText(path: url.path, displayName: name ?? url.path), file: name ?? url.path)
     }
 
     static let fileKeys: Set<String> = [

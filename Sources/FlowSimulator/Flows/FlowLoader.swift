@@ -63,12 +63,7 @@ public enum FlowLoader {
     public static func load(
         file: String, confinedTo root: String? = nil, readingPagesWhenRun: Bool = false
     ) throws(ConfigError) -> Flow {
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw ConfigError(file: file, "cannot read the flow file (\(error.localizedDescription))")
-        }
+        let text = try ConfigNode.readText(path: file)
         let folder = (file as NSString).deletingLastPathComponent
         return try parse(text, file: file, folder: folder, confinedTo: root, readingPagesWhenRun: readingPagesWhenRun)
     }

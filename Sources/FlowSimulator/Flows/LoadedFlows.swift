@@ -77,7 +77,7 @@ public struct LoadedFlows: Sendable {
         Flow, HARFlowDraft.Ending?
     ) {
         var redaction = options.redaction
-        if let text = try? String(contentsOfFile: options.policy, encoding: .utf8) { redaction?.keepQueryValues(ofURLsIn: text) }
+        if let text = try? ConfigNode.readText(path: options.policy) { redaction?.keepQueryValues(ofURLsIn: text) }
         let writer = HARFlowWriter.Options(
             name: name, source: path,
             policyPath: URL(fileURLWithPath: options.policy).standardizedFileURL.path,

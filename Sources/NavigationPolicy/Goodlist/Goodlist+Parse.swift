@@ -66,6 +66,14 @@ public struct GoodlistSource: Sendable, Hashable {
         public init(key: String, value: String) { self.key = key; self.value = value }
     }
 
+    /// How many entry lines the file has.
+    public var entryCount: Int {
+        lines.reduce(0) { n, line in
+            if case .entry = line.kind { return n + 1 }
+            return n
+        }
+    }
+
     /// The entry lines with their line numbers.
     public var entries: [(line: Line, entry: Entry)] {
         lines.compactMap { line in
@@ -89,15 +97,20 @@ public struct GoodlistFileError: Error, Sendable, Hashable, CustomStringConverti
 }
 
 extension GoodlistSource {
-    /// Parses a goodlist file (either format). Throws only for a file that is not text (NUL byte, invalid
-    /// UTF-8); problems of single lines are kept on the lines for lint to report.
-    public static func parse(_ bytes: [UInt8], file: String) throws(GoodlistFileError) -> GoodlistSource {
+    /// Parses a goodlist file (either format). Throws for a file that is not text (NUL byte, invalid UTF-8), and
+    /// for one whose entries, after `entriesBefore` read from other lists, pass `Goodlist.maximumEntries` (counted
+    /// before anything is parsed, naming the line of the first entry past the cap); problems of single lines are
+    /// kept on the lines for lint to report.
+    public static func parse(_ bytes: [UInt8], file: String, entriesBefore: Int = 0) throws(GoodlistFileError)
+        -> GoodlistSource
+    {
         var start = 0
         var bom = false
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             start = 3
             bom = true
         }
+        try refuseEntriesPastTheCap(bytes, from: start, file: file, entriesBefore: entriesBefore)
         var lines: [Line] = []
         lines.reserveCapacity(bytes.count / 24)
         var number = 0
@@ -128,6 +141,45 @@ extension GoodlistSource {
             lineStart = i + 1
         }
         return GoodlistSource(file: file, lines: lines, hasByteOrderMark: bom)
+    }
+
+    /// Counts lines, and entry lines as `parseLine` tells them (the first byte that is not a space or tab, on a line without
+    /// the CR of its CR LF, is there and is not `#`) and throws at the line of the first one past the cap.
+    static func refuseEntriesPastTheCap(_ bytes: [UInt8], from start: Int, file: String, entriesBefore: Int)
+        throws(GoodlistFileError)
+    {
+        let cap = Goodlist.maximumEntries
+        // A line takes at least one byte (and an entry line two, but the last), so a small file passes neither cap.
+        guard entriesBefore + (bytes.count - start + 1) / 2 > cap || bytes.count - start > Goodlist.maximumLinesPerFile
+        else { return }
+        var count = entriesBefore
+        var line = 0
+        var i = start
+        let n = bytes.count
+        while i < n {
+            line += 1
+            if line > Goodlist.maximumLinesPerFile {
+                throw GoodlistFileError(
+                    file: file, line: line,
+                    "past the cap of \(Goodlist.maximumLinesPerFile) lines in one goodlist file (comments and blank lines included): a goodlist names hosts a payment may pass through, hundreds at most; check that this is the intended list"
+                )
+            }
+            var first = i
+            while first < n, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+            var end = first
+            while end < n, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            let blank = first == end || (first + 1 == end && end < n && bytes[first] == UInt8(ascii: "\r"))
+            if !blank, bytes[first] != UInt8(ascii: "#") {
+                count += 1
+                if count > cap {
+                    throw GoodlistFileError(
+                        file: file, line: line,
+                        "past the cap of \(cap) goodlist entries (\(entriesBefore) in the lists read before this file, inline patterns included): a goodlist names the 3-D Secure and bank hosts a payment may pass through, hundreds at most; check that this is the intended list"
+                    )
+                }
+            }
+            i = end + 1
+        }
     }
 
     /// Parses text that is already a `String` (tests, inline lists).

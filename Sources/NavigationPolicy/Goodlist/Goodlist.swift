@@ -68,6 +68,16 @@ public struct Goodlist: Sendable {
     /// Every anchored base with its entries, for lookups (GoodlistTable.swift): one independent probe per suffix.
     private var table = GoodlistAnchorTable()
 
+    /// The most entries the lists read together may hold (files, folders, the built-in list and a policy's
+    /// inline patterns): a goodlist names hosts a payment may pass through, hundreds at most, so this is far
+    /// beyond any real list while bounding what loading one costs (Goodlist/README.md).
+    public static let maximumEntries = 200_000
+
+    /// The most lines one goodlist file may have, comments and blank lines included (twice the entries: one
+    /// comment for each): every line is kept for lint and fix, so this bounds what a file of nothing but short
+    /// comment lines costs.
+    public static let maximumLinesPerFile = 400_000
+
     /// An empty list: admits nothing.
     public init() {}
 

@@ -56,21 +56,28 @@ public enum GoodlistFiles {
         return out
     }
 
-    /// Reads and parses one list file, or names the built-in list (`DefaultGoodlist.name`).
-    public static func readSource(_ path: String) throws(ConfigError) -> GoodlistSource {
+    /// Reads and parses one list file, or names the built-in list (`DefaultGoodlist.name`). `entriesBefore`
+    /// entries were read from other lists: past `Goodlist.maximumEntries` in all, the file is refused.
+    public static func readSource(_ path: String, entriesBefore: Int = 0) throws(ConfigError) -> GoodlistSource {
         if DefaultGoodlist.isNamed(path) { return DefaultGoodlist.source }
         let bytes = try GoodlistIO.readBytes(path, what: "a goodlist")
         do {
-            return try GoodlistSource.parse(bytes, file: path)
+            return try GoodlistSource.parse(bytes, file: path, entriesBefore: entriesBefore)
         } catch {
             throw ConfigError(file: error.file, line: error.line, error.message)
         }
     }
 
-    /// Reads and parses files and folders (folders expand to their list files).
+    /// Reads and parses files and folders (folders expand to their list files); past `Goodlist.maximumEntries`
+    /// entries in all, an error names the file and line where the cap was passed.
     public static func readSources(_ paths: [String]) throws(ConfigError) -> [GoodlistSource] {
         var out: [GoodlistSource] = []
-        for path in try expand(paths) { out.append(try readSource(path)) }
+        var entries = 0
+        for path in try expand(paths) {
+            let source = try readSource(path, entriesBefore: entries)
+            entries += source.entryCount
+            out.append(source)
+        }
         return out
     }
 
@@ -85,7 +92,8 @@ public enum GoodlistFiles {
             } catch {
                 throw ConfigError(file: error.file, line: error.line, error.message)
             }
-            list = list.merged(with: one)
+            // The first list is taken as it is: merging it into an empty one would insert every entry again.
+            list = list.isEmpty && list.rejected.isEmpty ? one : list.merged(with: one)
         }
         return list
     }
@@ -98,8 +106,11 @@ extension GoodlistFiles {
     }
 
     /// The entries of one file, or of a folder's list files, named in entries and errors by `displayName`
-    /// (the path as the user wrote it). Every line must be valid; the first invalid one is an error.
-    public static func load(path: String, displayName: String, isDirectory: Bool) throws(ConfigError) -> [GoodlistEntry] {
+    /// (the path as the user wrote it). Every line must be valid; the first invalid one is an error. With
+    /// `entriesBefore` entries already read, past `Goodlist.maximumEntries` in all is an error too.
+    public static func load(path: String, displayName: String, isDirectory: Bool, entriesBefore: Int = 0) throws(ConfigError)
+        -> [GoodlistEntry]
+    {
         let files: [(path: String, name: String)]
         if isDirectory {
             let expanded = try expand([path])
@@ -114,7 +125,8 @@ extension GoodlistFiles {
         for file in files {
             let bytes = try GoodlistIO.readBytes(file.path, what: "a goodlist")
             do {
-                entries += try Goodlist(source: try GoodlistSource.parse(bytes, file: file.name)).entries
+                let source = try GoodlistSource.parse(bytes, file: file.name, entriesBefore: entriesBefore + entries.count)
+                entries += try Goodlist(source: source).entries
             } catch {
                 throw ConfigError(file: error.file, line: error.line, error.message)
             }

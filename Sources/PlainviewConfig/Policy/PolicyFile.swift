@@ -118,12 +118,18 @@ public enum PolicyFile {
                 let path = item.hasPrefix("/") ? item : (baseDirectory as NSString).appendingPathComponent(item)
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-                    entries += try GoodlistFiles.load(path: path, displayName: item, isDirectory: isDir.boolValue)
+                    entries += try GoodlistFiles.load(
+                        path: path, displayName: item, isDirectory: isDir.boolValue, entriesBefore: entries.count)
                 } else if item.contains("/") || item.hasSuffix(".goodlist") || item.hasSuffix(".txt") {
                     throw node.error(
                         "no such goodlist file '\(item)' (relative to the policy file; \(DefaultGoodlist.name) names the built-in list)"
                     )
                 } else if GoodlistFiles.isPattern(item) {
+                    guard entries.count < Goodlist.maximumEntries else {
+                        throw node.error(
+                            "past the cap of \(Goodlist.maximumEntries) goodlist entries (the lists and inline patterns before it hold as many): a goodlist names the 3-D Secure and bank hosts a payment may pass through, hundreds at most"
+                        )
+                    }
                     entries.append(GoodlistEntry(pattern: item.lowercased(), file: node.file, line: node.line))
                 } else {
                     throw node.error(

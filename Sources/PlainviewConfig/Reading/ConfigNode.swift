@@ -38,17 +38,53 @@ public struct ConfigNode {
     /// Reads and parses the file at `path`; nil when the document is empty.
     public static func loadOptional(path: String, displayName: String? = nil) throws(ConfigError) -> ConfigNode? {
         let name = displayName ?? path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-                throw ConfigError(file: name, isDir.boolValue ? "is a directory, expected a YAML or JSON file" : "cannot be read")
-            }
+        return try parseOptional(readText(path: path, displayName: name), file: name)
+    }
+
+    /// The largest policy, environment, flow or redaction file read: 4 MiB. The shipped ones are under 4 kB and a
+    /// flow imported from a HAR keeps its page bodies in files of their own, so this is a thousand times what any
+    /// needs; past it a file is refused before it is parsed, as a file of hundreds of megabytes would cost Yams
+    /// minutes and gigabytes.
+    public static let maximumFileSize = 4 * 1024 * 1024
+
+    /// The text of a config file, named `displayName` in errors: refused when missing, a folder, unreadable, past
+    /// `maximumFileSize` (checked before reading, and the read stops there for a file that grows), or not UTF-8.
+    public static func readText(path: String, displayName: String? = nil) throws(ConfigError) -> String {
+        let name = displayName ?? path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw ConfigError(file: name, "no such file")
         }
+        if isDir.boolValue { throw ConfigError(file: name, "is a directory, expected a YAML or JSON file") }
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue {
+            try refuseOversized(size, file: name)
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ConfigError(file: name, "cannot be read") }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumFileSize + 1) ?? Data()
+        } catch {
+            throw ConfigError(file: name, "cannot be read (\(error.localizedDescription))")
+        }
+        // A file that grew after the check above (or reports no size, like a pipe) was read only this far.
+        if data.count > maximumFileSize { throw oversized("more than \(maximumFileSize)", file: name) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw ConfigError(file: name, "is not UTF-8 text")
         }
-        return try parseOptional(text, file: name)
+        return text
+    }
+
+    /// Throws when `size` bytes are past `maximumFileSize`, naming the file, its size and the cap.
+    static func refuseOversized(_ size: Int, file: String) throws(ConfigError) {
+        if size > maximumFileSize { throw oversized("\(size)", file: file) }
+    }
+
+    private static func oversized(_ size: String, file: String) -> ConfigError {
+        ConfigError(
+            file: file,
+            "is \(size) bytes, past the cap of \(maximumFileSize / 1024 / 1024) MiB (\(maximumFileSize) bytes) for a config file: expected a policy, environment, flow or redaction file, which is a few kB"
+        )
     }
 
     /// Parses YAML or JSON text; `file` names it in errors. An empty document is an error.
@@ -61,6 +97,7 @@ public struct ConfigNode {
 
     /// Parses YAML or JSON text; nil when the document is empty (only comments or nothing).
     public static func parseOptional(_ text: String, file: String) throws(ConfigError) -> ConfigNode? {
+        try refuseOversized(text.utf8.count, file: file)
         try refuseHiddenLineBreaks(in: text, file: file)
         let node: Node?
         do {
