@@ -27,6 +27,8 @@ struct CDPMessage {
 final class CDPConnection {
     let process: EngineProcess
     private var buffer: [UInt8] = []
+    /// How much of `buffer` is known to hold no NUL (a long message is searched once, not once per read).
+    private var searched = 0
     private var nextID = 0
     private var queued: [CDPMessage] = []
     /// Set once the engine closed its end or broke the protocol; every later call fails with it.
@@ -95,11 +97,13 @@ final class CDPConnection {
     private func read(until deadline: Date) throws(EngineFailure) -> CDPMessage? {
         if let broken { throw broken }
         while true {
-            if let end = buffer.firstIndex(of: 0) {
+            if let end = buffer[searched...].firstIndex(of: 0) {
                 let data = Data(buffer[..<end])
                 buffer.removeSubrange(...end)
+                searched = 0
                 return try parse(data)
             }
+            searched = buffer.count
             let wait = deadline.timeIntervalSinceNow
             if wait <= 0 { return nil }
             var fds = pollfd(fd: process.messages, events: Int16(POLLIN), revents: 0)

@@ -43,6 +43,8 @@ final class WebKitSession: EngineSession {
     private let timeout: TimeInterval
     private let onBroken: () -> Void
     private var closed = false
+    /// The driver's number for this view: events about another (a closed view's) are not this flow's.
+    private var view: Int?
 
     /// Host-app loads waiting for their request (answered without asking again).
     private var hostLoads: [(url: String, response: RecordedResponse)] = []
@@ -69,6 +71,13 @@ final class WebKitSession: EngineSession {
     /// Frames (by the script's token) with a timer or refresh pending.
     private var busyFrames: Set<String> = []
     private var loading = false
+    /// A main document was answered and WebKit has not committed it yet: however long a large page takes to reach
+    /// the web process, the page is not idle (only the engine timeout ends the wait).
+    private var committing = false
+    /// Extra quiet before a page counts as idle, for the size of its main document: WebKit lays out a large page
+    /// for a while after it finished loading, and a navigation its last script asked for only reaches
+    /// `decide-policy` after that (a 10 MB page: about a second on a loaded machine).
+    private var largePageQuiet: TimeInterval = 0
     /// Sub-frame documents served whose frame has not reported its `load` event yet.
     private var frameLoads = 0
     /// The user just tapped and the page has not asked for a navigation since: give it time (a loaded machine).
@@ -88,7 +97,7 @@ final class WebKitSession: EngineSession {
         self.onBroken = onBroken
         let iosHooks = flow.hooks.keys.filter { !$0.contains(".") }.sorted()
         let agent = flow.userAgent ?? (flow.policy.platform == .android ? ChromiumSession.userAgent : Self.iPhoneUserAgent)
-        _ = try connection.call(
+        let opened = try connection.call(
             "View.open",
             [
                 ("userAgent", .string(agent)),
@@ -96,6 +105,7 @@ final class WebKitSession: EngineSession {
                 ("canOpenWindows", .bool(flow.webView.javaScriptCanOpenWindowsAutomatically)),
                 ("handlers", .array(([Self.channel] + iosHooks).map { .string($0) })),
             ], deadline: deadline)
+        view = opened["view"] as? Int
     }
 
     /// The script every frame runs first: fast timers and refreshes, the Android-style app hooks, and taps into frames.
@@ -191,6 +201,9 @@ final class WebKitSession: EngineSession {
                 }
             } else if !isRedirect {
                 // A new main document: its frames are numbered afresh.
+                // (204 and 205 keep the current page: nothing will commit.)
+                committing = response.status != 204 && response.status != 205
+                largePageQuiet = Double(response.body.count) / 4_000_000
                 mainURL = document.url
                 frameURLs = [:]
                 redirectedFrames = [:]
@@ -258,9 +271,10 @@ final class WebKitSession: EngineSession {
                     // is on its way (a new web process can take a second to start): not idle.
                     let underway = loading || !hostLoads.isEmpty || facts.values.contains { !$0.isEmpty }
                     let settled =
-                        !busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped
-                        ? Self.horizonQuiet : Self.settleQuiet
-                    let quietEnd = lastActivity.addingTimeInterval(underway ? Self.stuckQuiet : settled)
+                        (!busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped
+                            ? Self.horizonQuiet : Self.settleQuiet) + largePageQuiet
+                    let quietEnd =
+                        committing ? deadline : lastActivity.addingTimeInterval(underway ? Self.stuckQuiet : settled)
                     m = try connection.nextEvent(until: min(deadline, quietEnd))
                     if m == nil {
                         if Date() >= deadline {
@@ -307,6 +321,11 @@ final class WebKitSession: EngineSession {
     }
 
     private func handle(_ m: CDPMessage) throws(EngineFailure) -> EngineEvent? {
+        if let view, let about = m.params["view"] as? Int, about != view {
+            // Left over from an earlier flow's view (its requests were failed when this view opened).
+            if m.method == "Proxy.request", let id = m.params["request"] as? Int { send("Proxy.fail", [("request", .int(id))]) }
+            return nil
+        }
         switch m.method {
         case "View.decide":
             tapped = false
@@ -319,6 +338,7 @@ final class WebKitSession: EngineSession {
                 loading = true
                 frameLoads = 0
             case "committed":
+                committing = false
                 // WebKit honours a `Refresh` header on real time; the injected script carries it out early instead.
                 if let pending = headerRefresh, pending.url == Self.key(m.string("url") ?? "") {
                     headerRefresh = nil
@@ -334,12 +354,15 @@ final class WebKitSession: EngineSession {
                             )
                         ])
                 }
-            case "finished": loading = false
+            case "finished":
+                loading = false
+                committing = false
             default: break
             }
             return nil
         case "View.loadFailed":
             loading = false
+            committing = false
             return nil
         case "View.message":
             let handler = m.string("handler") ?? ""

@@ -7,7 +7,8 @@
 // (`{"id","method","params"}`, answered `{"id","result"}` or `{"id","error":{"message"}}`), events on fd 4
 // (`{"method","params"}`). Commands:
 //   Driver.hello                       → {webkit: "2.50.6"}; or {missing: package, message} when WebKit cannot run
-//   View.open {userAgent, script, canOpenWindows, handlers: [name]}  a fresh view (no cookies, cache or history)
+//   View.open {userAgent, script, canOpenWindows, handlers: [name]}  → {view}: a fresh view (no cookies, cache or
+//                                      history) and a new epoch of the proxy (requests the last view left fail)
 //   View.load {url}        View.evaluate {script}        View.decide {decision, use}        View.close
 //   View.value {script}    → {value: the script's result as text} (answered when the page has run it)
 //   Proxy.respond {request, status, headers: [{name, value}], body (base64)}        Proxy.fail {request}
@@ -16,6 +17,7 @@
 //   View.load {event: started|redirected|committed|finished, url}      View.loadFailed {url, message}
 //   View.message {handler, body}      View.crashed {reason}
 //   Proxy.request {request, method, url, destination, referer}
+// Every event carries `view`: the view it is about (a proxy request: the view its connection was opened for).
 import Foundation
 import PlainviewRecordingProxy
 import PlainviewSupport
@@ -47,8 +49,18 @@ final class Output: @unchecked Sendable {
         }
     }
 
-    func event(_ method: String, _ params: [(String, JSONValue?)]) {
-        send(.object([("method", .string(method)), ("params", .object(params))]))
+    /// The view events are about: every event carries it, so that plainview can drop what a closed view said.
+    private var currentView = 0
+
+    var view: Int {
+        get { lock.withLock { currentView } }
+        set { lock.withLock { currentView = newValue } }
+    }
+
+    /// An event of the current view, or of `view` (a proxy request: the view its connection was opened for).
+    func event(_ method: String, _ params: [(String, JSONValue?)], view: Int? = nil) {
+        let about = view ?? self.view
+        send(.object([("method", .string(method)), ("params", .object(params + [("view", .int(about))]))]))
     }
 }
 
@@ -105,7 +117,7 @@ final class Driver {
             open(
                 userAgent: p["userAgent"] as? String ?? "", script: p["script"] as? String ?? "",
                 canOpenWindows: p["canOpenWindows"] as? Bool ?? false, handlers: p["handlers"] as? [String] ?? [])
-            return []
+            return [("view", .int(output.view))]
         case "View.load":
             guard let view, let url = p["url"] as? String else {
                 throw CommandError(message: "View.load needs an open view and a url")
@@ -148,6 +160,8 @@ final class Driver {
 
     private func open(userAgent: String, script: String, canOpenWindows: Bool, handlers: [String]) {
         closeView()
+        // A new view is a new epoch of the proxy: what the last view left loading fails and never reaches this one.
+        output.view = proxy.beginEpoch()
         let data = api.webkit_website_data_manager_new_ephemeral()
         let proxySettings = api.webkit_network_proxy_settings_new("http://127.0.0.1:\(proxy.port)", nil)
         api.webkit_website_data_manager_set_network_proxy_settings(data, WK.proxyModeCustom, proxySettings)
@@ -196,6 +210,8 @@ final class Driver {
         if let window { api.gtk_widget_destroy(window) }
         window = nil
         view = nil
+        // Requests the closed view left waiting fail now (the driver answers nothing for a view that is gone).
+        output.view = proxy.beginEpoch()
     }
 
     // MARK: signals (main loop)
@@ -295,16 +311,21 @@ let commandFD: Int32 = 3, eventFD: Int32 = 4
 func readCommands(_ deliver: ([String: Any]) -> Void) {
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    // Only the bytes read since the last look are searched for the NUL: a 10 MB page's answer arrives in 160 reads,
+    // and searching the whole buffer each time made its delivery quadratic (half a minute before WebKit saw it).
+    var searched = 0
     while true {
         let n = chunk.withUnsafeMutableBytes { read(commandFD, $0.baseAddress, $0.count) }
         if n < 0, errno == EINTR { continue }
         if n <= 0 { return }
         buffer.append(contentsOf: chunk[..<n])
-        while let end = buffer.firstIndex(of: 0) {
+        while let end = buffer[searched...].firstIndex(of: 0) {
             let data = Data(buffer[..<end])
             buffer.removeSubrange(...end)
+            searched = 0
             if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] { deliver(object) }
         }
+        searched = buffer.count
     }
 }
 

@@ -62,7 +62,7 @@ do {
                 ("request", .int(request.id)), ("method", .string(request.method)), ("url", .string(request.url)),
                 ("destination", .string(request.destination)),
                 ("referer", .string(request.headers.first { $0.name.lowercased() == "referer" }?.value ?? "")),
-            ])
+            ], view: request.epoch)
     }
 } catch {
     serveMissing(

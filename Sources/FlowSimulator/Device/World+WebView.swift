@@ -9,6 +9,8 @@ extension World {
         gesture: Bool, method: String, redirects: Int
     ) {
         var frame = frame, frameIndex = frameIndex
+        let eventsBefore = events.count
+        defer { if frame == .sub { frameEvents += events.count - eventsBefore } }
         if frame == .newWindow && flow.policy.platform == .android && !flow.webView.supportMultipleWindows
             && (gesture || flow.webView.javaScriptCanOpenWindowsAutomatically)
         {

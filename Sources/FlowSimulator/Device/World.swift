@@ -100,10 +100,15 @@ final class World {
     var engineRequest: EngineRequestID?
     /// Engine mode: the engine said nothing more happens by itself (until the world gives it something).
     var engineIdle = false
+    /// Events of sub-frame navigations (a page's iframes loading): not steps towards the step bound, which is
+    /// about the page going round in circles, so a page with a hundred frames still completes.
+    var frameEvents = 0
     /// The branch name is decided by the choices taken; it is filled in when the run ends.
     var branchName: String { oracle.labels.isEmpty ? "default" : oracle.labels.joined(separator: ", ") }
 
     static let redirectLimit = 20
+    /// Sub-frame events per run, at most: a page whose frames never stop loading still ends.
+    static let frameEventLimit = 40_000
     static let frameLimit = 8
     /// Time a user spends in another app before it returns.
     static let appTime = 2000
@@ -135,8 +140,12 @@ final class World {
         webViewNavigate(
             flow.start, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
         while outcome == nil {
-            if events.count > flow.limits.steps {
+            if events.count - frameEvents > flow.limits.steps {
                 finish(.loop, reason: "step bound hit: more than \(flow.limits.steps) events without an outcome")
+                break
+            }
+            if frameEvents > Self.frameEventLimit {
+                finish(.loop, reason: "frame bound hit: more than \(Self.frameEventLimit) sub-frame events without an outcome")
                 break
             }
             if let t = nextTimer() { fire(t); continue }
