@@ -28,6 +28,8 @@ public struct BackendCheckOptions: Sendable {
     public var expectedAppID: String?
     /// When given, assetlinks.json must delegate to this package.
     public var expectedAndroidPackage: String?
+    /// SHA-256 fingerprints of the app's signing certificates; when given, assetlinks.json must list each.
+    public var expectedAndroidCertSHA256: [String] = []
     public var timeoutSeconds: Int64 = 10
 
     public init(baseURL: String) { self.baseURL = baseURL }
