@@ -217,7 +217,7 @@ let package = Package(
             name: "BackendCheckerTests",
             dependencies: [
                 "BackendChecker", "PlainviewServer", "NavigationPolicy", "PaymentURLHelpers", "PlainviewURL", "PlainviewSupport",
-                "TestSupport",
+                "PageScan", "TestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,17 +1,23 @@
 // Injection probes: every parameter each helper endpoint uses (and the path) gets hostile values (HTML, attribute,
-// intent, query, javascript: URL and CR/LF breakers) raw, percent-encoded and double-percent-encoded. A probe
-// FAILs only when its value comes back unescaped in its context: a tag or a closed attribute in HTML, a new
-// intent extra, a new query item or fragment in a generated URL, a javascript: link, or a new response header.
-// A 4xx refusal or a correctly escaped echo passes.
+// unquoted-attribute, JavaScript-string, intent, query, javascript: URL and CR/LF breakers) raw, percent-encoded and
+// double-percent-encoded. A probe FAILs only when its value comes back unescaped in its context: a tag or a closed
+// attribute in HTML, an attribute the parsed page gained, code an inline script gained, a new intent extra, a new
+// query item or fragment in a generated URL, a javascript: link, or a new response header. A 4xx refusal or a
+// correctly escaped echo passes.
 import PlainviewURL
 import PaymentURLHelpers
 import AsyncHTTPClient
 import Foundation
 import NavigationPolicy
+import PageScan
 
 extension BackendChecker {
     enum PayloadKind: String, Sendable, CaseIterable {
         case html = "HTML/attribute breaker"
+        /// A space (then `/` and `>`): ends an unquoted attribute value even when `&<>"'` are escaped.
+        case unquoted = "unquoted-attribute breaker"
+        /// Quotes (and a backslash before one): ends a JavaScript string literal even when `<` is escaped.
+        case script = "JavaScript string breaker"
         case intent = "intent breaker"
         case query = "query/fragment breaker"
         case url = "javascript: URL"
@@ -35,18 +41,18 @@ extension BackendChecker {
     }
 
     static let injectionTargets: [InjectionTarget] = [
-        .init(endpoint: .android, param: "package", kinds: [.html, .intent, .query, .crlf]),
-        .init(endpoint: .android, param: "id", kinds: [.html, .intent, .query, .crlf]),
-        .init(endpoint: .android, param: "path", kinds: [.html, .intent]),
-        .init(endpoint: .ios, param: "scheme", kinds: [.html, .query, .crlf]),
-        .init(endpoint: .ios, param: "language", kinds: [.html, .query, .crlf]),
-        .init(endpoint: .ios, param: "id", kinds: [.html, .query, .crlf]),
-        .init(endpoint: .ios, param: "app", kinds: [.html, .query, .crlf]),
-        .init(endpoint: .ios, param: "fallback", kinds: [.html, .query, .crlf]),
-        .init(endpoint: .ios, param: "path", kinds: [.html]),
-        .init(endpoint: .trampoline, param: "target", kinds: [.html, .url, .crlf]),
-        .init(endpoint: .trampoline, param: "language", kinds: [.html, .crlf]),
-        .init(endpoint: .trampoline, param: "app", kinds: [.html, .crlf]),
+        .init(endpoint: .android, param: "package", kinds: [.html, .unquoted, .script, .intent, .query, .crlf]),
+        .init(endpoint: .android, param: "id", kinds: [.html, .unquoted, .script, .intent, .query, .crlf]),
+        .init(endpoint: .android, param: "path", kinds: [.html, .unquoted, .script, .intent]),
+        .init(endpoint: .ios, param: "scheme", kinds: [.html, .unquoted, .script, .query, .crlf]),
+        .init(endpoint: .ios, param: "language", kinds: [.html, .unquoted, .script, .query, .crlf]),
+        .init(endpoint: .ios, param: "id", kinds: [.html, .unquoted, .script, .query, .crlf]),
+        .init(endpoint: .ios, param: "app", kinds: [.html, .unquoted, .script, .query, .crlf]),
+        .init(endpoint: .ios, param: "fallback", kinds: [.html, .unquoted, .script, .query, .crlf]),
+        .init(endpoint: .ios, param: "path", kinds: [.html, .unquoted, .script]),
+        .init(endpoint: .trampoline, param: "target", kinds: [.html, .unquoted, .script, .url, .crlf]),
+        .init(endpoint: .trampoline, param: "language", kinds: [.html, .unquoted, .script, .crlf]),
+        .init(endpoint: .trampoline, param: "app", kinds: [.html, .unquoted, .script, .crlf]),
     ]
 
     static var injectionCheckNames: [String] { injectionTargets.map(\.check) }
@@ -61,12 +67,25 @@ extension BackendChecker {
     static func payload(_ kind: PayloadKind, start s: String, end e: String) -> String {
         switch kind {
         case .html: return "\(s)\"'><img/src=x/onerror=alert(\(e))>"
+        case .unquoted:
+            let a = probeAttribute(s)
+            // No tab: a backend that refuses control characters would refuse the whole value, spaces and all.
+            return "\(s) \(a)=1 /\(a)s=1>\(e)"
+        case .script:
+            let c = probeCall(s)
+            return "\(s)';\(c)();'\";\(c)();\"\\';\(c)();'\(e)"
         case .intent: return "\(s);S.pvinj=1;end;#Intent;S.pvinj=1;\(e);end"
         case .query: return "\(s)&pvinj=1#pvinj\(e)"
         case .url: return "javascript:alert(\(s))//\(e)"
         case .crlf: return "\(s)\r\nX-Pv-Injected: \(e)"
         }
     }
+
+    /// The attribute name an unquoted-attribute probe adds when it breaks out (`pva` and the marker's digits).
+    static func probeAttribute(_ start: String) -> String { "pva" + start.dropFirst(3) }
+
+    /// The function a JavaScript-string probe calls when it breaks out (`pvjs` and the marker's digits).
+    static func probeCall(_ start: String) -> String { "pvjs" + start.dropFirst(3) }
 
     /// A value as sent on the wire: raw keeps every byte a request line can carry literally.
     static func encode(_ value: String, _ form: Form, path: Bool = false) -> String? {
@@ -192,7 +211,12 @@ extension BackendChecker {
         var out: [Finding] = []
         let probe = "\(form.rawValue) \(kind.rawValue) in \(t.param)"
         func fail(_ what: String, _ found: String) {
-            out.append(Finding(fail: true, text: "\(t.param) \(what) (\(probe)): \(r.summary)\(found)"))
+            out.append(
+                Finding(
+                    fail: true,
+                    text:
+                        "\(t.param) \(what) (\(probe)): \(r.summary)\(found); expected a 4xx refusal or every echo escaped for its context"
+                ))
         }
         if let h = r.headers.first(where: { $0.0.lowercased() == "x-pv-injected" }) {
             fail("became a response header (CR/LF header injection)", ", header X-Pv-Injected: \(h.1)")
@@ -204,6 +228,8 @@ extension BackendChecker {
         }
         let ct = r.contentType
         if ct.isEmpty || ct.contains("html") {
+            // The page as a browser parses it: an attribute or script code the probe added.
+            for (what, evidence) in Self.markupInjection(r.body, start: s) { fail(what, ", \(evidence)") }
             if let why = Self.htmlReflection(r.body, start: s, end: e) {
                 fail("is echoed unescaped into the page, \(why.0)", ", body has …\(why.1)…")
             }
@@ -248,6 +274,37 @@ extension BackendChecker {
         }
         if (500...599).contains(r.status) {
             out.append(Finding(fail: false, text: "the \(probe) makes the backend fail: \(r.summaryWithBody)"))
+        }
+        return out
+    }
+
+    /// What the probe marked `start` added to the page as libxml2 parses it: an attribute (`pvaNNN…`) on an element,
+    /// or a call of `pvjsNNN` that a script (inline, or an `on…` handler) tokenizes as code rather than as a string.
+    static func markupInjection(_ body: String, start s: String) -> [(String, String)] {
+        let attribute = probeAttribute(s), call = probeCall(s)
+        guard body.contains(attribute) || body.contains(call) else { return [] }
+        var out: [(String, String)] = []
+        for element in PageScanner.elements(Array(body.utf8)) {
+            if let a = element.attributes.first(where: { $0.name.hasPrefix(attribute) }) {
+                let tag = element.attributes.map { a in a.value.map { "\(a.name)=\($0)" } ?? a.name }.joined(separator: " ")
+                out.append(
+                    (
+                        "breaks out of an unquoted attribute and adds the attribute \(a.name) to <\(element.name)>",
+                        "parsed as <\(element.name) \(oneLine(String(tag.prefix(200))))>"
+                    ))
+            }
+            var scripts: [(String, String)] = []
+            if element.name == "script", element.attribute("src") == nil { scripts.append(("an inline script", element.text)) }
+            for a in element.attributes where a.name.hasPrefix("on") {
+                scripts.append(("the \(a.name) handler of <\(element.name)>", a.value ?? ""))
+            }
+            for (place, code) in scripts where code.contains(call) && PageScanner.codeIdentifiers(inScript: code).contains(call) {
+                out.append(
+                    (
+                        "breaks out of a JavaScript string in \(place): \(call)() is code, not text",
+                        "script has …\(snippet(code, around: call) ?? "")…"
+                    ))
+            }
         }
         return out
     }

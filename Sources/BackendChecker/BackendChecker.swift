@@ -28,6 +28,9 @@ public struct BackendCheckOptions: Sendable {
     public var expectedAppID: String?
     /// When given, assetlinks.json must delegate to this package.
     public var expectedAndroidPackage: String?
+    /// SHA-256 fingerprints of the app's signing certificates (32 bytes of hex, `AB:CD:…` as keytool prints them,
+    /// either case, colons optional); when given, assetlinks.json must list each for the app's package.
+    public var expectedAndroidCertSHA256: [String] = []
     public var timeoutSeconds: Int64 = 10
 
     public init(baseURL: String) { self.baseURL = baseURL }
@@ -53,7 +56,11 @@ public struct BackendChecker: Sendable {
     let publicOrigin: PublicOrigin
     let basePath: String
     let options: BackendCheckOptions
+    /// `expectedAndroidCertSHA256` in assetlinks.json's form (upper case, colon-separated).
+    let expectedCertificates: [String]
     static let maxBody = 1 << 20
+    /// The User-Agent of every plain request (the phone's own are `PlatformUserAgents`').
+    static let userAgent = "plainview-check-backend"
     static let id = "plainview-check-0001"
 
     public init(options: BackendCheckOptions) throws {
@@ -82,9 +89,20 @@ public struct BackendChecker: Sendable {
         } else {
             self.publicOrigin = origin
         }
+        var certificates: [String] = []
+        for raw in options.expectedAndroidCertSHA256 {
+            guard let fingerprint = HelperEndpointsConfiguration.normalizeFingerprint(raw) else {
+                throw BackendCheckError(
+                    description:
+                        "--android-cert-sha256: expected a SHA-256 certificate fingerprint, 32 bytes of hex as keytool prints it (AB:CD:…, upper or lower case, colons optional), got '\(raw)'"
+                )
+            }
+            if !certificates.contains(fingerprint) { certificates.append(fingerprint) }
+        }
         self.origin = origin
         self.basePath = path
         self.options = options
+        self.expectedCertificates = certificates
     }
 
     /// Probed base (requests go here).
@@ -113,6 +131,16 @@ public struct BackendChecker: Sendable {
         mutating func warn(_ c: String, _ d: String) { results.append(.init(check: c, outcome: .warn, detail: d)) }
         mutating func skip(_ c: String, _ d: String) { results.append(.init(check: c, outcome: .skip, detail: d)) }
         mutating func skip(_ cs: [String], _ d: String) { for c in cs { skip(c, d) } }
+        mutating func add(_ c: String, _ v: Verdict) { results.append(.init(check: c, outcome: v.outcome, detail: v.detail)) }
+    }
+
+    /// One check's outcome and detail, before it is reported.
+    struct Verdict {
+        var outcome: BackendCheckResult.Outcome
+        var detail: String
+        static func pass(_ d: String) -> Verdict { Verdict(outcome: .pass, detail: d) }
+        static func fail(_ d: String) -> Verdict { Verdict(outcome: .fail, detail: d) }
+        static func warn(_ d: String) -> Verdict { Verdict(outcome: .warn, detail: d) }
     }
 
     struct Fetched: Sendable {
@@ -147,16 +175,25 @@ public struct BackendChecker: Sendable {
     func probeURL(forGenerated url: String) -> String? {
         if url.lowercased().hasPrefix(publicBase.lowercased()) { return base + url.dropFirst(publicBase.count) }
         if url.hasPrefix(base) { return url }
+        // The public base over plain http (a defect reported where it is generated): the page is still probed.
+        let plain = "http://\(publicOrigin.authority)\(basePath)"
+        if publicOrigin.scheme == "https", url.lowercased().hasPrefix(plain.lowercased()) {
+            return base + url.dropFirst(plain.count)
+        }
         return nil
     }
 
-    func fetch(_ client: HTTPClient, _ url: String, host: String? = nil) async -> Result<Fetched, BackendCheckError> {
+    func fetch(_ client: HTTPClient, _ url: String, host: String? = nil, userAgent: String = BackendChecker.userAgent) async
+        -> Result<
+            Fetched, BackendCheckError
+        >
+    {
         guard mayFetch(url) else {
             return .failure(BackendCheckError(description: "not under the base URL, not fetched: \(url)"))
         }
         var request = HTTPClientRequest(url: url)
         request.method = .GET
-        request.headers.add(name: "User-Agent", value: "plainview-check-backend")
+        request.headers.add(name: "User-Agent", value: userAgent)
         if let host { request.headers.replaceOrAdd(name: "Host", value: host) }
         do {
             let response = try await client.execute(request, timeout: .seconds(options.timeoutSeconds))
@@ -186,6 +223,35 @@ public struct BackendChecker: Sendable {
         case .success(let a): return .success(Fetched(url: url, status: a.status, headers: a.headers, body: a.body))
         case .failure(let e): return .failure(BackendCheckError(description: "GET \(url) failed: \(e)"))
         }
+    }
+
+    /// A phone-facing page's verdict as the phone gets it: `url` fetched again with the platform's browser and web
+    /// view User-Agents. A FAIL when one of those answers fails `judge` or differs in status from the plain answer
+    /// (a backend that breaks only for phones); otherwise `verdict`, saying the phone got the same.
+    func asPhone(
+        _ client: HTTPClient, _ url: String, _ platform: Platform, plain: Fetched, _ verdict: Verdict,
+        judge: (Fetched) -> Verdict
+    ) async -> Verdict {
+        guard verdict.outcome != .fail else { return verdict }
+        let plainAnswer = "User-Agent: \(Self.userAgent) got \(plain.summary)"
+        for agent in [PlatformUserAgents.browser(on: platform), PlatformUserAgents.webView(on: platform)] {
+            switch await fetch(client, url, userAgent: agent) {
+            case .failure(let e):
+                return .fail("as the phone (User-Agent: \(agent)): \(e.description); expected the answer \(plainAnswer)")
+            case .success(let m):
+                let v = judge(m)
+                if v.outcome == .fail {
+                    return .fail("broken for the phone (User-Agent: \(agent)): \(v.detail) (\(plainAnswer))")
+                }
+                if m.status != plain.status {
+                    return .fail(
+                        "broken for the phone (User-Agent: \(agent)): \(m.summaryWithBody); expected the status \(plainAnswer)")
+                }
+            }
+        }
+        let name = platform == .ios ? "iPhone" : "Android"
+        return Verdict(
+            outcome: verdict.outcome, detail: verdict.detail + "; the same for \(name)'s browser and web view User-Agents")
     }
 
     func runChecks(client: HTTPClient, report: inout Report) async {
@@ -226,42 +292,10 @@ public struct BackendChecker: Sendable {
             report.fail(name, e.description)
             down = "GET \(url) failed"
         case .success(let r):
-            let expectedData = "\(publicOrigin.authority)\(basePath)\(HelperEndpoints.androidPath)?\(query)"
-            let expectedIntent =
-                "intent://\(expectedData)#Intent;scheme=\(publicOrigin.scheme);action=\(HelperEndpoints.intentAction);package=\(options.package);end;"
-            if r.status == 404 {
-                report.fail(name, "no Android helper here: \(r.summary) (is the URL the root where sdk-callback/ is mounted?)")
-                down = "the android-intent page answered 404 (\(url))"
-            } else if r.status == 301 {
-                report.fail(
-                    name,
-                    "\(r.summary): a 301 is cached by browsers without expiry, so every later return to this payment url replays the cached answer without asking the backend; expected 200 text/html with a 0 s meta refresh and a link to \(expectedIntent)"
-                )
-            } else if r.status != 200 {
-                report.fail(name, "expected 200 text/html, \(r.summaryWithBody)")
-            } else if !r.contentType.hasPrefix("text/html") {
-                report.fail(name, "expected Content-Type text/html, \(r.summary)")
-            } else {
-                let page = Self.scan(r.body, at: url)
-                let refresh = page.refresh?.url
-                let links = page.links.map(\.url)
-                let refreshOK =
-                    refresh.map { Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package) }
-                    ?? false
-                let linkOK = links.contains {
-                    Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package)
-                }
-                if refreshOK && linkOK {
-                    report.pass(name, "\(r.summary): meta refresh and link open \(expectedIntent)")
-                } else {
-                    let foundRefresh = page.refresh.map { "\($0.delay) s to \($0.url)" } ?? "none"
-                    let foundLinks = links.isEmpty ? "none" : links.prefix(3).joined(separator: " , ")
-                    report.fail(
-                        name,
-                        "expected a 0 s meta refresh and a link to \(expectedIntent); \(r.summary) has meta refresh: \(foundRefresh)\(refreshOK ? " (ok)" : ""); link(s): \(foundLinks)\(linkOK ? " (ok)" : "")"
-                    )
-                }
-            }
+            if r.status == 404 { down = "the android-intent page answered 404 (\(url))" }
+            let verdict = judgeAndroidPage(r, url: url, query: query)
+            report.add(
+                name, await asPhone(client, url, .android, plain: r, verdict) { judgeAndroidPage($0, url: url, query: query) })
         }
 
         let hostName = "android-intent ignores Host"
@@ -284,6 +318,43 @@ public struct BackendChecker: Sendable {
             }
         }
         return down
+    }
+
+    /// The Android page's verdict on one answer: a 0 s meta refresh and a link to the intent.
+    func judgeAndroidPage(_ r: Fetched, url: String, query: String) -> Verdict {
+        let expectedData = "\(publicOrigin.authority)\(basePath)\(HelperEndpoints.androidPath)?\(query)"
+        let expectedIntent =
+            "intent://\(expectedData)#Intent;scheme=\(publicOrigin.scheme);action=\(HelperEndpoints.intentAction);package=\(options.package);end;"
+        if r.status == 404 {
+            return .fail("no Android helper here: \(r.summary) (is the URL the root where sdk-callback/ is mounted?)")
+        } else if r.status == 301 {
+            return .fail(
+                "\(r.summary): a 301 is cached by browsers without expiry, so every later return to this payment url replays the cached answer without asking the backend; expected 200 text/html with a 0 s meta refresh and a link to \(expectedIntent)"
+            )
+        } else if r.status != 200 {
+            return .fail("expected 200 text/html, \(r.summaryWithBody)")
+        } else if !r.contentType.hasPrefix("text/html") {
+            return .fail("expected Content-Type text/html, \(r.summary)")
+        } else {
+            let page = Self.scan(r.body, at: url)
+            let refresh = page.refresh?.url
+            let links = page.links.map(\.url)
+            let refreshOK =
+                refresh.map { Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package) }
+                ?? false
+            let linkOK = links.contains {
+                Self.isIntent($0, data: expectedData, scheme: publicOrigin.scheme, package: options.package)
+            }
+            if refreshOK && linkOK {
+                return .pass("\(r.summary): meta refresh and link open \(expectedIntent)")
+            } else {
+                let foundRefresh = page.refresh.map { "\($0.delay) s to \($0.url)" } ?? "none"
+                let foundLinks = links.isEmpty ? "none" : links.prefix(3).joined(separator: " , ")
+                return .fail(
+                    "expected a 0 s meta refresh and a link to \(expectedIntent); \(r.summary) has meta refresh: \(foundRefresh)\(refreshOK ? " (ok)" : ""); link(s): \(foundLinks)\(linkOK ? " (ok)" : "")"
+                )
+            }
+        }
     }
 
     /// `intent://DATA#Intent;…;end;` with scheme, the SDK action and the package, in any order.
@@ -327,29 +398,18 @@ public struct BackendChecker: Sendable {
                 report.skip(Self.trampolineChecks, down!)
                 break
             }
-            guard [301, 302, 303, 307, 308].contains(r.status), var location = r.header("location") else {
+            guard [301, 302, 303, 307, 308].contains(r.status), let location = Self.location(r, publicOrigin) else {
                 report.fail(name, "expected a redirect to the back-link page, \(r.summaryWithBody)")
                 report.skip(
                     Self.trampolineChecks, "no back-link page: the ios-universal-link endpoint did not redirect (\(r.summary))")
                 break
             }
-            // A path-absolute Location is resolved the way the device would: against the public origin.
-            if location.hasPrefix("/") && !location.hasPrefix("//") { location = "\(publicOrigin)\(location)" }
-            let (_, locQuery) = Self.splitURL(location)
-            let target = locQuery.flatMap { Self.queryValue("target", in: $0) }
-            if target.map({ Self.sameURLPlusFallback($0, publicPaymentURL) }) != true {
-                report.fail(
-                    name,
-                    "the back-link page's target must be \(publicPaymentURL)&fallback=true; \(r.summary) has target \(target.map { "'\($0)'" } ?? "missing (no target= in the Location's query)")"
-                )
-            } else if r.status == 301 {
-                report.warn(
-                    name,
-                    "\(r.summary): target ok, but a 301 is cached by browsers without expiry (a later visit of this payment url skips the backend); 302 is what the documentation recommends"
-                )
-            } else {
-                report.pass(name, "\(r.summary): target = payment url + fallback=true")
-            }
+            let verdict = judgeIOSRedirect(r, publicPaymentURL: publicPaymentURL)
+            report.add(
+                name,
+                await asPhone(client, paymentURL, .ios, plain: r, verdict) {
+                    judgeIOSRedirect($0, publicPaymentURL: publicPaymentURL)
+                })
             if let mapped = probeURL(forGenerated: location), mayFetch(mapped) {
                 trampoline = mapped
                 await checkTrampoline(client, mapped, expectedTarget: publicPaymentURL + "&fallback=true", &report)
@@ -370,15 +430,16 @@ public struct BackendChecker: Sendable {
         case .success(let r):
             let expected =
                 "\(options.scheme)://\(publicOrigin.authority)\(basePath)\(HelperEndpoints.iosPath)?\(query)&fallback=true"
-            if [301, 302, 303, 307, 308].contains(r.status), r.header("location") == expected {
-                if r.status == 301 {
-                    report.warn(fbName, "\(r.summary): right Location, but a 301 is cached by browsers without expiry")
-                } else {
-                    report.pass(fbName, "\(r.summary)")
+            func judge(_ r: Fetched) -> Verdict {
+                guard [301, 302, 303, 307, 308].contains(r.status), r.header("location") == expected else {
+                    return .fail("expected a redirect to \(expected), \(r.summaryWithBody)")
                 }
-            } else {
-                report.fail(fbName, "expected a redirect to \(expected), \(r.summaryWithBody)")
+                if r.status == 301 {
+                    return .warn("\(r.summary): right Location, but a 301 is cached by browsers without expiry")
+                }
+                return .pass("\(r.summary)")
             }
+            report.add(fbName, await asPhone(client, fallbackURL, .ios, plain: r, judge(r), judge: judge))
         }
 
         // Both rungs: the back-link page's target and the custom-scheme Location must ignore a forged Host.
@@ -413,45 +474,128 @@ public struct BackendChecker: Sendable {
         return (nil, trampoline)
     }
 
+    /// A redirect's Location as the device resolves it (a path-absolute one against the public origin).
+    static func location(_ r: Fetched, _ publicOrigin: PublicOrigin) -> String? {
+        guard let location = r.header("location") else { return nil }
+        if location.hasPrefix("/") && !location.hasPrefix("//") { return "\(publicOrigin)\(location)" }
+        return location
+    }
+
+    /// The iOS payment url's verdict on one answer: a redirect (not 301) to an https back-link page whose target is
+    /// the payment url plus fallback=true.
+    func judgeIOSRedirect(_ r: Fetched, publicPaymentURL: String) -> Verdict {
+        guard [301, 302, 303, 307, 308].contains(r.status), let location = Self.location(r, publicOrigin) else {
+            return .fail("expected a redirect to the back-link page, \(r.summaryWithBody)")
+        }
+        let (_, locQuery) = Self.splitURL(location)
+        let target = locQuery.flatMap { Self.queryValue("target", in: $0) }
+        if publicOrigin.scheme == "https" && location.lowercased().hasPrefix("http://") {
+            return .fail(
+                "the phone would leave HTTPS: \(r.summary) sends it to a plain http back-link page (the web view hands http to the browser, and App Transport Security blocks it); expected an https:// back-link page, as under \(publicBase)"
+            )
+        }
+        if target.map({ Self.sameURLPlusFallback($0, publicPaymentURL) }) != true {
+            return .fail(
+                "the back-link page's target must be \(publicPaymentURL)&fallback=true; \(r.summary) has target \(target.map { "'\($0)'" } ?? "missing (no target= in the Location's query)")"
+            )
+        }
+        if r.status == 301 {
+            return .warn(
+                "\(r.summary): target ok, but a 301 is cached by browsers without expiry (a later visit of this payment url skips the backend); 302 is what the documentation recommends"
+            )
+        }
+        return .pass("\(r.summary): target = payment url + fallback=true")
+    }
+
     func checkTrampoline(_ client: HTTPClient, _ url: String, expectedTarget: String, _ report: inout Report) async {
         let name = "back-link page"
         switch await fetch(client, url) {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
-            let links = Self.scan(r.body, at: url).links.map(\.url)
             let original = String(expectedTarget.dropLast("&fallback=true".count))
-            if r.status == 200, r.contentType.hasPrefix("text/html"),
-                links.contains(where: { Self.sameURLPlusFallback($0, original) })
-            {
-                report.pass(name, "\(r.summary): links to \(expectedTarget)")
-            } else {
+            func judge(_ r: Fetched) -> Verdict {
+                let links = Self.scan(r.body, at: url).links.map(\.url)
+                if r.status == 200, r.contentType.hasPrefix("text/html"),
+                    links.contains(where: { Self.sameURLPlusFallback($0, original) })
+                {
+                    return .pass("\(r.summary): links to \(expectedTarget)")
+                }
                 let found = links.isEmpty ? "no link" : "link(s) " + links.prefix(3).joined(separator: " , ")
-                report.fail(
-                    name,
+                return .fail(
                     "expected 200 text/html with a link to \(expectedTarget); \(r.status == 200 ? r.summary : r.summaryWithBody) has \(found)"
                 )
             }
+            report.add(name, await asPhone(client, url, .ios, plain: r, judge(r), judge: judge))
         }
         let openName = "back-link page open redirect"
         let (pageBase, _) = Self.splitURL(url)
-        let evil = "\(pageBase)?target=\(PercentEncoding.encodeComponent("https://evil.example/"))&language=\(options.language)"
-        switch await fetch(client, evil) {
-        case .failure(let e): report.fail(openName, e.description)
-        case .success(let r):
-            let page = Self.scan(r.body, at: evil)
-            let urls = page.links.map(\.url) + (page.refresh.map { [$0.url] } ?? [])
-            if let bad = urls.first(where: { $0.lowercased().contains("evil.example") }) {
-                report.fail(openName, "the page links to a foreign target (open redirect): \(r.summary) links to \(bad)")
-            } else if let l = r.header("location"), l.lowercased().contains("evil.example") {
-                report.fail(openName, "redirects to a foreign target (open redirect): \(r.summary)")
-            } else if r.status == 400 && r.contentType.hasPrefix("application/problem+json") {
-                report.pass(openName, "\(r.summary): a foreign target is refused")
-            } else if (500...599).contains(r.status) {
-                report.fail(openName, "a foreign target makes the page fail: \(r.summaryWithBody)")
-            } else {
-                report.warn(openName, "a foreign target is not linked, but not refused with a 400 problem either: \(r.summary)")
+        var refused: [String] = []
+        var lenient: String? = nil
+        for target in foreignTargets {
+            let probe = "\(pageBase)?target=\(PercentEncoding.encodeComponent(target))&language=\(options.language)"
+            let expected =
+                "expected a 400 problem (or at least no link or redirect) for a target outside \(publicBase), here \(target)"
+            switch await fetch(client, probe) {
+            case .failure(let e):
+                report.fail(openName, e.description)
+                return
+            case .success(let r):
+                let page = Self.scan(r.body, at: probe)
+                let urls = page.links.map(\.url) + (page.refresh.map { [$0.url] } ?? [])
+                if let bad = urls.first(where: { Self.isForeign($0, base: probe) }) {
+                    report.fail(
+                        openName, "the page links to a foreign target (open redirect): \(r.summary) links to \(bad); \(expected)")
+                    return
+                }
+                if let l = r.header("location"), Self.isForeign(l, base: probe) {
+                    report.fail(openName, "redirects to a foreign target (open redirect): \(r.summary); \(expected)")
+                    return
+                }
+                if (500...599).contains(r.status) {
+                    report.fail(openName, "a foreign target makes the page fail: \(r.summaryWithBody); \(expected)")
+                    return
+                }
+                if r.status == 400 && r.contentType.hasPrefix("application/problem+json") {
+                    refused.append(target)
+                } else if lenient == nil {
+                    lenient = r.summary
+                }
             }
         }
+        if let lenient {
+            report.warn(openName, "a foreign target is not linked, but not refused with a 400 problem either: \(lenient)")
+        } else {
+            report.pass(
+                openName,
+                "GET \(pageBase)?target=… → 400 application/problem+json for each of \(refused.count) foreign and look-alike targets (\(refused.joined(separator: " , ")))"
+            )
+        }
+    }
+
+    /// Targets the back-link page must refuse: a foreign site, and look-alikes of the public origin that a
+    /// string-prefix check lets through while a browser goes to evil.example (a longer host, userinfo, an
+    /// encoded slash before '@', a backslash, which browsers read as '/').
+    var foreignTargets: [String] {
+        let rest = "\(basePath)\(HelperEndpoints.iosPath)?\(iosQuery)&fallback=true"
+        let authority = publicOrigin.authority
+        return [
+            "https://evil.example/",
+            "\(publicOrigin).evil.example\(rest)",
+            "\(publicOrigin)@evil.example\(rest)",
+            "\(publicOrigin)%2F@evil.example\(rest)",
+            "https://evil.example\\@\(authority)\(rest)",
+            "https://evil.example\\\(authority)\(rest)",
+            "//evil.example\(rest)",
+        ]
+    }
+
+    /// The URL, as a browser resolves it against `base`, goes to evil.example (or cannot be read but names it).
+    static func isForeign(_ url: String, base: String) -> Bool {
+        guard let b = WebURL(base), let u = WebURL(url.trimmingCharacters(in: .whitespaces), relativeTo: b) else {
+            return url.lowercased().contains("evil.example")
+        }
+        let host = (u.hostname ?? "").lowercased()
+        return host == "evil.example" || host.hasSuffix(".evil.example")
     }
 
     /// `candidate` is `original` with `fallback=true` added (query items compared as a multiset).
@@ -579,6 +723,14 @@ public struct BackendChecker: Sendable {
         case .failure(let e): report.fail(name, e.description)
         case .success(let r):
             guard r.status == 200 else { report.fail(name, "expected 200 application/json (no redirect), \(r.summary)"); return }
+            // Apple's requirement: the file is served with Content-Type application/json (not text/html or text/plain).
+            guard r.contentType.hasPrefix("application/json") else {
+                report.fail(
+                    name,
+                    "expected Content-Type application/json (Apple requires the file to be served as application/json, over https, without redirects): \(r.summary)"
+                )
+                return
+            }
             let aasa: AppSiteAssociation
             do {
                 aasa = try AppSiteAssociation(json: r.body)
@@ -586,7 +738,6 @@ public struct BackendChecker: Sendable {
                 report.fail(name, "not a valid apple-app-site-association (\(error)): \(r.summaryWithBody)")
                 return
             }
-            if !r.contentType.hasPrefix("application/json") { report.warn(name, "Apple expects application/json: \(r.summary)") }
             if aasa.appIDs.isEmpty {
                 report.warn(name, "declares no app (applinks.details is empty): \(r.summaryWithBody)"); return
             }
@@ -626,6 +777,7 @@ public struct BackendChecker: Sendable {
                 return
             }
             var packages: [String] = []
+            var certificates: [String: [String]] = [:] // by package
             for s in list {
                 guard let relation = s["relation"] as? [String], let target = s["target"] as? [String: Any],
                     let ns = target["namespace"] as? String
@@ -645,13 +797,35 @@ public struct BackendChecker: Sendable {
                     return
                 }
                 packages.append(pkg)
+                certificates[pkg, default: []] += fps
             }
+            let notChecked =
+                expectedCertificates.isEmpty
+                ? "; certificate fingerprint not checked (give the app's with --android-cert-sha256)" : ""
             if packages.isEmpty {
-                report.warn(name, "valid, but delegates no app (no handle_all_urls statement): \(r.summaryWithBody)")
-            } else if let want = options.expectedAndroidPackage, !packages.contains(want) {
+                report.warn(name, "valid, but delegates no app (no handle_all_urls statement): \(r.summaryWithBody)\(notChecked)")
+                return
+            }
+            if let want = options.expectedAndroidPackage, !packages.contains(want) {
                 report.fail(name, "\(want) is not delegated (found: \(packages.joined(separator: ", "))): \(r.summary)")
+                return
+            }
+            // The certificates listed for the expected package (any delegated package when none was named).
+            let apps = options.expectedAndroidPackage.map { [$0] } ?? packages
+            let listed = apps.flatMap { certificates[$0] ?? [] }
+            let missing = expectedCertificates.filter { !listed.contains($0) }
+            if !missing.isEmpty {
+                report.fail(
+                    name,
+                    "the app's signing certificate is not listed, so Android will not verify the app links: expected \(missing.joined(separator: ", ")) in sha256_cert_fingerprints of \(apps.joined(separator: ", ")), found \(listed.joined(separator: ", ")): \(r.summary)"
+                )
+            } else if expectedCertificates.isEmpty {
+                report.pass(name, "\(r.summary): delegates handle_all_urls to \(packages.joined(separator: ", "))\(notChecked)")
             } else {
-                report.pass(name, "\(r.summary): delegates handle_all_urls to \(packages.joined(separator: ", "))")
+                report.pass(
+                    name,
+                    "\(r.summary): delegates handle_all_urls to \(apps.joined(separator: ", ")) signed with \(expectedCertificates.joined(separator: ", "))"
+                )
             }
         }
     }

@@ -20,9 +20,7 @@ import PlainviewSupport
 final class ChromiumSession: EngineSession {
     /// Android WebView's User-Agent (the `wv` token): pages take their mobile, in-app branch (a flow's
     /// `userAgent:` replaces it).
-    static let userAgent =
-        "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/AP2A.240805.005; wv) AppleWebKit/537.36 "
-        + "(KHTML, like Gecko) Version/4.0 Chrome/156.0.0.0 Mobile Safari/537.36"
+    static let userAgent = PlatformUserAgents.androidWebView
     /// The binding the app's JavaScript hooks call (`flow.hooks`).
     static let hookBinding = "__plainviewHook"
     /// Virtual-time budgets: the first after any activity, the growth while idle, the cap, and how much quiet

@@ -28,8 +28,7 @@ import PlainviewSupport
 
 final class WebKitSession: EngineSession {
     /// WKWebView's own User-Agent on an iPhone (no `Version/… Safari/…`: that is Safari's, not a web view's).
-    static let iPhoneUserAgent =
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 18_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+    static let iPhoneUserAgent = PlatformUserAgents.iPhoneWebView
     /// How much faster page timers run (and long refreshes fire).
     static let timeScale = 100
     /// The driver's message channel for the injected script.

@@ -11,9 +11,12 @@ struct CheckBackend: AsyncParsableCommand {
             --public-url is the origin the backend puts in the URLs it generates (default: URL's origin). Walks
             the Android page and the iOS ladder as a device would (redirects are never followed automatically;
             only URLs under URL and the origin's /.well-known/ files are fetched), validates
-            apple-app-site-association and assetlinks.json, sends bad parameters expecting RFC 7807 problems, and
-            injects hostile values (HTML, attribute, intent, query, javascript:, CR/LF; raw, percent-encoded and
-            double-encoded) into every parameter each endpoint uses. One PASS/WARN/FAIL/SKIP line per check with
+            apple-app-site-association (served as application/json) and assetlinks.json (with --android-cert-sha256:
+            listing the app's certificate), fetches the phone-facing pages again with iPhone and Android browser and
+            web view User-Agents, offers the back-link page foreign and look-alike targets, sends bad parameters
+            expecting RFC 7807 problems, and injects hostile values (HTML, attribute, unquoted attribute, JavaScript
+            string, intent, query, javascript:, CR/LF; raw, percent-encoded and double-encoded) into every parameter
+            each endpoint uses. One PASS/WARN/FAIL/SKIP line per check with
             the URL fetched and what came back. FAIL: a defect a user or attacker can reach; WARN: good practice
             missing; SKIP: an earlier step failed. Exit 1 on any FAIL, else 0.
             """
@@ -31,6 +34,12 @@ struct CheckBackend: AsyncParsableCommand {
     @Option(name: .customLong("app-id"), help: "Expect this TEAMID.bundle.id in apple-app-site-association.") var appID: String?
     @Option(name: .customLong("android-package"), help: "Expect assetlinks.json to delegate to this package.") var androidPackage:
         String?
+    @Option(
+        name: .customLong("android-cert-sha256"),
+        help: ArgumentHelp(
+            "Expect assetlinks.json to list this SHA-256 signing-certificate fingerprint (AB:CD:… as keytool prints it); repeatable.",
+            valueName: "fingerprint"))
+    var androidCertSHA256: [String] = []
     @Option(help: "Seconds to wait for each response.") var timeout: Int64 = 10
 
     func run() async throws {
@@ -41,6 +50,7 @@ struct CheckBackend: AsyncParsableCommand {
         options.language = language
         options.expectedAppID = appID
         options.expectedAndroidPackage = androidPackage
+        options.expectedAndroidCertSHA256 = androidCertSHA256
         options.timeoutSeconds = max(1, timeout)
         let checker: BackendChecker
         do {

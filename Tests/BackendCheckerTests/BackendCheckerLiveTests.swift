@@ -41,6 +41,8 @@ private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             o.publicURL = publicURL
             o.expectedAppID = "ABCDE12345.com.example.shop"
             o.expectedAndroidPackage = "com.example.shop"
+            // keytool's form, in lower case: the same certificate as the server's.
+            o.expectedAndroidCertSHA256 = [Array(repeating: "ab", count: 32).joined(separator: ":")]
             let results = await try BackendChecker(options: o).run()
             #expect(results.count >= 30)
             for r in results { #expect(r.outcome == .pass, "\(r)") }

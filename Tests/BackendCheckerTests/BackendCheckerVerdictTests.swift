@@ -15,6 +15,7 @@ import Testing
             let port = try #require(client.port)
             var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)\(path)")
             o.publicURL = HandMadeBackend.publicOrigin
+            o.expectedAndroidCertSHA256 = [HandMadeBackend.appCertificate]
             o.timeoutSeconds = 20
             return await try BackendChecker(options: o).run()
         }
@@ -77,6 +78,68 @@ import Testing
         #expect(f.outcome == .fail)
         #expect(f.detail.contains("→ 301 Location: intent://shop.example.com/"), "\(f)")
         #expect(f.detail.contains("without expiry"), "\(f)")
+    }
+
+    /// Issue 29: defective backends that passed (or only warned). Each FAIL names the URL fetched and what was
+    /// expected, with the evidence.
+    @Test(
+        arguments: [
+            (.prefixCheckedTrampoline, "trampoline?target=https%3A%2F%2Fshop.example.com"),
+            (.prefixCheckedTrampoline, "evil.example"),
+            (.unquotedTrampolineHref, "unquoted-attribute breaker"),
+            (.unquotedTrampolineHref, "adds the attribute pva"),
+            (.scriptStringID, "JavaScript string breaker"),
+            (.scriptStringID, "breaks out of a JavaScript string in an inline script"),
+            (.wrongCertFingerprint, HandMadeBackend.otherCertificate),
+            (.wrongCertFingerprint, "expected \(HandMadeBackend.appCertificate)"),
+            (.brokenForAndroidUserAgent, "User-Agent: Mozilla/5.0 (Linux; Android"),
+            (.brokenForIPhoneUserAgent, "User-Agent: Mozilla/5.0 (iPhone;"),
+            (.brokenForIPhoneUserAgent, "→ 500"),
+            (.httpBackLink, "Location: http://shop.example.com/swedbank-pay-mobile/sdk-callback/trampoline?"),
+            (.httpBackLink, "expected an https:// back-link page"),
+            (.aasaAsHTML, "text/html"),
+            (.aasaAsHTML, "expected Content-Type application/json"),
+        ] as [(HandMadeBackend.Variant, String)])
+    func issue29DefectsFailWithTheirEvidence(variant: HandMadeBackend.Variant, evidence: String) async throws {
+        let results = try await Self.check(variant)
+        let planted = try #require(HandMadeBackend.plantedFailure(variant))
+        let f = try #require(results.first { $0.check == planted })
+        #expect(f.outcome == .fail, "\(f)")
+        #expect(f.detail.contains("GET http://127.0.0.1:"), "\(f)")
+        #expect(f.detail.contains("expected"), "\(f)")
+        #expect(f.detail.contains(evidence), "\(f)")
+    }
+
+    @Test func withoutAnExpectedCertificateAssetLinksSaysItWasNotChecked() async throws {
+        let app = HandMadeBackend.makeApplication(.wrongCertFingerprint)
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)\(HandMadeBackend.mount)")
+            o.publicURL = HandMadeBackend.publicOrigin
+            let results = await try BackendChecker(options: o).run()
+            let r = try #require(results.first { $0.check == "assetlinks.json" })
+            #expect(r.outcome == .pass, "\(r)")
+            #expect(r.detail.contains("certificate fingerprint not checked"), "\(r)")
+        }
+    }
+
+    @Test(arguments: [
+        (Array(repeating: "ab", count: 32).joined(separator: ":"), true),
+        (Array(repeating: "Ab", count: 32).joined(separator: ":"), true),
+        (String(repeating: "AB", count: 32), true),
+        (Array(repeating: "AB", count: 31).joined(separator: ":"), false),
+        (Array(repeating: "AB", count: 33).joined(separator: ":"), false),
+        (Array(repeating: "XY", count: 32).joined(separator: ":"), false),
+        ("", false),
+    ])
+    func expectedCertificatesAreValidated(fingerprint: String, valid: Bool) {
+        var o = BackendCheckOptions(baseURL: "http://127.0.0.1:1/")
+        o.expectedAndroidCertSHA256 = [fingerprint]
+        if valid {
+            #expect(throws: Never.self) { try BackendChecker(options: o) }
+        } else {
+            #expect(throws: BackendCheckError.self) { try BackendChecker(options: o) }
+        }
     }
 
     @Test func aWrongRootSkipsWhatDependsOnTheEndpoints() async throws {

@@ -41,6 +41,25 @@ enum HandMadeBackend {
         case aasaNotUnderMount
         /// No /.well-known/assetlinks.json.
         case missingAssetLinks
+        /// The back-link page checks its target with a string-prefix test of the public origin (no trailing '/'), so
+        /// `https://shop.example.com.evil.example/…` and `https://shop.example.com@evil.example/` get linked.
+        case prefixCheckedTrampoline
+        /// The back-link page escapes its (own-origin) target for text but writes it into an unquoted `href=…`:
+        /// a space in the target ends the attribute and starts another.
+        case unquotedTrampolineHref
+        /// The Android page copies `id` into a single-quoted JavaScript string of an inline script, escaping `<`
+        /// but not quotes: a `'` ends the string and what follows runs.
+        case scriptStringID
+        /// assetlinks.json is well-formed and names the right package, but another certificate's fingerprint.
+        case wrongCertFingerprint
+        /// The Android page is correct for any User-Agent but Android's, which gets a page without the intent.
+        case brokenForAndroidUserAgent
+        /// The iOS payment url redirects for any User-Agent but an iPhone's, which gets a 500.
+        case brokenForIPhoneUserAgent
+        /// The iOS payment url sends the phone to an `http://` back-link page (302), leaving HTTPS.
+        case httpBackLink
+        /// apple-app-site-association is right, but served as text/html.
+        case aasaAsHTML
         var description: String { rawValue }
     }
 
@@ -48,6 +67,9 @@ enum HandMadeBackend {
     static let publicOrigin = "https://shop.example.com"
     static let publicAuthority = "shop.example.com"
     static let languages = ["sv-SE", "nb-NO", "da-DK", "en-US", "fi-FI"]
+    /// The app's signing certificate (what assetlinks.json must list), and another one.
+    static let appCertificate = Array(repeating: "AB", count: 32).joined(separator: ":")
+    static let otherCertificate = Array(repeating: "CD", count: 32).joined(separator: ":")
 
     struct Query {
         var pieces: [(name: String, raw: Substring)] = []
@@ -103,6 +125,9 @@ enum HandMadeBackend {
 
         router.get("\(mount)sdk-callback/android-intent") { request, _ -> Response in
             let target = request.head.path ?? "/"
+            if v == .brokenForAndroidUserAgent, request.headers[.userAgent]?.contains("Android") == true {
+                return page("<!DOCTYPE html><html><head><title>Payment</title></head><body><p>Open the app.</p></body></html>")
+            }
             guard let q = split(target).query else { return problem("malformed query") }
             if q.hasControl && !lenient { return problem("control character") }
             guard let package = q.get("package"), !package.isEmpty else { return problem("package is required") }
@@ -123,11 +148,20 @@ enum HandMadeBackend {
             } else {
                 body += "<a href=\"\(esc(intent))\" title=\"payment \(esc(q.get("id") ?? ""))\">Back to app</a>"
             }
+            if v == .scriptStringID {
+                let id = (q.get("id") ?? "").replacingOccurrences(of: "<", with: "\\x3c")
+                body += "<script>var paymentId = '\(id)'; console.log(paymentId);</script>"
+            }
             return page(body + "</body></html>")
         }
 
         router.get("\(mount)sdk-callback/ios-universal-link") { request, _ -> Response in
             let target = request.head.path ?? "/"
+            if v == .brokenForIPhoneUserAgent, request.headers[.userAgent]?.contains("iPhone") == true {
+                return Response(
+                    status: .internalServerError, headers: [.contentType: "text/html"],
+                    body: .init(byteBuffer: ByteBuffer(string: "<h1>Internal Server Error</h1>")))
+            }
             let (path, query) = split(target)
             guard let q = query else { return problem("malformed query") }
             if q.hasControl && !lenient { return problem("control character") }
@@ -150,6 +184,7 @@ enum HandMadeBackend {
                 var location = "\(publicOrigin)\(mount)sdk-callback/trampoline?target=\(enc(back))&language=\(lang)"
                 if let app = q.get("app") { location += "&app=\(enc(app))" }
                 if v == .correctRelativeLocation { location = String(location.dropFirst(publicOrigin.count)) }
+                if v == .httpBackLink { location = "http://" + location.dropFirst("https://".count) }
                 return redirect(location)
             default:
                 return problem("fallback must be true or false")
@@ -164,8 +199,10 @@ enum HandMadeBackend {
                 target.hasPrefix(publicOrigin + mount)
                 && target.utf8.allSatisfy { PercentEncoding.isPathOrQueryChar($0) || $0 == UInt8(ascii: "%") }
             let anyWeb = target.hasPrefix("https://") || target.hasPrefix("http://")
-            let sloppyTarget = v == .unescapedTrampolineHref && target.hasPrefix(publicOrigin + mount)
-            guard own || sloppyTarget || (v == .openRedirectTrampoline && anyWeb) else {
+            let sloppyTarget =
+                (v == .unescapedTrampolineHref || v == .unquotedTrampolineHref) && target.hasPrefix(publicOrigin + mount)
+            let prefixChecked = v == .prefixCheckedTrampoline && target.hasPrefix(publicOrigin)
+            guard own || sloppyTarget || prefixChecked || (v == .openRedirectTrampoline && anyWeb) else {
                 return problem("target is not on this backend")
             }
             guard let language = q.get("language"), lenient || v == .unescapedTrampolineLang || languages.contains(language)
@@ -173,8 +210,9 @@ enum HandMadeBackend {
             let href = v == .unescapedTrampolineHref ? target : esc(target)
             let lang = v == .unescapedTrampolineLang ? language : esc(language)
             let label = "Back to " + (q.get("app") ?? "the app")
+            let anchor = v == .unquotedTrampolineHref ? "<a href=\(href)>" : "<a href=\"\(href)\">"
             return page(
-                "<!DOCTYPE html><html lang=\"\(lang)\"><head><title>Back</title></head><body><p><a href=\"\(href)\">\(esc(label))</a></p></body></html>"
+                "<!DOCTYPE html><html lang=\"\(lang)\"><head><title>Back</title></head><body><p>\(anchor)\(esc(label))</a></p></body></html>"
             )
         }
 
@@ -182,12 +220,12 @@ enum HandMadeBackend {
             let claimed = v == .aasaNotUnderMount ? "/sdk-callback/*" : "\(mount)sdk-callback/ios-universal-link"
             let json =
                 #"{"applinks":{"apps":[],"details":[{"appIDs":["ABCDE12345.com.example.shop"],"components":[{"/":"\#(claimed)"}]}]}}"#
-            return Response(
-                status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
+            let type = v == .aasaAsHTML ? "text/html; charset=utf-8" : "application/json"
+            return Response(status: .ok, headers: [.contentType: type], body: .init(byteBuffer: ByteBuffer(string: json)))
         }
         if v != .missingAssetLinks {
             router.get("/.well-known/assetlinks.json") { _, _ -> Response in
-                let fp = Array(repeating: "AB", count: 32).joined(separator: ":")
+                let fp = v == .wrongCertFingerprint ? otherCertificate : appCertificate
                 let json =
                     #"[{"relation":["delegate_permission/common.handle_all_urls"],"target":{"namespace":"android_app","package_name":"com.example.shop","sha256_cert_fingerprints":["\#(fp)"]}}]"#
                 return Response(
@@ -210,7 +248,13 @@ enum HandMadeBackend {
         case .unescapedTrampolineLang: "back-link page injection language"
         case .android301: "android-intent page"
         case .aasaNotUnderMount: "apple-app-site-association"
-        case .missingAssetLinks: "assetlinks.json"
+        case .missingAssetLinks, .wrongCertFingerprint: "assetlinks.json"
+        case .prefixCheckedTrampoline: "back-link page open redirect"
+        case .unquotedTrampolineHref: "back-link page injection target"
+        case .scriptStringID: "android-intent injection id"
+        case .brokenForAndroidUserAgent: "android-intent page"
+        case .brokenForIPhoneUserAgent, .httpBackLink: "ios-universal-link redirect"
+        case .aasaAsHTML: "apple-app-site-association"
         }
     }
 }

@@ -140,6 +140,63 @@ enum LibXML2 {
         sink._withUnsafeGuaranteedRef { $0.elementPastDepthLimit() }
     }
 
+    /// Every element of the tree libxml2 builds from `bytes` (this file's options), in document order. The tree
+    /// is walked without recursion and freed before returning.
+    static func elements(_ bytes: [UInt8]) -> [PageElement] {
+        var out: [PageElement] = []
+        withMemoryParser(bytes) { ctxt in
+            _ = htmlParseDocument(ctxt)
+            guard let doc = ctxt.pointee.myDoc else { return }
+            defer {
+                xmlFreeDoc(doc)
+                ctxt.pointee.myDoc = nil
+            }
+            let docNode = UnsafeMutableRawPointer(doc)
+            var next: xmlNodePtr? = doc.pointee.children
+            while let node = next {
+                if node.pointee.type == XML_ELEMENT_NODE {
+                    out.append(element(node))
+                    if let child = node.pointee.children {
+                        next = child
+                        continue
+                    }
+                }
+                // Up to the first ancestor with a next sibling (stopping at the document).
+                var current = node
+                while current.pointee.next == nil {
+                    guard let parent = current.pointee.parent, UnsafeMutableRawPointer(parent) != docNode else { return }
+                    current = parent
+                }
+                next = current.pointee.next
+            }
+        }
+        return out
+    }
+
+    /// One element node: its name, its attributes (values joined from their text children) and its own text.
+    private static func element(_ node: xmlNodePtr) -> PageElement {
+        func text(of first: xmlNodePtr?) -> String {
+            var s = ""
+            var child = first
+            while let c = child {
+                if c.pointee.type == XML_TEXT_NODE || c.pointee.type == XML_CDATA_SECTION_NODE, let content = c.pointee.content {
+                    s += String(cString: content)
+                }
+                child = c.pointee.next
+            }
+            return s
+        }
+        var attributes: [PageElement.Attribute] = []
+        var attribute = node.pointee.properties
+        while let a = attribute {
+            let name = a.pointee.name.map { String(cString: $0) } ?? ""
+            attributes.append(.init(name: name, value: a.pointee.children == nil ? nil : text(of: a.pointee.children)))
+            attribute = a.pointee.next
+        }
+        let name = node.pointee.name.map { String(cString: $0) } ?? ""
+        return PageElement(name: name, attributes: attributes, text: text(of: node.pointee.children))
+    }
+
     /// The tree parse: libxml2 builds its tree and frees it (the benchmark's second baseline).
     static func parseAndFree(_ bytes: [UInt8]) {
         withMemoryParser(bytes) { ctxt in

@@ -76,9 +76,11 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
         let r = try await runCLI([
             "check-backend", server.url + "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
             "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop", "--scheme", "shop",
+            "--android-cert-sha256", Array(repeating: "AB", count: 32).joined(separator: ":"),
         ])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 30, "\(r)")
+        #expect(r.stdout.contains("PASS assetlinks.json: ") && r.stdout.contains("signed with AB:AB:"), "\(r)")
         #expect(!r.stdout.contains("FAIL "))
         #expect(r.stdoutLines.last?.hasSuffix("0 failed, 0 warnings, 0 skipped") == true, "\(r)")
         let (status, log) = try await stopServe(server)
@@ -168,6 +170,7 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
     @Test(arguments: [
         ["serve", "--public-url", "ftp://x"], ["serve", "--pages", "/no/such/dir"],
         ["serve", "--port", "70000"], ["check-backend", "ftp://x/"], ["check-backend"],
+        ["check-backend", "http://127.0.0.1:1/", "--android-cert-sha256", "AB:CD"],
         ["serve", "--app-scheme", "https"], ["serve", "--log-level", "loud"], ["serve", "--idle-timeout", "0"],
         ["serve", "--max-connections", "0"], ["serve", "--header-timeout", "20", "--read-timeout", "10"],
     ])
