@@ -152,7 +152,7 @@ public struct GoodlistLinter: Sendable {
                                 pattern,
                                 GoodlistEntry(
                                     pattern: entry.patternText, file: source.file,
-                                    line: line.number, provenance: entry.provenance)
+                                    line: line.number, entry: entry)
                             ))
                     }
                 }

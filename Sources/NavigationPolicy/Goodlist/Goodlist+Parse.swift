@@ -47,16 +47,22 @@ public struct GoodlistSource: Sendable, Hashable {
         public var patternRange: Range<Int>
         /// The parsed pattern, or why it is not valid.
         public var pattern: Result<HostPattern, HostPatternError>
-        /// Provenance `key=value` pairs in the order written.
-        public var attributes: [Attribute]
         /// Syntax problems in the provenance part (unterminated quote, not key=value, duplicate key, …).
         public var problems: [String]
+        /// The line the entry was read from; its provenance is read from it when asked for (a list of 200,000
+        /// entries holds each line once, not its values again as strings and dictionaries).
+        let text: String
+        /// The line holds provenance (its pairs are read from `text` when asked for).
+        let hasProvenance: Bool
+
+        /// Provenance `key=value` pairs in the order written (a repeated key's later values dropped).
+        public var attributes: [Attribute] {
+            GoodlistSource.parseAttributes(Array(text.utf8), from: patternRange.upperBound).attributes
+        }
 
         /// Provenance as a dictionary (the first value of a repeated key).
         public var provenance: [String: String] {
-            var d: [String: String] = [:]
-            for a in attributes where d[a.key] == nil { d[a.key] = a.value }
-            return d
+            GoodlistEntry(pattern: patternText, attributes: attributes).provenance
         }
     }
 
@@ -104,6 +110,54 @@ extension GoodlistSource {
     public static func parse(_ bytes: [UInt8], file: String, entriesBefore: Int = 0) throws(GoodlistFileError)
         -> GoodlistSource
     {
+        var lines: [Line] = []
+        lines.reserveCapacity(bytes.count / 24)
+        let bom = try forEachLine(bytes, file: file, entriesBefore: entriesBefore) { number, text, ending in
+            lines.append(Line(number: number, text: text, ending: ending, kind: parseLine(text)))
+            return true
+        }
+        return GoodlistSource(file: file, lines: lines, hasByteOrderMark: bom)
+    }
+
+    /// The entries of a goodlist file with their parsed patterns, read line by line without keeping the lines (what
+    /// a list used for decisions needs; lint and fix keep the whole `GoodlistSource`). Throws what `parse` throws,
+    /// and the first invalid pattern or provenance syntax with its line.
+    public static func patternEntries(_ bytes: [UInt8], file: String, entriesBefore: Int = 0) throws(GoodlistFileError)
+        -> [(HostPattern, GoodlistEntry)]
+    {
+        var pairs: [(HostPattern, GoodlistEntry)] = []
+        var failure: GoodlistFileError?
+        try forEachLine(bytes, file: file, entriesBefore: entriesBefore) { number, text, _ in
+            guard case .entry(let e) = parseLine(text) else { return true }
+            do throws(GoodlistFileError) {
+                pairs.append(try Self.pair(e, file: file, line: number))
+                return true
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        if let failure { throw failure }
+        return pairs
+    }
+
+    /// One entry line as a pattern and entry, or its first problem.
+    static func pair(_ e: Entry, file: String, line: Int) throws(GoodlistFileError) -> (HostPattern, GoodlistEntry) {
+        switch e.pattern {
+        case .failure(let error):
+            throw GoodlistFileError(file: file, line: line, error.description)
+        case .success(let pattern):
+            if let problem = e.problems.first { throw GoodlistFileError(file: file, line: line, problem) }
+            return (pattern, GoodlistEntry(pattern: e.patternText, file: file, line: line, entry: e))
+        }
+    }
+
+    /// Calls `body` with each line's 1-based number, text and line end, until it returns false; returns whether
+    /// the file starts with a byte-order mark. Throws for a file that is not text, and past the entry caps.
+    @discardableResult
+    static func forEachLine(
+        _ bytes: [UInt8], file: String, entriesBefore: Int, _ body: (Int, String, String) -> Bool
+    ) throws(GoodlistFileError) -> Bool {
         var start = 0
         var bom = false
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
@@ -111,8 +165,6 @@ extension GoodlistSource {
             bom = true
         }
         try refuseEntriesPastTheCap(bytes, from: start, file: file, entriesBefore: entriesBefore)
-        var lines: [Line] = []
-        lines.reserveCapacity(bytes.count / 24)
         var number = 0
         var lineStart = start
         while lineStart < bytes.count {
@@ -137,10 +189,10 @@ extension GoodlistSource {
                     file: file, line: number,
                     "not valid UTF-8: expected a text goodlist, one host pattern a line")
             }
-            lines.append(Line(number: number, text: text, ending: ending, kind: parseLine(text)))
+            guard body(number, text, ending) else { break }
             lineStart = i + 1
         }
-        return GoodlistSource(file: file, lines: lines, hasByteOrderMark: bom)
+        return bom
     }
 
     /// Counts lines, and entry lines as `parseLine` tells them (the first byte that is not a space or tab, on a line without
@@ -213,9 +265,18 @@ extension GoodlistSource {
         let patternText = String(decoding: u[patternStart..<i], as: UTF8.self)
         let pattern: Result<HostPattern, HostPatternError>
         do throws(HostPatternError) { pattern = .success(try HostPattern(patternText)) } catch { pattern = .failure(error) }
-        var entry = Entry(
-            patternText: patternText, patternRange: patternStart..<i, pattern: pattern,
-            attributes: [], problems: [])
+        let provenance = parseAttributes(u, from: i)
+        return .entry(
+            Entry(
+                patternText: patternText, patternRange: patternStart..<i, pattern: pattern, problems: provenance.problems,
+                text: text, hasProvenance: !provenance.attributes.isEmpty))
+    }
+
+    /// The provenance part of an entry line, from UTF-8 offset `start` (just after the pattern): its pairs and
+    /// its syntax problems.
+    static func parseAttributes(_ u: [UInt8], from start: Int) -> (attributes: [Attribute], problems: [String]) {
+        var i = start
+        var entry: (attributes: [Attribute], problems: [String]) = ([], [])
         var seen = Set<String>()
         while true {
             while i < u.count, isSpace(u[i]) { i += 1 }
@@ -281,7 +342,7 @@ extension GoodlistSource {
                 entry.attributes.append(Attribute(key: key, value: valueText))
             }
         }
-        return .entry(entry)
+        return entry
     }
 
     static func isValidKey(_ key: String) -> Bool {
@@ -325,31 +386,26 @@ extension Goodlist {
     /// A list from a parsed source. Throws the first problem (invalid pattern or provenance syntax) with its
     /// line: a list used for decisions is either fully understood or refused.
     public init(source: GoodlistSource) throws(GoodlistFileError) {
-        var pairs: [(HostPattern, GoodlistEntry)] = []
-        pairs.reserveCapacity(source.lines.count)
-        for line in source.lines {
-            guard case .entry(let e) = line.kind else { continue }
-            switch e.pattern {
-            case .failure(let error):
-                throw GoodlistFileError(file: source.file, line: line.number, error.description)
-            case .success(let pattern):
-                if let problem = e.problems.first {
-                    throw GoodlistFileError(file: source.file, line: line.number, problem)
-                }
-                pairs.append(
-                    (
-                        pattern,
-                        GoodlistEntry(
-                            pattern: e.patternText, file: source.file,
-                            line: line.number, provenance: e.provenance)
-                    ))
-            }
-        }
-        self.init(pairs)
+        self.init(try source.patternEntries())
     }
 
     /// A list parsed from text (either format); see `GoodlistSource.parse`.
     public init(text: String, file: String) throws(GoodlistFileError) {
         try self.init(source: try GoodlistSource.parse(text: text, file: file))
+    }
+}
+
+extension GoodlistSource {
+    /// Every entry line's parsed pattern and entry, in order, for building a list (`Goodlist(_:)`). Throws the first
+    /// problem (invalid pattern or provenance syntax) with its line: a list used for decisions is either fully
+    /// understood or refused.
+    public func patternEntries() throws(GoodlistFileError) -> [(HostPattern, GoodlistEntry)] {
+        var pairs: [(HostPattern, GoodlistEntry)] = []
+        pairs.reserveCapacity(lines.count)
+        for line in lines {
+            guard case .entry(let e) = line.kind else { continue }
+            pairs.append(try Self.pair(e, file: file, line: line.number))
+        }
+        return pairs
     }
 }

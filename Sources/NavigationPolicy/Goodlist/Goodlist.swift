@@ -10,15 +10,65 @@ public struct GoodlistEntry: Sendable, Hashable {
     /// Where the entry stands: the file as named by the user, and the 1-based line.
     public var file: String?
     public var line: Int?
-    /// The entry's provenance (`issuer`, `vendor`, `added`, `verified`, `why`, `source`, …); empty for the
-    /// SDK's `good_redirects` format.
-    public var provenance: [String: String]
+    /// The provenance pairs in the order written.
+    public var attributes: [GoodlistSource.Attribute] {
+        get {
+            switch provenanceSource {
+            case .given(let attributes): attributes
+            case .line(let text, let from): GoodlistSource.parseAttributes(Array(text.utf8), from: from).attributes
+            }
+        }
+        set { provenanceSource = .given(newValue) }
+    }
+
+    /// The entry's provenance (`issuer`, `vendor`, `added`, `verified`, `why`, `source`, …; the first value of a
+    /// repeated key); empty for the SDK's `good_redirects` format.
+    public var provenance: [String: String] {
+        get {
+            var d: [String: String] = [:]
+            for a in attributes where d[a.key] == nil { d[a.key] = a.value }
+            return d
+        }
+        set { attributes = newValue.sorted { $0.key < $1.key }.map { GoodlistSource.Attribute(key: $0.key, value: $0.value) } }
+    }
+
+    /// Where the provenance is: given as pairs, or still in the line the entry was read from (read when asked for:
+    /// a list of 200,000 entries with provenance then holds each line once, not its values again).
+    private var provenanceSource: ProvenanceSource
+    private enum ProvenanceSource: Sendable, Hashable {
+        case given([GoodlistSource.Attribute])
+        /// The line's text and the UTF-8 offset where its provenance starts.
+        case line(String, from: Int)
+    }
 
     public init(pattern: String, file: String? = nil, line: Int? = nil, provenance: [String: String] = [:]) {
+        self.init(pattern: pattern, file: file, line: line, attributes: [])
+        self.provenance = provenance
+    }
+
+    public init(pattern: String, file: String? = nil, line: Int? = nil, attributes: [GoodlistSource.Attribute]) {
         self.pattern = pattern
         self.file = file
         self.line = line
-        self.provenance = provenance
+        self.provenanceSource = .given(attributes)
+    }
+
+    /// The entry of a parsed line (its provenance read from the line when asked for).
+    public init(pattern: String, file: String?, line: Int?, entry: GoodlistSource.Entry) {
+        self.pattern = pattern
+        self.file = file
+        self.line = line
+        self.provenanceSource = entry.hasProvenance ? .line(entry.text, from: entry.patternRange.upperBound) : .given([])
+    }
+
+    public static func == (a: GoodlistEntry, b: GoodlistEntry) -> Bool {
+        a.pattern == b.pattern && a.file == b.file && a.line == b.line && a.attributes == b.attributes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pattern)
+        hasher.combine(file)
+        hasher.combine(line)
     }
 
     /// `file:line` when both are known, else the file, else nil.

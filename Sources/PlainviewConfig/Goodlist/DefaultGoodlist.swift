@@ -20,7 +20,10 @@ public enum DefaultGoodlist {
     }()
 
     /// The built-in list's entries, in file order.
-    public static let entries: [GoodlistEntry] = { (try? Goodlist(source: source).entries) ?? [] }()
+    public static let entries: [GoodlistEntry] = patternEntries.map(\.1)
+
+    /// The built-in list's parsed patterns with their entries, in file order.
+    public static let patternEntries: [(HostPattern, GoodlistEntry)] = { (try? source.patternEntries()) ?? [] }()
 
     /// True when a goodlist reference (a policy's `goodlist` item, a command's list argument) names the built-in list.
     public static func isNamed(_ reference: String) -> Bool { reference == name }

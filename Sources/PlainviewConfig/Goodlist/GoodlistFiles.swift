@@ -84,18 +84,22 @@ public enum GoodlistFiles {
     /// Loads files and folders into one list, in order (on equal patterns the first file's entry wins).
     /// Any invalid line is an error naming its file and line: a list is used fully understood or not at all.
     public static func load(_ paths: [String]) throws(ConfigError) -> Goodlist {
-        var list = Goodlist()
-        for source in try readSources(paths) {
-            let one: Goodlist
+        // Each file is read line by line into patterns and entries (its lines are not kept), and the list is built
+        // once: inserting in order keeps the first file's entry for a repeated pattern.
+        var pairs: [(HostPattern, GoodlistEntry)] = []
+        for path in try expand(paths) {
+            if DefaultGoodlist.isNamed(path) {
+                pairs += DefaultGoodlist.patternEntries
+                continue
+            }
+            let bytes = try GoodlistIO.readBytes(path, what: "a goodlist")
             do {
-                one = try Goodlist(source: source)
+                pairs += try GoodlistSource.patternEntries(bytes, file: path, entriesBefore: pairs.count)
             } catch {
                 throw ConfigError(file: error.file, line: error.line, error.message)
             }
-            // The first list is taken as it is: merging it into an empty one would insert every entry again.
-            list = list.isEmpty && list.rejected.isEmpty ? one : list.merged(with: one)
         }
-        return list
+        return Goodlist(pairs)
     }
 }
 
@@ -111,6 +115,15 @@ extension GoodlistFiles {
     public static func load(path: String, displayName: String, isDirectory: Bool, entriesBefore: Int = 0) throws(ConfigError)
         -> [GoodlistEntry]
     {
+        try loadPatternEntries(path: path, displayName: displayName, isDirectory: isDirectory, entriesBefore: entriesBefore)
+            .map(\.1)
+    }
+
+    /// The same with each entry's parsed pattern, for building one list from several sources without parsing
+    /// every pattern again (`Goodlist(_:)`).
+    public static func loadPatternEntries(
+        path: String, displayName: String, isDirectory: Bool, entriesBefore: Int = 0
+    ) throws(ConfigError) -> [(HostPattern, GoodlistEntry)] {
         let files: [(path: String, name: String)]
         if isDirectory {
             let expanded = try expand([path])
@@ -121,12 +134,11 @@ extension GoodlistFiles {
         } else {
             files = [(path, displayName)]
         }
-        var entries: [GoodlistEntry] = []
+        var entries: [(HostPattern, GoodlistEntry)] = []
         for file in files {
             let bytes = try GoodlistIO.readBytes(file.path, what: "a goodlist")
             do {
-                let source = try GoodlistSource.parse(bytes, file: file.name, entriesBefore: entriesBefore + entries.count)
-                entries += try Goodlist(source: source).entries
+                entries += try GoodlistSource.patternEntries(bytes, file: file.name, entriesBefore: entriesBefore + entries.count)
             } catch {
                 throw ConfigError(file: error.file, line: error.line, error.message)
             }

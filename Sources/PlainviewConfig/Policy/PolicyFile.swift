@@ -107,30 +107,31 @@ public enum PolicyFile {
             allowedHosts = normalized
         }
 
-        var entries: [GoodlistEntry] = []
+        // Patterns are parsed once, with their entries, and the list is built once from them.
+        var entries: [(HostPattern, GoodlistEntry)] = []
         if let items = try m.value("goodlist")?.items() {
             for node in items {
                 let item = try node.string()
                 if DefaultGoodlist.isNamed(item) {
-                    entries += DefaultGoodlist.entries
+                    entries += DefaultGoodlist.patternEntries
                     continue
                 }
                 let path = item.hasPrefix("/") ? item : (baseDirectory as NSString).appendingPathComponent(item)
                 var isDir: ObjCBool = false
                 if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-                    entries += try GoodlistFiles.load(
+                    entries += try GoodlistFiles.loadPatternEntries(
                         path: path, displayName: item, isDirectory: isDir.boolValue, entriesBefore: entries.count)
                 } else if item.contains("/") || item.hasSuffix(".goodlist") || item.hasSuffix(".txt") {
                     throw node.error(
                         "no such goodlist file '\(item)' (relative to the policy file; \(DefaultGoodlist.name) names the built-in list)"
                     )
-                } else if GoodlistFiles.isPattern(item) {
+                } else if let pattern = try? HostPattern(item.lowercased()) {
                     guard entries.count < Goodlist.maximumEntries else {
                         throw node.error(
                             "past the cap of \(Goodlist.maximumEntries) goodlist entries (the lists and inline patterns before it hold as many): a goodlist names the 3-D Secure and bank hosts a payment may pass through, hundreds at most"
                         )
                     }
-                    entries.append(GoodlistEntry(pattern: item.lowercased(), file: node.file, line: node.line))
+                    entries.append((pattern, GoodlistEntry(pattern: item.lowercased(), file: node.file, line: node.line)))
                 } else {
                     throw node.error(
                         "expected a goodlist file, \(DefaultGoodlist.name) (the built-in list) or a host pattern (host, *.host, **.host), found '\(item)'"
@@ -139,7 +140,7 @@ public enum PolicyFile {
             }
         } else {
             // No goodlist named: the shipped list, compiled in, so the answer never depends on the directory.
-            entries = DefaultGoodlist.entries
+            entries = DefaultGoodlist.patternEntries
         }
 
         // A wildcard over a public suffix (`*.com`, `**.github.io`) admits every site registered under it:
@@ -147,13 +148,13 @@ public enum PolicyFile {
         var allowUnsafe = false
         if let n = m.value("allowPublicSuffixWildcards") { allowUnsafe = try n.bool() }
         if !allowUnsafe, m.value("goodlist") != nil {
-            try refusePublicSuffixWildcards(entries, goodlistNode: m.value("goodlist"))
+            try refusePublicSuffixWildcards(entries.map(\.1), goodlistNode: m.value("goodlist"))
         }
 
         return Policy(
             platform: platform, paymentURL: paymentURL, completeURL: completeURL, cancelURL: cancelURL,
             termsOfServiceURL: termsURL, callbackScheme: callbackScheme, redirectPolicy: redirectPolicy,
-            allowedHosts: allowedHosts, goodlist: Goodlist(entries: entries))
+            allowedHosts: allowedHosts, goodlist: Goodlist(entries))
     }
 
     /// Throws for the first entry whose wildcard stands over a public suffix, naming its file and line. The

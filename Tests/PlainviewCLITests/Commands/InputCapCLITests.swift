@@ -60,4 +60,33 @@ import TestSupport
         // Refused before parsing: a debug build answers in well under this even on a loaded machine.
         #expect(took < .seconds(5), "\(name): took \(took)")
     }
+
+    /// A policy naming a 20,000-entry goodlist with provenance on every line (5 MB, as Plainview's own list is
+    /// written) adds at most 5 times the list to `decide`'s peak: the lines are not kept, provenance stays in the
+    /// line it was read from, and the list is built once (before: about 9 times, each value held three times and
+    /// the list built twice).
+    @Test func aLargeGoodlistCostsDecideAFewTimesItsSize() async throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var list = ""
+        for i in 0..<20_000 {
+            list +=
+                "acs\(i).bank\(i % 997).example issuer=\"Bank number \(i % 997) of the north\" vendor=\"ACS vendor \(i % 13)\" "
+                + "added=2026-11-22 verified=2026-11-22 why=\"3-D Secure challenge host seen in recorded checkouts of merchant \(i % 50)\" "
+                + "source=\"https://issuer\(i % 997).example/docs/3ds/acs-hosts?rev=\(i)\"\n"
+        }
+        try Data(list.utf8).write(to: dir.appendingPathComponent("big.goodlist"))
+        try Data((Self.policy + "goodlist: [big.goodlist]\n").utf8).write(to: dir.appendingPathComponent("policy.yaml"))
+        try Data(Self.policy.utf8).write(to: dir.appendingPathComponent("empty.yaml"))
+        let url = "https://acs7.bank7.example/x"
+        let with = try await offPool {
+            try ExtractLimitsCLITests.peak(["decide", "--policy", dir.appendingPathComponent("policy.yaml").path, url])
+        }
+        let without = try await offPool {
+            try ExtractLimitsCLITests.peak(["decide", "--policy", dir.appendingPathComponent("empty.yaml").path, url])
+        }
+        #expect(with.status == 0 && without.status == 0)
+        let added = Double(with.bytes - without.bytes) / Double(list.utf8.count)
+        #expect(added < 5, "a \(list.utf8.count / 1_000_000) MB goodlist added \(added)× its size to decide's peak")
+    }
 }
