@@ -69,7 +69,7 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
         let (r, _) = runWorld(flow)
         #expect(r.outcome.kind == .complete)
         let asked = r.events.filter { $0.event == .navigate }.map { $0.trigger }
-        #expect(asked == ["initial", "redirect", "redirect"])
+        #expect(asked == ["app-load", "redirect", "redirect"])
         #expect(r.navigationCount == 3)
     }
 

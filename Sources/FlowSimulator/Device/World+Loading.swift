@@ -43,7 +43,7 @@ extension World {
 
     /// Counts automatic loads of the same URL in one context; too many is a loop.
     func countAutomatic(_ surface: Surface, _ url: String, trigger: NavigationTrigger, gesture: Bool) -> Bool {
-        guard !gesture, trigger != .initialLoad, trigger != .link else { return true }
+        guard !gesture, trigger != .initialLoad, trigger != .appLoad, trigger != .link else { return true }
         let key = surface.name + " " + URLTools.pageKey(url)
         let n = autoLoads[key, default: 0] + 1
         autoLoads[key] = n

@@ -39,7 +39,6 @@ extension World {
         // (`decisionHandler(.cancel)`) before the world acts.
         switch a {
         case .allow: break
-        case .reload where (trigger == .initialLoad || trigger == .reload) && frame == .main: break
         default: refuseEngineRequest()
         }
         switch a {
@@ -52,15 +51,16 @@ extension World {
         case .canceled:
             finish(.canceled, place: .host, reason: "cancelUrl reached (\(d.rule))")
         case .reload(let target):
-            if (trigger == .initialLoad || trigger == .reload) && frame == .main {
-                // The host app's own load of its payment page (an SDK loads the payment menu itself; its
-                // delegate lets that load through): load it.
-                fetchAndShow(
-                    .host, url, frame: frame, frameIndex: nil, trigger: trigger, gesture: gesture, method: method,
-                    redirects: redirects)
-            } else {
-                hostReload(target)
+            // The host app runs what the delegate does: it reloads the payment page, as its own load
+            // (`app-load`, which the policy lets through). A policy that answered `reload` to that load too would
+            // reload forever here, as it would in the app.
+            guard trigger != .appLoad else {
+                finish(
+                    .loop, place: .host,
+                    reason: "the policy answered reload to the host app's own load of \(url): the app would reload forever")
+                return
             }
+            hostReload(target)
         case .terms:
             emit(.note, context: "webview", url: url, reason: "the host app shows the terms of service; the payment page stays")
         case .openApp(let target, let via):
@@ -102,7 +102,7 @@ extension World {
     func hostReload(_ target: String) {
         switchTo(.host)
         emit(.note, context: "webview", url: target, reason: "the host app reloads the payment page")
-        webViewNavigate(target, frame: .main, frameIndex: nil, trigger: .reload, gesture: false, method: "GET", redirects: 0)
+        webViewNavigate(target, frame: .main, frameIndex: nil, trigger: .appLoad, gesture: false, method: "GET", redirects: 0)
     }
 
     /// What every navigation of the web view or the browser starts with: nothing once the run has ended,

@@ -138,7 +138,7 @@ final class World {
     func run() {
         emit(.start, context: "webview", url: flow.start, app: flow.hostApp)
         webViewNavigate(
-            flow.start, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
+            flow.start, frame: .main, frameIndex: nil, trigger: .appLoad, gesture: false, method: "GET", redirects: 0)
         while outcome == nil {
             if events.count - frameEvents > flow.limits.steps {
                 finish(.loop, reason: "step bound hit: more than \(flow.limits.steps) events without an outcome")

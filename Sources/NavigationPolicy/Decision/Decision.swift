@@ -26,8 +26,13 @@ public enum NavigationTrigger: String, Sendable, Hashable, Codable, CaseIterable
     case script
     /// A form submission (auto-submitted or by the user).
     case form
-    /// The first load of the web view (the host app loads the payment page).
+    /// A frame's first load (an `<iframe>`'s `src`; a browser tab opened with a URL).
     case initialLoad = "initial"
+    /// The host app's own `webView.load(…)` in the main frame: its first load of the payment page and every
+    /// reload after a return. WKWebView asks the delegate about these too (Android's `shouldOverrideUrlLoading` is
+    /// not called for `loadUrl`); the app says it is its own load, and paymentUrl then loads instead of being
+    /// answered `reload` again (which would reload forever).
+    case appLoad = "app-load"
     case reload
     case backForward = "back-forward"
 }

@@ -83,7 +83,7 @@ public struct NavigationPolicyEngine: Sendable {
                 reason: "not an absolute URL a browser would load; blocked")
         }
         let comparableHost = url.comparableHost
-        if let d = intercept(url, host: comparableHost) { return d }
+        if let d = intercept(url, host: comparableHost, navigation) { return d }
 
         let kind = SchemeKind(scheme: url.scheme)
         let frame = navigation.frame
@@ -186,7 +186,7 @@ public struct NavigationPolicyEngine: Sendable {
         return true
     }
 
-    private func intercept(_ url: WebURL, host: String?) -> Decision? {
+    private func intercept(_ url: WebURL, host: String?, _ navigation: Navigation) -> Decision? {
         // The fragment plays no part in sameURL (it compares scheme, host, port, credentials, path, query).
         if sameURL(url, host: host, completeKey) {
             return Decision(.complete, rule: .interceptComplete, reason: "completeUrl reached: the payment is finished")
@@ -198,6 +198,10 @@ public struct NavigationPolicyEngine: Sendable {
             return Decision(.terms, rule: .interceptTerms, reason: "termsOfServiceUrl reached: the app shows the terms")
         }
         if isPayment(url, host: host, hostKnown: true) {
+            if navigation.trigger == .appLoad, navigation.frame == .main, SchemeKind(scheme: url.scheme) == .web {
+                return Decision(
+                    .allow, rule: .interceptPaymentLoad, reason: "the host app's own load of the payment page: it loads")
+            }
             let how = url.scheme == payment?.scheme ? "paymentUrl" : "paymentUrl via callback scheme \(url.scheme):"
             return Decision(
                 .reload(target: policy.paymentURL), rule: .interceptPayment,

@@ -40,6 +40,7 @@ extension RuleID {
     public static let interceptCancel = RuleID("intercept.cancel")
     public static let interceptTerms = RuleID("intercept.terms")
     public static let interceptPayment = RuleID("intercept.payment")
+    public static let interceptPaymentLoad = RuleID("intercept.payment-load")
     public static let schemeNeverExternal = RuleID("scheme.never-external")
     public static let schemeAboutBlank = RuleID("scheme.about-blank")
     public static let subframeWeb = RuleID("subframe.web")
@@ -70,7 +71,7 @@ extension RuleID {
 
     /// Every rule id the engine can return, in the order the procedure tries them.
     public static let all: [RuleID] = [
-        .urlMalformed, .interceptComplete, .interceptCancel, .interceptTerms, .interceptPayment,
+        .urlMalformed, .interceptComplete, .interceptCancel, .interceptTerms, .interceptPaymentLoad, .interceptPayment,
         .schemeNeverExternal, .schemeAboutBlank, .subframeWeb, .subframeLoadable, .subframeNotWeb, .subframeNoGesture,
         .iosUniversalLink, .androidAppLink, .customSchemeApp, .customSchemeSystemApp, .customSchemeNoApp,
         .customSchemeUnsafe, .intentIOS, .intentMalformed, .intentUnsafe, .intentHost, .intentApp, .intentFallback, .intentNoApp,

@@ -559,3 +559,29 @@ struct Row: Sendable, CustomTestStringConvertible {
                 == .interceptComplete)
     }
 }
+
+/// The host app's own load of paymentUrl (`app-load`) loads; the same URL from a page, a sub-frame, a reload or
+/// by the callback scheme is answered `reload`, on both platforms.
+@Suite struct AppLoadDecisionTests {
+    @Test(arguments: [Platform.ios, .android])
+    func onlyTheAppsOwnMainFrameLoadOfPaymentUrlLoads(platform: Platform) {
+        let e = Fixture.engine(platform)
+        let own = e.decide(Navigation(url: Fixture.payment, currentURL: nil, frame: .main, trigger: .appLoad))
+        #expect(own.action == .allow)
+        #expect(own.rule == .interceptPaymentLoad)
+        let afterReturn = e.decide(
+            Navigation(url: Fixture.payment, currentURL: "https://shop.example.com/pay?order=42", trigger: .appLoad))
+        #expect(afterReturn.action == .allow)
+        for (url, frame, trigger) in [
+            (Fixture.payment, NavigationFrame.main, NavigationTrigger.script), (Fixture.payment, .main, .reload),
+            (Fixture.payment, .main, .initialLoad), (Fixture.payment, .sub, .appLoad),
+            ("shopapp://shop.example.com/pay?order=42", .main, .appLoad),
+        ] {
+            let d = e.decide(Navigation(url: url, currentURL: Fixture.acs, frame: frame, trigger: trigger))
+            #expect(d.action == .reload(target: Fixture.payment), "\(url) \(frame) \(trigger)")
+        }
+        // Any other URL the app loads itself is decided by the usual rules.
+        let other = e.decide(Navigation(url: "https://unknown-acs.example/x", currentURL: nil, trigger: .appLoad))
+        #expect(other.rule != .interceptPaymentLoad)
+    }
+}
