@@ -267,6 +267,34 @@ private let minimal = """
         #expect(system.customSchemeApp(for: "vipps") == nil)
     }
 
+    /// The file CI's flows use loads in the app: behaviours are read (strictly), the built-in models fill in their
+    /// schemes, links and package, and the host app is known; what the simulated apps do is left to the simulator.
+    @Test func theSimulatorsEnvironmentFileLoadsAsTheDevice() throws {
+        let env = try EnvironmentFile.parse(
+            """
+            apps:
+              - name: Shop
+                package: com.example.shop
+                behaviour: {host: true}
+              - name: BankID
+                behaviour: {model: bankid}
+              - name: Bank
+                schemes: [bankapp]
+                behaviour: {then: complete, returnTo: {queryParameter: return}}
+            """)
+        #expect(env.hostApp == "Shop")
+        #expect(env.apps.map(\.name) == ["Shop", "BankID", "Bank"])
+        let system = EnvironmentSystem(env)
+        #expect(system.customSchemeApp(for: "bankid") == "BankID")
+        #expect(system.universalLinkApp(for: "https://app.bankid.com/?autostarttoken=1") == "BankID")
+        #expect(system.customSchemeApp(for: "bankapp") == "Bank")
+        #expect(system.isHostApp("Shop"))
+        // The shipped Pages' environment files load as they are.
+        for name in ["android-environment.yaml", "ios-environment.yaml", "ios-app-switch-environment.yaml"] {
+            _ = try EnvironmentFile.load(path: Project.path("Pages/common/\(name)").path)
+        }
+    }
+
     @Test func aasaFileIsReadRelativeToTheEnvironmentFile() throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -302,7 +330,10 @@ private let minimal = """
             "is not valid"
         ),
         ("devices: []\n", 1, "devices", "unknown key"),
-        ("apps:\n  - name: X\n    behaviour: {then: complete}\n", 3, "apps[0].behaviour", "simulator's environment loader"),
+        (
+            "apps:\n  - name: X\n    behaviour: {then: finish}\n", 3, "apps[0].behaviour.then",
+            "expected complete, cancel, fail or wait"
+        ),
     ]
 
     /// A folder with `bad.json` (JSON, but not an AASA document).

@@ -64,7 +64,7 @@ extension EnvironmentFile {
     /// An environment file read exactly as a flow's `environment:` is (app behaviours decoded strictly), for
     /// `decide --env`: the same file means the same device in both commands.
     public static func device(path: String) throws(ConfigError) -> Environment {
-        try load(path: path, behaviour: AppBehaviour.decode).device
+        try load(path: path)
     }
 }
 

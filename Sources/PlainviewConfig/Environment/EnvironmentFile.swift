@@ -41,15 +41,18 @@ public enum EnvironmentFile {
         try decode(ConfigNode.parse(text, file: file), baseDirectory: baseDirectory, behaviour: behaviour)
     }
 
-    /// Loads an environment file that gives no app a `behaviour:` (what an app or `decide` needs).
+    /// Loads an environment file as the device it describes: what an app (or `decide`) needs, from the same file
+    /// CI's flows use. Behaviours are read as strictly as the simulator reads them (a mistake is still an error);
+    /// the device keeps what they say about it (a built-in model's schemes, links and package; the host app) and
+    /// leaves what the simulated apps do to the simulator.
     public static func load(path: String) throws(ConfigError) -> Environment {
-        try load(path: path, behaviour: nil as BehaviourDecoder<Never>?).environment
+        try load(path: path, behaviour: AppBehaviour.decode).device
     }
 
     public static func parse(_ text: String, file: String = "<environment>", baseDirectory: String = ".") throws(ConfigError)
         -> Environment
     {
-        try parse(text, file: file, baseDirectory: baseDirectory, behaviour: nil as BehaviourDecoder<Never>?).environment
+        try parse(text, file: file, baseDirectory: baseDirectory, behaviour: AppBehaviour.decode).device
     }
 
     /// Decodes an environment from a node (an environment file's root, or a flow file's inline `environment:`,
