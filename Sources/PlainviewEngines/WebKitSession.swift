@@ -246,6 +246,7 @@ final class WebKitSession: EngineSession {
         var seen: [CDPMessage] = []
         defer { backlog.append(contentsOf: seen) }
         while let m = try? connection.nextEvent(until: until) {
+            if Self.debug { FileHandle.standardError.write(Data("webkit (tap) \(m.method ?? "") \(m.params)\n".utf8)) }
             if m.method == "View.message", m.string("handler") == Self.channel,
                 let body = message(m), body["t"] as? String == "tap", body["token"] as? String == token
             {
@@ -438,19 +439,23 @@ final class WebKitSession: EngineSession {
     /// The main document's frames, asked of the engine's DOM: how many it holds, and the indices (in
     /// `window.frames` order) of those whose `src` is `url` (fragment aside: a request never carries one). Nil when
     /// the engine does not answer within 5 s.
-    private func framesNamed(_ url: String) -> (count: Int, matches: [Int])? {
+    private func framesNamed(_ url: String) -> (count: Int, matches: [Int], blank: [Int])? {
         let script =
-            "(function(u){var f=document.querySelectorAll('iframe,frame'),m=[];for(var i=0;i<f.length;i++){"
-            + "try{var h=new URL(f[i].getAttribute('src')||'about:blank',document.baseURI);h.hash='';"
-            + "if(h.href===u){m.push(i);}}catch(e){}}return f.length+':'+m.join(',');})("
+            "(function(u){var f=document.querySelectorAll('iframe,frame'),m=[],b=[];for(var i=0;i<f.length;i++){"
+            + "var s=(f[i].getAttribute('src')||'').trim();if(!s||s==='about:blank'){b.push(i);continue;}"
+            + "try{var h=new URL(s,document.baseURI);h.hash='';"
+            + "if(h.href===u){m.push(i);}}catch(e){}}return f.length+':'+m.join(',')+':'+b.join(',');})("
             + JSONEscaping.quote(Self.key(url), htmlSafe: false) + ")"
         guard
             let reply = try? connection.call(
                 "View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(5))),
-            let value = reply["value"] as? String, let colon = value.firstIndex(of: ":"),
-            let count = Int(value[..<colon])
+            let value = reply["value"] as? String
         else { return nil }
-        return (count, value[value.index(after: colon)...].split(separator: ",").compactMap { Int($0) })
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, let count = Int(parts[0]) else { return nil }
+        return (
+            count, parts[1].split(separator: ",").compactMap { Int($0) }, parts[2].split(separator: ",").compactMap { Int($0) }
+        )
     }
 
     /// A document a frame may hold that no network serves: data: and blob:.
@@ -520,6 +525,14 @@ final class WebKitSession: EngineSession {
         if let own = held?.matches.first(where: { frameURLs[$0] == nil }) {
             frameURLs[own] = url
             return own
+        }
+        // A document no frame names as its src, from no frame's page: a form or link aimed at a frame by name.
+        // WebKitGTK does not say which, so it is the first frame still at about:blank that nothing has loaded into
+        // (a 3-D Secure method or challenge form posted into its hidden iframe: the forms are submitted in the
+        // order of their frames).
+        if let blank = held?.blank.first(where: { frameURLs[$0] == nil }) {
+            frameURLs[blank] = url
+            return blank
         }
         let next = max(frameURLs.keys.max() ?? -1, (held?.count ?? 0) - 1) + 1
         frameURLs[next] = url

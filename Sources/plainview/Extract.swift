@@ -102,7 +102,7 @@ struct Extract: AsyncParsableCommand {
         out.key("scriptNavigations")
         out.array(result.scriptNavigations, indent: 2) { n, w in
             w.field("delay", n.delay); w.field("kind", n.kind.rawValue); w.field("onLoad", n.onLoad)
-            w.field("runOrder", n.runOrder); w.field("url", n.url)
+            w.field("runOrder", n.runOrder); w.field("target", n.target); w.field("url", n.url)
         }
         out.raw(",\n  ")
         out.key("truncations")

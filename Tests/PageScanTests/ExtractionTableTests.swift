@@ -332,7 +332,16 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
         .init(
             "frameset frames", "<frameset><frame src='a.html'><frame src='https://b.example/'></frameset>",
             [.init(url: "https://shop.example/checkout/a.html"), .init(url: "https://b.example/")]),
-        .init("no or empty src is about:blank, skipped", "<iframe></iframe><iframe src=''></iframe>", []),
+        // Every frame is listed (indices are `window.frames`'), so a form can target a src-less frame by name.
+        .init(
+            "no or empty src is about:blank, listed", "<iframe name=m></iframe><iframe src=''></iframe>",
+            [.init(url: "about:blank", name: "m"), .init(url: "about:blank")]),
+        .init(
+            "srcdoc wins over src", "<iframe srcdoc='<p>x' src='/f'></iframe><iframe src='/g'></iframe>",
+            [.init(url: "about:srcdoc"), .init(url: "https://shop.example/g")]),
+        .init(
+            "a src that does not parse keeps its place", "<iframe src='http://[::1'></iframe><iframe src='/g'></iframe>",
+            [.init(url: "about:blank"), .init(url: "https://shop.example/g")]),
         .init("entities decoded", "<iframe src='/f?a=1&amp;b=2'></iframe>", [.init(url: "https://shop.example/f?a=1&b=2")]),
     ]
 
@@ -360,7 +369,22 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
             [N(url: "https://shop.example/e", kind: .assign, onLoad: true)]),
         .init(
             "top.location =", "<script>top.location = '/t'</script>",
-            [N(url: "https://shop.example/t", kind: .assign, onLoad: true)]),
+            [N(url: "https://shop.example/t", kind: .assign, onLoad: true, target: "_top")]),
+        .init(
+            "window.top.location.href =, parent.location.replace()",
+            "<script>window.top.location.href = '/t'; parent.location.replace('/p'); self.location = '/s'</script>",
+            [
+                N(url: "https://shop.example/t", kind: .assign, onLoad: true, target: "_top"),
+                N(url: "https://shop.example/p", kind: .replace, onLoad: true, target: "_parent"),
+                N(url: "https://shop.example/s", kind: .assign, onLoad: true),
+            ]),
+        .init(
+            "a tap handler's top.location (not the plain-assignment fast path)",
+            "<a onclick=\"top.location.href='/t'\">x</a><a onclick=\"window.location.href='/w'\">y</a>",
+            [
+                N(url: "https://shop.example/t", kind: .assign, onLoad: false, target: "_top"),
+                N(url: "https://shop.example/w", kind: .assign, onLoad: false),
+            ]),
         .init(
             "location.assign()", "<script>location.assign('/f')</script>",
             [N(url: "https://shop.example/f", kind: .assign, onLoad: true)]),

@@ -34,11 +34,25 @@ extension World {
             method == "GET"
             ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }, encoding: encoding)
             : form.action
-        let frame: NavigationFrame =
-            form.target == "_blank" ? .newWindow : (frameIndex == nil || form.target == "_top" ? .main : .sub)
-        navigate(
-            surface, url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .form, gesture: gesture,
-            method: method)
+        let (frame, index) = targetFrame(form.target, from: frameIndex, in: surface)
+        navigate(surface, url, frame: frame, frameIndex: index, trigger: .form, gesture: gesture, method: method)
+    }
+
+    /// Where a link or form with `target` navigates, from the frame holding it (main frame: nil), as HTML chooses a
+    /// navigable: none or `_self` that frame, `_top` and `_parent` the main frame (frames are one level deep here),
+    /// `_blank` a new window, and a name the frame of that name (an `<iframe name=…>` of the page: a 3-D Secure
+    /// method or challenge form posted into its hidden iframe loads there), or else a new window of that name.
+    func targetFrame(_ target: String?, from frameIndex: Int?, in surface: Surface) -> (NavigationFrame, Int?) {
+        let name = target ?? ""
+        switch name.lowercased() {
+        case "", "_self": return frameIndex.map { (.sub, $0) } ?? (.main, nil)
+        case "_top", "_parent": return (.main, nil)
+        case "_blank": return (.newWindow, nil)
+        default:
+            let page = surface == .host ? web.page : browser.page
+            if let i = page?.scan.frames.firstIndex(where: { $0.name == name }) { return (.sub, i) }
+            return (.newWindow, nil)
+        }
     }
 
     /// Counts automatic loads of the same URL in one context; too many is a loop.
@@ -160,6 +174,15 @@ extension World {
         scheduleAutomatic(surface, page, generation: tab.generation, frame: isFrame ? frameIndex : nil)
         if !isFrame {
             for (i, f) in scan.frames.prefix(Self.frameLimit).enumerated() {
+                // about:blank, about:srcdoc and javascript: frames are made by the engine itself: nothing is
+                // fetched and the app is not asked (WebKit and Chromium load them without the navigation delegate).
+                let scheme = URLTools.scheme(f.url)?.lowercased()
+                if scheme == "about" || scheme == "javascript" {
+                    var t = surface == .host ? web : browser
+                    t.frames[i] = LoadedPage(url: f.url, status: 200, scan: PageScanResult(), missingCookie: nil)
+                    if surface == .host { web = t } else { browser = t }
+                    continue
+                }
                 navigate(surface, f.url, frame: .sub, frameIndex: i, trigger: .initialLoad, gesture: false, method: "GET")
                 if outcome != nil { return }
             }

@@ -87,13 +87,8 @@ extension World {
             }
             switch hit {
             case .link(let link, let frameIndex):
-                let frame: NavigationFrame =
-                    link.target == "_blank"
-                    ? .newWindow
-                    : (frameIndex != nil && link.target != "_top" && link.target != "_parent" ? .sub : .main)
-                navigate(
-                    front, link.url, frame: frame, frameIndex: frame == .sub ? frameIndex : nil, trigger: .link, gesture: true,
-                    method: "GET")
+                let (frame, index) = targetFrame(link.target, from: frameIndex, in: front)
+                navigate(front, link.url, frame: frame, frameIndex: index, trigger: .link, gesture: true, method: "GET")
             case .form(let form, let frameIndex):
                 submit(front, form, frameIndex: frameIndex, gesture: true)
             case .button(let button, let form, let frameIndex):
@@ -121,8 +116,9 @@ extension World {
                     )
                 }
             case .script(let s, let frameIndex):
-                let frame: NavigationFrame = s.kind == .windowOpen ? .newWindow : (frameIndex == nil ? .main : .sub)
-                navigate(front, s.url, frame: frame, frameIndex: frameIndex, trigger: .script, gesture: true, method: "GET")
+                let (frame, index) =
+                    s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: frameIndex, in: front)
+                navigate(front, s.url, frame: frame, frameIndex: index, trigger: .script, gesture: true, method: "GET")
             }
         case .accept, .decline:
             finish(.stuck, reason: "step \(n) (\(step)): no prompt is shown")

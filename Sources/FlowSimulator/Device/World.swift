@@ -231,9 +231,9 @@ final class World {
             let frame: NavigationFrame = t.frame == nil ? .main : .sub
             switch t.kind {
             case .script(let s):
-                navigate(
-                    t.surface, s.url, frame: s.kind == .windowOpen ? .newWindow : frame, frameIndex: t.frame,
-                    trigger: .script, gesture: false, method: "GET")
+                // A framed page's `top.location = …` navigates the main frame, as the engines do.
+                let (to, index) = s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: t.frame, in: t.surface)
+                navigate(t.surface, s.url, frame: to, frameIndex: index, trigger: .script, gesture: false, method: "GET")
             case .form(let f):
                 submit(t.surface, f, frameIndex: t.frame, gesture: false)
             case .refresh(let u):

@@ -331,12 +331,21 @@ struct PageCollectorState {
             fieldsets.append(disabled)
             if disabled { disabledFieldsets += 1 }
         case .iframe, .frame:
-            var src: String?, frameName: String?
+            var src: String?, frameName: String?, srcdoc = false
             attributes.forEach { n, v in
-                if cEqual(n, "src") { src = string(v) } else if cEqual(n, "name") { frameName = string(v) }
+                if cEqual(n, "src") {
+                    src = string(v)
+                } else if cEqual(n, "name") {
+                    frameName = string(v)
+                } else if cEqual(n, "srcdoc") {
+                    srcdoc = true
+                }
             }
-            // No or empty src: about:blank, which goes nowhere.
-            if let src, !src.trimmingASCIIWhitespace().isEmpty, counts.admit(.frame) { frames.append((src, frameName)) }
+            // Every frame is listed, so that indices are `window.frames`' and a form or link can target a frame by
+            // name: one with `srcdoc` holds about:srcdoc (HTML: srcdoc wins over src), one without a src (or an
+            // empty one) about:blank. Neither is loaded from the network.
+            let url = srcdoc ? "about:srcdoc" : src.flatMap { $0.trimmingASCIIWhitespace().isEmpty ? nil : $0 } ?? "about:blank"
+            if counts.admit(.frame) { frames.append((url, frameName)) }
         case .script:
             var external = false, runs = true, module = false
             attributes.forEach { n, v in
@@ -553,8 +562,8 @@ struct PageCollectorState {
         hrefs = []
         hrefEnds = []
         for f in frames {
-            guard let url = resolver.href(f.src) else { continue }
-            out.frames.append(.init(url: url, name: f.name))
+            // A src that does not parse leaves the frame at about:blank (it still counts in `window.frames`).
+            out.frames.append(.init(url: resolver.href(f.src) ?? "about:blank", name: f.name))
         }
 
         var findings = scripts.finish()

@@ -24,7 +24,7 @@ enum Tag: CaseIterable {
         case .select: ["name", "multiple", "disabled", "form"]
         case .option: ["value", "selected", "disabled"]
         case .fieldset: ["disabled"]
-        case .iframe, .frame: ["src", "name"]
+        case .iframe, .frame: ["src", "name", "srcdoc"]
         case .script: ["src", "type"]
         case .style, .noscript, .template, .noembed, .noframes, .other: []
         }

@@ -173,8 +173,15 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         /// runs once it has parsed or loaded (`onload`, `DOMContentLoaded`, jQuery ready, module scripts); then
         /// timers. nil: it needs a tap.
         public var runOrder: Int?
-        public init(url: String, kind: Kind, onLoad: Bool, delay: Int? = nil, runOrder: Int? = nil) {
+        /// The window navigated when it is not the script's own: `_top` for `top.location …` (or
+        /// `window.top.location`), `_parent` for `parent.location …`. A framed 3-D Secure result page sends the
+        /// whole payment page on this way. nil: the script's own window.
+        public var target: String?
+        public init(
+            url: String, kind: Kind, onLoad: Bool, delay: Int? = nil, runOrder: Int? = nil, target: String? = nil
+        ) {
             self.url = url; self.kind = kind; self.onLoad = onLoad; self.delay = delay; self.runOrder = runOrder
+            self.target = target
         }
     }
 

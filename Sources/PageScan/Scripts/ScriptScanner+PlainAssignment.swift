@@ -33,7 +33,10 @@ extension ScriptScanner {
         var token = 0
         var w = word()
         blanks()
-        if !equals(w, "location"), i < n, s[i] == UInt8(ascii: "."), plainWindowNames.contains(where: { equals(w, $0) }) {
+        // `top.` and `parent.` name another window: `match` reads those (its navigation has a target).
+        if !equals(w, "location"), i < n, s[i] == UInt8(ascii: "."), !equals(w, "top"), !equals(w, "parent"),
+            plainWindowNames.contains(where: { equals(w, $0) })
+        {
             i += 1; blanks(); w = word(); blanks()
             token = 2
         }

@@ -349,7 +349,10 @@ struct ScriptScanner {
             guard let url, f.admitNavigation() else { return }
             let time = time(i, .navigation, f.navigations.count)
             let delay = timerDelay(t, s, at: i, &groups)
-            f.navigations.append(.init(url: url, kind: kind, onLoad: time != .tap, delay: delay))
+            // `top.location …` and `parent.location …` (also after `window.`) navigate that window, not the script's.
+            let receiver = kind == .windowOpen ? nil : (punct(i - 1, ".") ? word(i - 2) : nil)
+            let target = receiver == "top" ? "_top" : receiver == "parent" ? "_parent" : nil
+            f.navigations.append(.init(url: url, kind: kind, onLoad: time != .tap, delay: delay, target: target))
             f.navigationKeys.append(runKey(time, delayed: delay != nil, a, i))
         }
         for i in 0..<t.count where t[i].kind == .ident && isWanted(t[i], s) {
