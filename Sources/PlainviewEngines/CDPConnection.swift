@@ -85,6 +85,9 @@ final class CDPConnection {
         return nil
     }
 
+    /// True when events arrived while a call waited for its reply (`nextEvent` returns them first).
+    var hasQueuedEvents: Bool { !queued.isEmpty }
+
     /// The engine is gone (killed): every later call fails at once and nothing touches its descriptors again.
     func markClosed() { _ = fail(EngineFailure(.crashed, "the engine was stopped")) }
 

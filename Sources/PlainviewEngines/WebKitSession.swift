@@ -281,6 +281,21 @@ final class WebKitSession: EngineSession {
                             onBroken()
                             return .failed("no outcome within \(Int(timeout)) s (the engine hung or the page never settled)")
                         }
+                        // Quiet is not idle until the page answers: a web process busy in a script that never
+                        // returns (or hung) is an error, and a page still laying out a large document may yet ask
+                        // for the navigation its last script made (WebKit sends that before the answer).
+                        let answered = answers()
+                        if Date() >= deadline {
+                            onBroken()
+                            return .failed("no outcome within \(Int(timeout)) s (the engine hung or the page never settled)")
+                        }
+                        guard answered else {
+                            onBroken()
+                            return .failed(
+                                "the page did not answer within \(Int(Self.answerWait)) s: its web process is hung (a script that never returns?)"
+                            )
+                        }
+                        if connection.hasQueuedEvents { continue }
                         lastActivity = Date()
                         busyFrames = []
                         frameLoads = 0
@@ -297,6 +312,16 @@ final class WebKitSession: EngineSession {
             onBroken()
             return .failed(error.message)
         }
+    }
+
+    /// How long the page has to answer before its web process counts as hung.
+    static let answerWait: TimeInterval = 8
+
+    /// True when the page's main world runs a trivial script within `answerWait` (bounded by the run's deadline;
+    /// past it the caller reports the run's own bound).
+    private func answers() -> Bool {
+        let until = min(deadline, Date().addingTimeInterval(Self.answerWait))
+        return (try? connection.call("View.value", [("script", .string("1"))], deadline: until)) != nil
     }
 
     func close() {

@@ -41,8 +41,6 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
     /// Set once an answer that ends the connection is queued: later requests are ignored.
     private var closing = false
     private var context: ChannelHandlerContext?
-    /// The proxy's epoch when the connection opened: its requests go through only while that epoch lasts.
-    private var epoch = 0
 
     init(core: ProxyCore, firstDecoder: ByteToMessageHandler<HTTPRequestDecoder>) {
         self.core = core
@@ -51,7 +49,6 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        epoch = core.epoch
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -99,7 +96,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             guard !bodyTooLarge else {
                 return refuse("the request body is over \(Self.maximumBody >> 20) MiB", status: 413, context: context)
             }
-            guard let id = core.register(NIOLoopBound(self, eventLoop: context.eventLoop), epoch: epoch) else {
+            guard let id = core.register(NIOLoopBound(self, eventLoop: context.eventLoop)) else {
                 return context.close(promise: nil)
             }
             let isHead = head.method == .HEAD
@@ -107,7 +104,7 @@ final class ProxyConnectionHandler: ChannelInboundHandler {
             if !head.isKeepAlive { closing = true }
             let request = RecordingProxy.Request(
                 id: id, method: head.method.rawValue, url: url,
-                headers: head.headers.map { (name: $0.name, value: $0.value) }, body: body, epoch: epoch
+                headers: head.headers.map { (name: $0.name, value: $0.value) }, body: body
             )
             body = []
             core.onRequest(request)

@@ -26,18 +26,13 @@ public final class RecordingProxy: Sendable {
         public let headers: [(name: String, value: String)]
         /// The whole request body.
         public let body: [UInt8]
-        /// The epoch (`beginEpoch()`) the request's connection was opened in.
-        public let epoch: Int
 
-        public init(
-            id: Int, method: String, url: String, headers: [(name: String, value: String)], body: [UInt8], epoch: Int = 0
-        ) {
+        public init(id: Int, method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]) {
             self.id = id
             self.method = method
             self.url = url
             self.headers = headers
             self.body = body
-            self.epoch = epoch
         }
 
         /// Sec-Fetch-Dest's value lowercased ("document", "iframe", "frame", "script", "empty" …), "" when absent.
@@ -102,14 +97,6 @@ public final class RecordingProxy: Sendable {
         core.settle(id, .failure)
     }
 
-    /// Starts a new epoch and returns it: every request still waiting from an earlier epoch fails now, and a
-    /// connection opened earlier gets no more requests through (each is a network error). What a client that is
-    /// done with one page (a closed web view) uses so that nothing it left loading reaches the next one.
-    @discardableResult
-    public func beginEpoch() -> Int {
-        core.beginEpoch()
-    }
-
     /// Closes the listener and every connection; idempotent; pending requests are dropped. Waits for the event loop
     /// to finish unless called on it (from `onRequest`), where it only starts the shutdown.
     public func shutdown() {
@@ -151,8 +138,7 @@ final class ProxyCore: Sendable {
     private struct Registry {
         var stopped = false
         var nextID = 1
-        var epoch = 0
-        var waiting: [Int: (connection: NIOLoopBound<ProxyConnectionHandler>, epoch: Int)] = [:]
+        var waiting: [Int: NIOLoopBound<ProxyConnectionHandler>] = [:]
     }
 
     private let registry = Mutex(Registry())
@@ -162,31 +148,14 @@ final class ProxyCore: Sendable {
         self.tls = tls
     }
 
-    /// The current epoch (what a new connection belongs to).
-    var epoch: Int { registry.withLock { $0.epoch } }
-
-    /// A fresh id for a request `connection` (opened in `epoch`) waits on; nil once the proxy is shut down or
-    /// when the connection belongs to an earlier epoch.
-    func register(_ connection: NIOLoopBound<ProxyConnectionHandler>, epoch: Int) -> Int? {
+    /// A fresh id for a request `connection` waits on; nil once the proxy is shut down.
+    func register(_ connection: NIOLoopBound<ProxyConnectionHandler>) -> Int? {
         registry.withLock { r in
-            guard !r.stopped, epoch == r.epoch else { return nil }
+            guard !r.stopped else { return nil }
             let id = r.nextID
             r.nextID += 1
-            r.waiting[id] = (connection, epoch)
+            r.waiting[id] = connection
             return id
-        }
-    }
-
-    /// The next epoch; the requests of earlier ones fail.
-    func beginEpoch() -> Int {
-        registry.withLock { r in
-            r.epoch += 1
-            for (id, waiter) in r.waiting where waiter.epoch < r.epoch {
-                r.waiting[id] = nil
-                let connection = waiter.connection
-                if !r.stopped { connection.eventLoop.execute { connection.value.settle(id, .failure) } }
-            }
-            return r.epoch
         }
     }
 
@@ -194,7 +163,7 @@ final class ProxyCore: Sendable {
     /// under the lock so that `stop` cannot shut the loop down in between.
     func settle(_ id: Int, _ outcome: ProxyOutcome) {
         registry.withLock { r in
-            guard !r.stopped, let connection = r.waiting.removeValue(forKey: id)?.connection else { return }
+            guard !r.stopped, let connection = r.waiting.removeValue(forKey: id) else { return }
             connection.eventLoop.execute { connection.value.settle(id, outcome) }
         }
     }

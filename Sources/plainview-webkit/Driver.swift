@@ -8,7 +8,7 @@
 // (`{"method","params"}`). Commands:
 //   Driver.hello                       → {webkit: "2.50.6"}; or {missing: package, message} when WebKit cannot run
 //   View.open {userAgent, script, canOpenWindows, handlers: [name]}  → {view}: a fresh view (no cookies, cache or
-//                                      history) and a new epoch of the proxy (requests the last view left fail)
+//                                      history) with a recording proxy of its own (the last view's is shut down)
 //   View.load {url}        View.evaluate {script}        View.decide {decision, use}        View.close
 //   View.value {script}    → {value: the script's result as text} (answered when the page has run it)
 //   Proxy.respond {request, status, headers: [{name, value}], body (base64)}        Proxy.fail {request}
@@ -17,7 +17,7 @@
 //   View.load {event: started|redirected|committed|finished, url}      View.loadFailed {url, message}
 //   View.message {handler, body}      View.crashed {reason}
 //   Proxy.request {request, method, url, destination, referer}
-// Every event carries `view`: the view it is about (a proxy request: the view its connection was opened for).
+// Every event carries `view`: the number of the view it is about (a proxy request: the view whose proxy got it).
 import Foundation
 import PlainviewRecordingProxy
 import PlainviewSupport
@@ -57,7 +57,7 @@ final class Output: @unchecked Sendable {
         set { lock.withLock { currentView = newValue } }
     }
 
-    /// An event of the current view, or of `view` (a proxy request: the view its connection was opened for).
+    /// An event of the current view, or of `view` (a proxy request: the view whose proxy got it).
     func event(_ method: String, _ params: [(String, JSONValue?)], view: Int? = nil) {
         let about = view ?? self.view
         send(.object([("method", .string(method)), ("params", .object(params + [("view", .int(about))]))]))
@@ -67,7 +67,11 @@ final class Output: @unchecked Sendable {
 final class Driver {
     let api: WebKitAPI
     let output: Output
-    let proxy: RecordingProxy
+    /// Makes the recording proxy of view `n`: a listener of its own, so that nothing a closed view still sends
+    /// (its network process may open connections after the view is gone) can reach the next view's flow.
+    let makeProxy: (_ view: Int) throws -> RecordingProxy
+    private var proxy: RecordingProxy?
+    private var viewNumber = 0
     private var window: Ptr?
     private var view: Ptr?
     private var decisions: [Int: Ptr] = [:]
@@ -75,11 +79,14 @@ final class Driver {
     /// Handler names kept alive for the signal connections of the current view (their C strings are its user data).
     private var handlerNames: [UnsafeMutablePointer<CChar>] = []
 
-    init(api: WebKitAPI, output: Output, proxy: RecordingProxy) {
+    init(api: WebKitAPI, output: Output, makeProxy: @escaping (_ view: Int) throws -> RecordingProxy) {
         self.api = api
         self.output = output
-        self.proxy = proxy
+        self.makeProxy = makeProxy
     }
+
+    /// Closes the view and its proxy (at exit).
+    func shutdown() { closeView() }
 
     // MARK: commands
 
@@ -114,7 +121,7 @@ final class Driver {
                 )
             ]
         case "View.open":
-            open(
+            try open(
                 userAgent: p["userAgent"] as? String ?? "", script: p["script"] as? String ?? "",
                 canOpenWindows: p["canOpenWindows"] as? Bool ?? false, handlers: p["handlers"] as? [String] ?? [])
             return [("view", .int(output.view))]
@@ -148,20 +155,28 @@ final class Driver {
                 (name: $0["name"] as? String ?? "", value: $0["value"] as? String ?? "")
             }
             let body = (p["body"] as? String).flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) } ?? []
-            proxy.respond(request, status: p["status"] as? Int ?? 200, headers: headers, body: body)
+            proxy?.respond(request, status: p["status"] as? Int ?? 200, headers: headers, body: body)
             return []
         case "Proxy.fail":
-            if let request = p["request"] as? Int { proxy.fail(request) }
+            if let request = p["request"] as? Int { proxy?.fail(request) }
             return []
         default:
             throw CommandError(message: "unknown command \(method)")
         }
     }
 
-    private func open(userAgent: String, script: String, canOpenWindows: Bool, handlers: [String]) {
+    private func open(userAgent: String, script: String, canOpenWindows: Bool, handlers: [String]) throws(CommandError) {
         closeView()
-        // A new view is a new epoch of the proxy: what the last view left loading fails and never reaches this one.
-        output.view = proxy.beginEpoch()
+        // A new view, a new number and a proxy of its own: what the last view left loading never reaches this one.
+        viewNumber += 1
+        output.view = viewNumber
+        let proxy: RecordingProxy
+        do {
+            proxy = try makeProxy(viewNumber)
+        } catch {
+            throw CommandError(message: "the recording proxy cannot listen on 127.0.0.1: \(error)")
+        }
+        self.proxy = proxy
         let data = api.webkit_website_data_manager_new_ephemeral()
         let proxySettings = api.webkit_network_proxy_settings_new("http://127.0.0.1:\(proxy.port)", nil)
         api.webkit_website_data_manager_set_network_proxy_settings(data, WK.proxyModeCustom, proxySettings)
@@ -210,8 +225,11 @@ final class Driver {
         if let window { api.gtk_widget_destroy(window) }
         window = nil
         view = nil
-        // Requests the closed view left waiting fail now (the driver answers nothing for a view that is gone).
-        output.view = proxy.beginEpoch()
+        // The closed view's proxy goes with it: what it left waiting fails, and later connections are refused. Its
+        // event loop winds down on a thread of its own (a graceful shutdown can take seconds; the next view need
+        // not wait for it).
+        if let old = proxy { Thread.detachNewThread { old.shutdown() } }
+        proxy = nil
     }
 
     // MARK: signals (main loop)

@@ -53,25 +53,27 @@ guard api.gtk_init_check(nil, nil) != 0 else {
             package: "xvfb", message: "GTK cannot open the display \(ProcessInfo.processInfo.environment["DISPLAY"] ?? "")"))
 }
 
-let proxy: RecordingProxy
+// The proxy must be able to listen before anything runs; each view then gets a proxy of its own.
 do {
-    proxy = try RecordingProxy { request in
+    try RecordingProxy { _ in }.shutdown()
+} catch {
+    serveMissing(
+        MissingEngine(package: "libwebkit2gtk-4.1-0", message: "the recording proxy cannot listen on 127.0.0.1: \(error)"))
+}
+driver = Driver(api: api, output: output) { view in
+    try RecordingProxy { request in
         output.event(
             "Proxy.request",
             [
                 ("request", .int(request.id)), ("method", .string(request.method)), ("url", .string(request.url)),
                 ("destination", .string(request.destination)),
                 ("referer", .string(request.headers.first { $0.name.lowercased() == "referer" }?.value ?? "")),
-            ], view: request.epoch)
+            ], view: view)
     }
-} catch {
-    serveMissing(
-        MissingEngine(package: "libwebkit2gtk-4.1-0", message: "the recording proxy cannot listen on 127.0.0.1: \(error)"))
 }
-driver = Driver(api: api, output: output, proxy: proxy)
 
 Thread.detachNewThread(readIntoMainLoop)
 api.gtk_main()
-proxy.shutdown()
+driver.shutdown()
 if let xvfb { kill(xvfb, SIGKILL) }
 exit(0)

@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// Engine runs kept apart and told apart: what one flow's page leaves loading never reaches the next flow, a page's
-/// frames are not steps of a loop, a large page that navigates from its last script completes, and a web process
-/// that dies ends its run in error. (In the serialized engine suite: the crash test kills WebKit's web process.)
+/// frames are not steps of a loop, a large page that navigates from its last script completes, and a hung web
+/// process ends its run in error.
 extension SimulateEngineCLITests {
     /// `count` iframes from https://frames.example/fN, then a Done link.
     static func framesPage(_ count: Int) -> String {
@@ -76,41 +76,26 @@ extension SimulateEngineCLITests {
         #expect(r.stdout.contains("PASS  large-page"), "\(r)")
     }
 
-    /// WebKit's web process dies while the page spins: the run ends in error saying so (not stuck), and the next
-    /// flow runs in a fresh view.
-    @Test func aWebProcessThatDiesEndsItsRunInErrorNamingIt() async throws {
+    /// A page whose script never returns, under the default time bound: WebKit's quiet is not taken for idle
+    /// (`stuck`) until the page answers, so the run ends in `error` saying the web process is hung, long before the
+    /// 60 s bound, and the next flow runs in a fresh engine.
+    @Test func aHungWebProcessEndsItsRunInErrorNotStuck() async throws {
         guard Self.present("webkit") else { return }
         let spinning = try Self.flow(
-            "web-process-dies",
+            "hung-web-process",
             """
             pages:
               - url: https://shop.example.com/pay
                 body: "<html><body><script>while (true) {}</script></body></html>"
-            expect: {outcome: error, reasonContains: "web process"}
+            expect: {outcome: error, reasonContains: "web process is hung"}
             """)
-        let killer = Thread {
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                let procs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-                for pid in procs.compactMap({ Int32($0) }) {
-                    guard let cmd = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                        cmd.contains("WebKitWebProcess")
-                    else { continue }
-                    Thread.sleep(forTimeInterval: 3) // the page is loaded and spinning by now
-                    kill(pid, SIGKILL)
-                    return
-                }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
-        killer.start()
+        let started = Date()
         let r = try await Self.cli(
-            [
-                "simulate", "--engine", "webkit", "--engine-timeout", "40", spinning.path,
-                Project.path("Pages/01-ios-card-3ds-goodlisted").path,
-            ], timeout: 120)
+            ["simulate", "--engine", "webkit", spinning.path, Project.path("Pages/01-ios-card-3ds-goodlisted").path],
+            timeout: 120)
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout.contains("PASS  web-process-dies"), "\(r)")
+        #expect(r.stdout.contains("PASS  hung-web-process"), "\(r)")
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
+        #expect(Date().timeIntervalSince(started) < 50, "the hung page was noticed by its silence, not at the 60 s bound")
     }
 }
