@@ -1,4 +1,5 @@
 import Foundation
+import PlainviewConfig
 import Testing
 import TestSupport
 @testable import FlowSimulator
@@ -54,6 +55,17 @@ import TestSupport
             #expect(result.branches[0].outcome.reason.contains("f/page.html"), "\(result.branches[0].outcome.reason)")
             #expect(
                 result.branches[0].outcome.reason.contains("f/flow.yaml:7: cannot read"), "\(result.branches[0].outcome.reason)")
+        }
+    }
+
+    @Test func aPageFileThatIsASymlinkToAFolderIsAnInputErrorAtLoading() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = dir.appendingPathComponent("f/page.html")
+        try FileManager.default.removeItem(at: page)
+        try FileManager.default.createSymbolicLink(at: page, withDestinationURL: dir)
+        #expect(throws: ConfigError.self) {
+            _ = try FlowLoader.load(file: dir.appendingPathComponent("f/flow.yaml").path, readingPagesWhenRun: true)
         }
     }
 }

@@ -13,8 +13,10 @@ public struct PageFile: Sendable, Hashable {
 
     /// The size of a readable regular file (symlinks followed), or nil: what the loader checks before a run.
     static func readableSize(_ path: String) -> Int? {
-        guard FileManager.default.isReadableFile(atPath: path),
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        // attributesOfItem describes a symlink itself: look at what it points to, as reading the file will.
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        guard FileManager.default.isReadableFile(atPath: target),
+            let attributes = try? FileManager.default.attributesOfItem(atPath: target),
             attributes[.type] as? FileAttributeType != .typeDirectory,
             let size = attributes[.size] as? NSNumber
         else { return nil }
