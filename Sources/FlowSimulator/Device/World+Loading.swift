@@ -95,6 +95,17 @@ extension World {
                     )
                     return
                 }
+                // A page the web view got by POST, handed to the browser: the browser asks for it again with GET and
+                // without the form data. That is how it fails on a phone, not a gap in the recording (recording a GET
+                // answer would hide it).
+                if method == "GET", network.index(for: url, method: "POST", context: .webview) != nil {
+                    finish(
+                        .stuck, place: .browser,
+                        reason:
+                            "the browser asks for \(url) with GET: the web view got that page by POST, and a page handed to the browser is requested again without its form data"
+                    )
+                    return
+                }
             }
             finish(
                 .error, place: surface,
