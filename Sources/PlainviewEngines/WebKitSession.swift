@@ -284,19 +284,22 @@ final class WebKitSession: EngineSession {
                         // Quiet is not idle until the page answers: a web process busy in a script that never
                         // returns (or hung) is an error, and a page still laying out a large document may yet ask
                         // for the navigation its last script made (WebKit sends that before the answer).
-                        let answered = answers()
+                        let state = readyState()
                         if Date() >= deadline {
                             onBroken()
                             return .failed("no outcome within \(Int(timeout)) s (the engine hung or the page never settled)")
                         }
-                        guard answered else {
+                        guard let state else {
                             onBroken()
                             return .failed(
-                                "the page did not answer within \(Int(Self.answerWait)) s: its web process is hung (a script that never returns?)"
+                                "the page did not answer within \(Int(answerWait)) s: its web process is hung (a script that never returns?)"
                             )
                         }
                         if connection.hasQueuedEvents { continue }
                         lastActivity = Date()
+                        // The parser has not reached the end of the document (a large page on a busy machine):
+                        // a script still to come may navigate. The run's own bound still applies.
+                        if state == "loading" { continue }
                         busyFrames = []
                         frameLoads = 0
                         tapped = false
@@ -317,11 +320,18 @@ final class WebKitSession: EngineSession {
     /// How long the page has to answer before its web process counts as hung.
     static let answerWait: TimeInterval = 8
 
-    /// True when the page's main world runs a trivial script within `answerWait` (bounded by the run's deadline;
-    /// past it the caller reports the run's own bound).
-    private func answers() -> Bool {
-        let until = min(deadline, Date().addingTimeInterval(Self.answerWait))
-        return (try? connection.call("View.value", [("script", .string("1"))], deadline: until)) != nil
+    /// `answerWait`, longer after a large main document: parsing and laying out megabytes on a busy machine keeps
+    /// the web process from answering for a while (10 MB: 28 s) without it being hung.
+    private var answerWait: TimeInterval { Self.answerWait + 8 * largePageQuiet }
+
+    /// The main document's `readyState` when the page's main world runs a script within `answerWait` (bounded by
+    /// the run's deadline; past it the caller reports the run's own bound), nil when it does not answer.
+    /// "loading" means the HTML parser is still at work (HTML Standard, "current document readiness").
+    private func readyState() -> String? {
+        let until = min(deadline, Date().addingTimeInterval(answerWait))
+        guard let result = try? connection.call("View.value", [("script", .string("document.readyState"))], deadline: until)
+        else { return nil }
+        return result["value"] as? String ?? ""
     }
 
     func close() {
