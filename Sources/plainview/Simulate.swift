@@ -54,14 +54,23 @@ struct Simulate: AsyncParsableCommand {
     @Option(name: .customLong("engine-timeout"), help: "Real seconds one run may take in a real engine before it ends in error.")
     var engineTimeout: Double = 60
 
+    @Option(
+        help: ArgumentHelp(
+            "Engine mode: run up to N flows at once, each in an engine of its own (default: the number of cores).",
+            valueName: "N"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     @OptionGroup(title: "HAR replay") var har: HARReplayArguments
 
-    func validate() throws { try har.validate(paths: paths) }
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try har.validate(paths: paths)
+    }
 
     func run() async throws {
         let loaded = LoadedFlows.loadEach(paths.isEmpty ? ["Pages"] : paths, har: try har.options(), shard: shard)
         for problem in loaded.problems { printError("error: \(problem.message)") }
-        let run = try EngineRun.run(loaded.flows, mode: engine, explore: explore, timeout: engineTimeout)
+        let run = try EngineRun.run(loaded.flows, mode: engine, explore: explore, timeout: engineTimeout, jobs: jobs)
         let results = loaded.annotate(run.results)
         if run.comparison != nil {
             // Compare: the model's summary, then each engine's under its name; the report files hold every engine's runs.

@@ -19,26 +19,34 @@ struct EngineRunOutput {
 }
 
 enum EngineRun {
-    /// Runs `flows` (explored or not) in `mode`. A missing engine is an input error (exit 64) naming its package.
-    static func run(_ flows: [Flow], mode: EngineMode, explore: Bool, timeout: Double) throws -> EngineRunOutput {
+    /// Runs `flows` (explored or not) in `mode`, up to `jobs` flows at once in each engine (each on an engine of its
+    /// own; the results in the flows' order). A missing engine is an input error (exit 64) naming its package.
+    static func run(_ flows: [Flow], mode: EngineMode, explore: Bool, timeout: Double, jobs: Int = 1) throws
+        -> EngineRunOutput
+    {
         let model = { (flow: Flow) in explore ? Simulator.explore(flow) : Simulator.run(flow) }
         guard mode != .model else { return EngineRunOutput(results: flows.map(model)) }
         // Compare runs every engine; an engine that cannot run is an input error in every mode.
-        let engines: [any WebEngine]
-        do {
+        let pools: [EnginePool]
+        let jobs = max(1, min(jobs, flows.count))
+        do throws(EngineFailure) {
+            let chromium = { @Sendable () throws(EngineFailure) -> any WebEngine in try ChromiumEngine(timeout: timeout) }
+            let webkit = { @Sendable () throws(EngineFailure) -> any WebEngine in try WebKitEngine(timeout: timeout) }
             switch mode {
-            case .chromium: engines = [try ChromiumEngine(timeout: timeout)]
-            case .webkit: engines = [try WebKitEngine(timeout: timeout)]
-            default: engines = [try ChromiumEngine(timeout: timeout), try WebKitEngine(timeout: timeout)]
+            case .chromium: pools = [try EnginePool(jobs: jobs, make: chromium)]
+            case .webkit: pools = [try EnginePool(jobs: jobs, make: webkit)]
+            default: pools = [try EnginePool(jobs: jobs, make: chromium), try EnginePool(jobs: jobs, make: webkit)]
             }
         } catch {
             throw inputError(error.message)
         }
-        defer { engines.forEach { $0.shutdown() } }
-        let runs = engines.map { engine in
+        defer { pools.forEach { $0.shutdown() } }
+        let runs = pools.map { pool in
             (
-                name: engine.name,
-                results: flows.map { explore ? Simulator.explore($0, engine: engine) : Simulator.run($0, engine: engine) }
+                name: pool.name,
+                results: pool.map(flows) { flow, engine in
+                    explore ? Simulator.explore(flow, engine: engine) : Simulator.run(flow, engine: engine)
+                }
             )
         }
         guard mode == .compare else { return EngineRunOutput(results: runs[0].results) }

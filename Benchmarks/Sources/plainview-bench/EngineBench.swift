@@ -20,10 +20,20 @@ enum EngineBench {
                 note: "\(flows.count) shipped flows, default branch, wall time, best of \(rounds)")
         ]
         let branches = flows.reduce(0) { $0 + Simulator.explore($1).branches.count }
-        let engines: [(name: String, label: String, start: () throws -> any WebEngine, install: String)] = [
-            ("chromium", "headless Chromium", { try ChromiumEngine(timeout: 60) }, "apt-get install chromium"),
-            ("webkit", "WebKitGTK under Xvfb", { try WebKitEngine(timeout: 60) }, "apt-get install libwebkit2gtk-4.1-0 xvfb"),
-        ]
+        let engines:
+            [(
+                name: String, label: String, start: @Sendable () throws(EngineFailure) -> any WebEngine, install: String
+            )] = [
+                (
+                    "chromium", "headless Chromium", { () throws(EngineFailure) in try ChromiumEngine(timeout: 60) },
+                    "apt-get install chromium"
+                ),
+                (
+                    "webkit", "WebKitGTK under Xvfb", { () throws(EngineFailure) in try WebKitEngine(timeout: 60) },
+                    "apt-get install libwebkit2gtk-4.1-0 xvfb"
+                ),
+            ]
+        let jobs = ProcessInfo.processInfo.activeProcessorCount
         for e in engines {
             var engine: (any WebEngine)?
             var failed: [String] = []
@@ -42,7 +52,16 @@ enum EngineBench {
                 best(rounds) {
                     failed = flows.filter { !Simulator.run($0, engine: engine).passed }.map(\.name)
                 } / Double(flows.count)
-            let explored = best(1) { for f in flows { _ = Simulator.explore(f, engine: engine) } }
+            var serialVerdicts: [String] = []
+            let explored = best(1) { serialVerdicts = verdicts(flows.map { Simulator.explore($0, engine: engine) }) }
+            engine.shutdown()
+            // `simulate --jobs N --explore`: N engines started together, the flows taken from one queue.
+            var parallelVerdicts: [String] = []
+            let parallel = best(1) {
+                guard let pool = try? EnginePool(jobs: jobs, make: e.start) else { return }
+                parallelVerdicts = verdicts(pool.map(flows) { Simulator.explore($0, engine: $1) })
+                pool.shutdown()
+            }
             metrics.append(
                 Metric(
                     name: "engine.\(e.name)_startup_and_first_flow_s", value: startup, unit: "s",
@@ -57,8 +76,28 @@ enum EngineBench {
                 Metric(
                     name: "engine.\(e.name)_s_per_branch_explored", value: explored / Double(max(branches, 1)), unit: "s",
                     note: "--explore over the shipped flows: \(branches) branches, a fresh web view each"))
+            metrics.append(
+                Metric(
+                    name: "engine.\(e.name)_explore_s_serial", value: explored, unit: "s",
+                    note: "--explore over the shipped flows, one engine, one flow at a time"))
+            metrics.append(
+                Metric(
+                    name: "engine.\(e.name)_explore_s_jobs_\(jobs)", value: parallel, unit: "s", baseline: explored,
+                    ratio: parallel / explored, target: "<= 0.6x serial",
+                    pass: parallel <= 0.6 * explored && parallelVerdicts == serialVerdicts,
+                    note:
+                        "--jobs \(jobs) (the cores), engine start-up included; verdicts "
+                        + (parallelVerdicts == serialVerdicts ? "identical to the serial run's" : "DIFFER from the serial run's"))
+            )
         }
         return metrics
+    }
+
+    /// Every branch's flow, name, outcome and hops, in order: what must not change with `--jobs`.
+    static func verdicts(_ results: [FlowResult]) -> [String] {
+        results.flatMap { r in
+            r.branches.map { "\(r.flow.name) \($0.branch) \($0.outcome.kind.rawValue) \($0.navigationCount)" }
+        }
     }
 
     /// The best wall time of `rounds` runs of `body`, in seconds.

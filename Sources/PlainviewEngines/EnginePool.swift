@@ -1,0 +1,124 @@
+// `simulate --jobs N` in engine mode: N engines of one kind, each driven by a thread of its own, take the flows
+// from one queue. Each engine is its own browser (Chromium) or driver process with its own Xvfb (WebKit), so a
+// crash or a hang restarts only that engine and ends only the run it was in, and a session's code is the same as in
+// a serial run. The results come back in the flows' order whatever order they finished in.
+import FlowSimulator
+import Foundation
+
+public final class EnginePool {
+    /// The engines' name (`chromium`, `webkit`).
+    public let name: String
+    private let engines: [any WebEngine]
+
+    /// Starts `jobs` engines made by `make`, at the same time (start-up is paid once, not once per engine). Fails
+    /// with the first engine's failure when any cannot start, having shut down the ones that did.
+    public init(jobs: Int, make: @escaping @Sendable () throws(EngineFailure) -> any WebEngine) throws(EngineFailure) {
+        let made = Self.parallel(Array(0..<max(1, jobs))) { _ -> Result<Box, EngineFailure> in
+            do throws(EngineFailure) { return .success(Box(try make())) } catch { return .failure(error) }
+        }
+        var engines: [any WebEngine] = []
+        var failure: EngineFailure?
+        for result in made {
+            switch result {
+            case .success(let box): engines.append(box.engine)
+            case .failure(let error): failure = failure ?? error
+            }
+        }
+        if let failure {
+            engines.forEach { $0.shutdown() }
+            throw failure
+        }
+        self.engines = engines
+        name = engines[0].name
+    }
+
+    deinit { shutdown() }
+
+    /// The number of engines (the most runs at once).
+    public var jobs: Int { engines.count }
+
+    /// `run(flow, engine)` for every flow, up to `jobs` at once, each engine running one flow at a time; the
+    /// results in the order of `flows`.
+    public func map(_ flows: [Flow], _ run: @escaping @Sendable (Flow, any WebEngine) -> FlowResult) -> [FlowResult] {
+        let queue = WorkQueue(count: flows.count)
+        let results = ResultSlots(count: flows.count)
+        let workers = engines.prefix(max(1, min(engines.count, flows.count))).map(Box.init)
+        _ = Self.parallel(workers) { worker in
+            while let i = queue.next() { results.set(i, run(flows[i], worker.engine)) }
+            return true
+        }
+        return results.values
+    }
+
+    /// Ends every engine's processes.
+    public func shutdown() { engines.forEach { $0.shutdown() } }
+
+    /// `body` for each item on a thread of its own (16 MB of stack, as deep pages need on the main thread), the
+    /// results in the items' order once all have ended.
+    static func parallel<T, R>(_ items: [T], _ body: @escaping (T) -> R) -> [R] {
+        let slots = Slots<R>(count: items.count)
+        let group = DispatchGroup()
+        for (i, item) in items.enumerated() {
+            group.enter()
+            let work = Unchecked { slots.set(i, body(item)) }
+            let thread = Thread {
+                work.value()
+                group.leave()
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        group.wait()
+        return slots.values
+    }
+}
+
+/// An engine handed to the thread that drives it; only that thread uses it until it ends.
+private struct Box: @unchecked Sendable {
+    let engine: any WebEngine
+    init(_ engine: any WebEngine) { self.engine = engine }
+}
+
+/// A value a thread takes over (the work of one thread; nothing else touches it meanwhile).
+private struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// The next flow to run, for whichever engine is free.
+private final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next_ = 0
+    private let count: Int
+    init(count: Int) { self.count = count }
+
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next_ < count else { return nil }
+        next_ += 1
+        return next_ - 1
+    }
+}
+
+/// One result per flow, written by the thread that ran it.
+private final class Slots<R>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [R?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ value: R) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[i] = value
+    }
+
+    /// Every slot's value (all are set once the threads have ended).
+    var values: [R] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
+    }
+}
+
+private typealias ResultSlots = Slots<FlowResult>
