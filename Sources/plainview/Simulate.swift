@@ -47,7 +47,7 @@ struct Simulate: AsyncParsableCommand {
 
     @Option(
         help:
-            "The web view: model (static reading of the pages), chromium or webkit (a real engine), or compare (the model and both engines, with their differences)."
+            "The web view: model (static reading of the pages), chromium or webkit (a real engine), compare (the model and both engines, with their differences and times), or compare:chromium / compare:webkit (the model and one engine)."
     )
     var engine: EngineMode = .model
 

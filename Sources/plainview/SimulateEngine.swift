@@ -6,6 +6,10 @@ import PlainviewEngines
 
 enum EngineMode: String, CaseIterable, ExpressibleByArgument {
     case model, chromium, webkit, compare
+    /// The model against one engine only.
+    case compareChromium = "compare:chromium", compareWebkit = "compare:webkit"
+
+    var compares: Bool { self == .compare || self == .compareChromium || self == .compareWebkit }
 }
 
 struct EngineRunOutput {
@@ -33,8 +37,8 @@ enum EngineRun {
             let chromium = { @Sendable () throws(EngineFailure) -> any WebEngine in try ChromiumEngine(timeout: timeout) }
             let webkit = { @Sendable () throws(EngineFailure) -> any WebEngine in try WebKitEngine(timeout: timeout) }
             switch mode {
-            case .chromium: pools = [try EnginePool(jobs: jobs, make: chromium)]
-            case .webkit: pools = [try EnginePool(jobs: jobs, make: webkit)]
+            case .chromium, .compareChromium: pools = [try EnginePool(jobs: jobs, make: chromium)]
+            case .webkit, .compareWebkit: pools = [try EnginePool(jobs: jobs, make: webkit)]
             default: pools = [try EnginePool(jobs: jobs, make: chromium), try EnginePool(jobs: jobs, make: webkit)]
             }
         } catch {
@@ -49,14 +53,23 @@ enum EngineRun {
                 }
             )
         }
-        guard mode == .compare else { return EngineRunOutput(results: runs[0].results) }
+        guard mode.compares else { return EngineRunOutput(results: runs[0].results) }
         let modelResults = flows.map(model)
-        let differences = runs.flatMap { run in
+        // The model against each engine, then (with two) the engines against each other.
+        var differences = runs.flatMap { run in
             zip(modelResults, run.results).flatMap { EngineComparison.differences(model: $0, engine: $1, engineName: run.name) }
+        }
+        if runs.count == 2 {
+            differences += zip(runs[0].results, runs[1].results).flatMap {
+                EngineComparison.differences(model: $0, engine: $1, engineName: runs[1].name, baseline: runs[0].name)
+            }
+        }
+        let times = ([(name: "model", results: modelResults)] + runs).map {
+            EngineComparison.SideTime(name: $0.name, results: $0.results)
         }
         return EngineRunOutput(
             results: runs.flatMap(\.results), engineResults: runs, modelResults: modelResults,
-            comparison: EngineComparison.text(differences, flows: flows.count),
-            comparisonJSON: EngineComparison.jsonLines(differences))
+            comparison: EngineComparison.text(differences, flows: flows.count, times: times),
+            comparisonJSON: EngineComparison.jsonLines(differences, times: times))
     }
 }

@@ -1,27 +1,30 @@
 import NavigationPolicy
 import PlainviewSupport
 
-// `simulate --engine compare`: where the model (static reading of the pages) and a real engine part ways, per flow
-// and per branch — a different outcome, or a different navigation sequence with its first differing hop.
+// `simulate --engine compare`: where the model (static reading of the pages) and a real engine part ways, or the two
+// engines do, per flow and per branch — a different outcome, or a different navigation sequence with its first
+// differing hop — and how long each side took.
 
-/// One disagreement between the model's run and an engine's run of the same flow and branch.
+/// One disagreement between two runs of the same flow and branch: the model's (or the first engine's) and an engine's.
 public struct EngineDifference: Sendable, Hashable {
     public var flow: String
     public var branch: String
     public var engine: String
+    /// The side compared with: `model`, or the first engine when two engines are compared with each other.
+    public var baseline = "model"
     /// 1-based hop where the navigation sequences first differ (nil: same sequence, or a branch only one side ran).
     public var firstHop: Int?
-    /// What the model did / the engine did at that point (a hop, an outcome, or "no such branch").
+    /// What the baseline did / the engine did at that point (a hop, an outcome, or "no such branch").
     public var model: String
     public var engineSide: String
     public var outcomeDiffers: Bool
 
     public var text: String {
-        var s = "\(flow) [\(branch)] model vs \(engine): "
+        var s = "\(flow) [\(branch)] \(baseline) vs \(engine): "
         if let firstHop {
-            s += "hop \(firstHop): model \(model); \(engine) \(engineSide)"
+            s += "hop \(firstHop): \(baseline) \(model); \(engine) \(engineSide)"
         } else {
-            s += "model \(model); \(engine) \(engineSide)"
+            s += "\(baseline) \(model); \(engine) \(engineSide)"
         }
         return s
     }
@@ -49,8 +52,19 @@ public enum EngineComparison {
         return out + run.sorted()
     }
 
-    /// The differences between the model's and an engine's result of one flow, branch by branch (by name).
-    public static func differences(model: FlowResult, engine: FlowResult, engineName: String) -> [EngineDifference] {
+    /// The differences between the model's (or `baseline`'s) and an engine's result of one flow, branch by branch
+    /// (by name).
+    public static func differences(
+        model: FlowResult, engine: FlowResult, engineName: String, baseline: String = "model"
+    ) -> [EngineDifference] {
+        sideBySide(model, engine, engineName: engineName).map { d in
+            var d = d
+            d.baseline = baseline
+            return d
+        }
+    }
+
+    private static func sideBySide(_ model: FlowResult, _ engine: FlowResult, engineName: String) -> [EngineDifference] {
         var out: [EngineDifference] = []
         let flow = model.flow.name
         let engineBranches = Dictionary(engine.branches.map { ($0.branch, $0) }, uniquingKeysWith: { a, _ in a })
@@ -89,32 +103,81 @@ public enum EngineComparison {
         return out
     }
 
-    /// The compare report: one line per difference, then a total line.
-    public static func text(_ differences: [EngineDifference], flows: Int) -> String {
-        var lines = ["compare: model vs engine"]
+    /// The compare report: one line per difference, then a total line, then each side's wall time (`times`).
+    public static func text(_ differences: [EngineDifference], flows: Int, times: [SideTime] = []) -> String {
+        let pairs = Set(differences.map { "\($0.baseline) vs \($0.engine)" })
+        var lines = ["compare: " + (pairs.count == 1 ? pairs.first! : "model vs engine")]
         if differences.isEmpty { lines.append("  no difference") }
         for d in differences { lines.append("  \(d.outcomeDiffers ? "OUTCOME " : "SEQUENCE") \(d.text)") }
         let differing = Set(differences.map(\.flow)).count
         lines.append(
             "compare: \(flows) flow\(flows == 1 ? "" : "s"), \(differing) differ (\(differences.count) difference\(differences.count == 1 ? "" : "s"))"
         )
+        if !times.isEmpty { lines.append("compare: times " + times.map(\.text).joined(separator: " · ")) }
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// One side's wall time over its runs (every branch of every flow).
+    public struct SideTime: Sendable, Hashable {
+        public var name: String
+        public var seconds: Double
+        public var runs: Int
+
+        public init(name: String, results: [FlowResult]) {
+            self.name = name
+            let branches = results.flatMap(\.branches)
+            runs = branches.count
+            let total = branches.reduce(Duration.zero) { $0 + $1.wallTime }.components
+            seconds = Double(total.seconds) + Double(total.attoseconds) / 1e18
+        }
+
+        public var text: String {
+            "\(name) \(Self.format(seconds)) s (\(Self.format(seconds / Double(max(runs, 1)))) s per run, \(runs) run\(runs == 1 ? "" : "s"))"
+        }
+
+        static func format(_ s: Double) -> String {
+            let places = s >= 10 ? 1 : s >= 0.01 ? 2 : 4
+            var p = 1.0
+            for _ in 0..<places { p *= 10 }
+            let r = (s * p).rounded() / p
+            return "\(r)"
+        }
+    }
+
     /// The compare report as JSON Lines: one object per difference (`{"difference": {…}}`).
-    public static func jsonLines(_ differences: [EngineDifference]) -> String {
-        differences.map { d in
-            JSONWriter.line(
-                .object([
-                    (
-                        "difference",
-                        .object([
-                            ("flow", .string(d.flow)), ("branch", .string(d.branch)), ("engine", .string(d.engine)),
-                            ("outcomeDiffers", .bool(d.outcomeDiffers)), ("firstHop", .int(orNull: d.firstHop)),
-                            ("model", .string(d.model)), ("engineSide", .string(d.engineSide)),
-                        ])
-                    )
-                ]))
-        }.map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
+    public static func jsonLines(_ differences: [EngineDifference], times: [SideTime] = []) -> String {
+        let timeLines =
+            times.isEmpty
+            ? []
+            : [
+                JSONWriter.line(
+                    .object([
+                        (
+                            "times",
+                            .array(
+                                times.map {
+                                    .object([
+                                        ("side", .string($0.name)), ("milliseconds", .int(Int(($0.seconds * 1000).rounded()))),
+                                        ("runs", .int($0.runs)),
+                                    ])
+                                })
+                        )
+                    ]))
+            ]
+        return
+            (differences.map { d in
+                JSONWriter.line(
+                    .object([
+                        (
+                            "difference",
+                            .object([
+                                ("flow", .string(d.flow)), ("branch", .string(d.branch)), ("engine", .string(d.engine)),
+                                ("outcomeDiffers", .bool(d.outcomeDiffers)), ("firstHop", .int(orNull: d.firstHop)),
+                                ("model", .string(d.model)), ("engineSide", .string(d.engineSide)),
+                                ("baseline", .string(d.baseline)),
+                            ])
+                        )
+                    ]))
+            } + timeLines).map { $0.hasSuffix("\n") ? $0 : $0 + "\n" }.joined()
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--engine compare:ENGINE` compares the model with one engine; `compare` also compares the engines with each
+/// other; both print each side's time.
+extension SimulateEngineCLITests {
+    @Test(arguments: engines) func compareCanNameOneEngineAndSaysHowLongEachSideTook(engine: String) async throws {
+        guard Self.present(engine) else { return }
+        let other = engine == "chromium" ? "webkit" : "chromium"
+        let r = try await Self.cli(
+            [
+                "simulate", "--engine", "compare:\(engine)", "Pages/11-android-runtime-navigation",
+                "Pages/01-ios-card-3ds-goodlisted",
+            ],
+            timeout: 300)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdoutLines.contains("model:") && r.stdoutLines.contains("\(engine):"), "\(r)")
+        #expect(!r.stdoutLines.contains("\(other):"), "\(r)")
+        #expect(r.stdoutLines.contains("compare: model vs \(engine)"), "\(r)")
+        let differences = r.stdoutLines.filter { $0.hasPrefix("  OUTCOME") || $0.hasPrefix("  SEQUENCE") }
+        #expect(differences.count == 1, "\(r)")
+        #expect(differences.first?.contains("android-runtime-navigation [default] model vs \(engine)") == true, "\(r)")
+        let times = r.stdoutLines.first { $0.hasPrefix("compare: times ") } ?? ""
+        #expect(
+            times.range(
+                of:
+                    #"^compare: times model [0-9.]+ s \([0-9.]+ s per run, 2 runs\) · \#(engine) [0-9.]+ s \([0-9.]+ s per run, 2 runs\)$"#,
+                options: .regularExpression) != nil, "\(r)")
+        let json = try await Self.cli(
+            ["simulate", "--engine", "compare:\(engine)", "--json", "Pages/01-ios-card-3ds-goodlisted"], timeout: 300)
+        #expect(json.status == 0, "\(json)")
+        #expect(json.stdoutLines.contains { $0.hasPrefix(#"{"times":[{"side":"model","milliseconds":"#) }, "\(json)")
+        #expect(json.stdoutLines.contains { $0.contains(#"{"side":"\#(engine)","milliseconds":"#) }, "\(json)")
+    }
+
+    @Test func compareSetsTheTwoEnginesAgainstEachOtherToo() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        // A page only WebKit navigates from: `navigator.vendor` is "Apple Computer, Inc." in WebKit, "Google Inc." in
+        // Chromium, and the model reads the script's navigation as unconditional.
+        let flow = try Self.flow(
+            "vendor-sniffing",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<script>if (navigator.vendor.indexOf('Apple') === 0) location.href = 'https://shop.example.com/done';</script>"
+            expect: {outcome: complete}
+            """)
+        let r = try await Self.cli(["simulate", "--engine", "compare", flow.path], timeout: 300)
+        let lines = r.stdoutLines.filter { $0.hasPrefix("  OUTCOME") || $0.hasPrefix("  SEQUENCE") }
+        #expect(lines.contains { $0.contains("vendor-sniffing [default] model vs chromium") }, "\(r)")
+        #expect(!lines.contains { $0.contains("model vs webkit") }, "\(r)")
+        #expect(
+            lines.contains { $0.contains("vendor-sniffing [default] chromium vs webkit: hop 2: chromium stops (stuck") }, "\(r)")
+        #expect(
+            r.stdoutLines.contains {
+                $0.hasPrefix("compare: times model ") && $0.contains(" · chromium ") && $0.contains(" · webkit ")
+            }, "\(r)")
+    }
+}
