@@ -61,6 +61,8 @@ final class ChromiumSession: EngineSession {
     /// Frames whose document we served and that have not committed it (`Page.frameNavigated`): a stray
     /// `frameStoppedLoading` of an abandoned navigation must not make the page look idle before it shows.
     private var uncommitted: Set<String> = []
+    /// What the page's `confirm()` answers (the flow's `webView.dialogs`).
+    private let confirms: Bool
 
     init(
         connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
@@ -70,6 +72,7 @@ final class ChromiumSession: EngineSession {
         self.deadline = deadline
         self.timeout = timeout
         self.onBroken = onBroken
+        confirms = flow.webView.dialogs.confirms
         context = try connection.call("Target.createBrowserContext", deadline: deadline)["browserContextId"] as? String ?? ""
         let target =
             try connection.call(
@@ -280,8 +283,10 @@ final class ChromiumSession: EngineSession {
             activity = true
             return nil
         case "Page.javascriptDialogOpening":
-            // alert()/confirm() would block the page: the user dismisses it with OK.
-            send("Page.handleJavaScriptDialog", [("accept", .bool(true))])
+            // Answered as the app would (`webView.dialogs`): with no WebChromeClient, Android's WebView cancels
+            // confirm() and prompt(); an app that shows them gets the user's answer. Leaving the page is allowed.
+            let accept = m.string("type") == "beforeunload" || m.string("type") == "alert" || confirms
+            send("Page.handleJavaScriptDialog", [("accept", .bool(accept))])
             return nil
         case "Runtime.bindingCalled":
             guard m.string("name") == Self.hookBinding else { return nil }

@@ -102,6 +102,7 @@ final class WebKitSession: EngineSession {
                 ("userAgent", .string(agent)),
                 ("script", .string(Self.pageScript(androidHooks: flow.hooks.keys.filter { $0.contains(".") }.sorted()))),
                 ("canOpenWindows", .bool(flow.webView.javaScriptCanOpenWindowsAutomatically)),
+                ("confirms", .bool(flow.webView.dialogs.confirms)),
                 ("handlers", .array(([Self.channel] + iosHooks).map { .string($0) })),
             ], deadline: deadline)
         view = opened["view"] as? Int
@@ -142,9 +143,10 @@ final class WebKitSession: EngineSession {
               };
               window.addEventListener('load', function() { post({t: 'loaded', top: window === window.top}); });
               window.addEventListener('pagehide', function() { if (pending > 0) { pending = 0; post({t: 'timers', frame: frame, busy: false}); } });
-              // A refresh of a second or more happens after a hundredth of its delay (a shorter one is the engine's own).
+              // A refresh of a second or more happens after a hundredth of its delay. A shorter one is the engine's
+              // own, announced so that its navigation is told a refresh (WebKit gives it no navigation type of its own).
               var soon = function(seconds, url) {
-                if (seconds < 1) { return; }
+                if (seconds < 1) { post({t: 'refresh', url: url}); return; }
                 count(1);
                 st.call(window, function() { count(-1); post({t: 'refresh', url: url}); location.replace(url); }, seconds * 1000 / scale);
               };

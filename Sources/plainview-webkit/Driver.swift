@@ -7,7 +7,7 @@
 // (`{"id","method","params"}`, answered `{"id","result"}` or `{"id","error":{"message"}}`), events on fd 4
 // (`{"method","params"}`). Commands:
 //   Driver.hello                       → {webkit: "2.50.6"}; or {missing: package, message} when WebKit cannot run
-//   View.open {userAgent, script, canOpenWindows, handlers: [name]}  → {view}: a fresh view (no cookies, cache or
+//   View.open {userAgent, script, canOpenWindows, confirms, handlers: [name]}  → {view}: a fresh view (no cookies, cache or
 //                                      history) with a recording proxy of its own (the last view's is shut down)
 //   View.load {url}        View.evaluate {script}        View.decide {decision, use}        View.close
 //   View.value {script}    → {value: the script's result as text} (answered when the page has run it)
@@ -121,6 +121,7 @@ final class Driver {
                 )
             ]
         case "View.open":
+            confirms = p["confirms"] as? Bool ?? false
             try open(
                 userAgent: p["userAgent"] as? String ?? "", script: p["script"] as? String ?? "",
                 canOpenWindows: p["canOpenWindows"] as? Bool ?? false, handlers: p["handlers"] as? [String] ?? [])
@@ -285,12 +286,20 @@ final class Driver {
         output.event("View.message", [("handler", .string(handler)), ("body", .string(body))])
     }
 
-    /// alert/confirm/prompt would stop the page: the user answers OK (a prompt with its default text).
+    /// What the open view's `confirm()` answers (the flow's `webView.dialogs`: true only for `accept`).
+    private var confirms = false
+
+    /// alert/confirm/prompt, answered as the app would: with no dialog support (a WKWebView without the
+    /// UIDelegate's panel methods), Cancel; when the user answers OK, OK (a prompt with its default text).
+    /// Leaving the page (beforeunload) is always allowed.
     func dialog(_ dialog: Ptr?) {
         switch api.webkit_script_dialog_get_dialog_type(dialog) {
-        case WK.dialogConfirm, WK.dialogBeforeUnload: api.webkit_script_dialog_confirm_set_confirmed(dialog, 1)
+        case WK.dialogConfirm: api.webkit_script_dialog_confirm_set_confirmed(dialog, confirms ? 1 : 0)
+        case WK.dialogBeforeUnload: api.webkit_script_dialog_confirm_set_confirmed(dialog, 1)
         case WK.dialogPrompt:
-            api.webkit_script_dialog_prompt_set_text(dialog, api.webkit_script_dialog_prompt_get_default_text(dialog))
+            if confirms {
+                api.webkit_script_dialog_prompt_set_text(dialog, api.webkit_script_dialog_prompt_get_default_text(dialog))
+            }
         default: break
         }
     }

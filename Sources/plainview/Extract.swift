@@ -74,6 +74,7 @@ struct Extract: AsyncParsableCommand {
         out.array(result.forms, indent: 2) { f in
             .object([
                 ("action", .string(f.action)), ("autoSubmit", .bool(f.autoSubmit)),
+                ("autoSubmitCondition", f.autoSubmitCondition.map { JSONValue.string($0.rawValue) }),
                 ("autoSubmitOrder", f.autoSubmitOrder.map(JSONValue.int)),
                 ("fields", .array(f.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })),
                 ("method", .string(f.method)), ("target", f.target.map(JSONValue.string)),
@@ -101,7 +102,8 @@ struct Extract: AsyncParsableCommand {
         out.raw(",\n  ")
         out.key("scriptNavigations")
         out.array(result.scriptNavigations, indent: 2) { n, w in
-            w.field("delay", n.delay); w.field("kind", n.kind.rawValue); w.field("onLoad", n.onLoad)
+            w.field("condition", n.condition?.rawValue); w.field("delay", n.delay); w.field("kind", n.kind.rawValue)
+            w.field("onLoad", n.onLoad)
             w.field("runOrder", n.runOrder); w.field("target", n.target); w.field("url", n.url)
         }
         out.raw(",\n  ")

@@ -281,7 +281,9 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
         .init(
             "querySelector", "<form></form><form id=q></form><script>document.querySelector('#q').submit()</script>",
             [false, true]),
-        .init("jQuery", "<form id=j></form><script>$('#j').submit()</script>", [true]),
+        .init("jQuery", "<script src=/jquery.js></script><form id=j></form><script>$('#j').submit()</script>", [true]),
+        // With no script that could have loaded jQuery, `$` throws a ReferenceError: nothing is submitted.
+        .init("jQuery never loaded", "<form id=j></form><script>$('#j').submit()</script>", [false]),
         .init(
             "window.onload function",
             "<form id=w></form><script>window.onload = function () { document.getElementById('w').submit(); };</script>", [true]),

@@ -49,7 +49,7 @@ import PageScan
         ),
         (
             "jQuery ready",
-            "<script>$(function () { location = '/ready' })</script><script>location = '/parse'</script>",
+            "<script src=/jquery.js></script><script>$(function () { location = '/ready' })</script><script>location = '/parse'</script>",
             ["nav /parse", "nav /ready"]
         ),
         (

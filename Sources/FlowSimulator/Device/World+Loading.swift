@@ -200,6 +200,37 @@ extension World {
         }
     }
 
+    /// Whether a script's navigation or submission to `url` waiting on `condition` happens, noted in the trace
+    /// when it does not. A `confirm()` answers as the surface's dialogs do: the web view's as the environment says
+    /// (`webView.dialogs`; by default it shows none, so Cancel), the browser's as the user does (OK). What
+    /// waits on a network answer the model does not run (an engine does).
+    func holds(_ condition: PageScanResult.ScriptCondition?, _ surface: Surface, page: String, url: String) -> Bool {
+        guard let condition else { return true }
+        let context = surface == .host ? "webview" : "browser"
+        switch condition {
+        case .networkAnswer:
+            waitsOnNetwork = page
+            emit(
+                .note, context: context, url: url,
+                reason: "a script goes here only after a network answer (fetch(…).then, await): the model does not run it")
+            return false
+        case .confirmAccepted, .confirmDismissed:
+            let confirms = surface == .host ? flow.webView.dialogs.confirms : true
+            if confirms == (condition == .confirmAccepted) { return true }
+            let why: String
+            switch surface == .host ? flow.webView.dialogs : .accept {
+            case .none:
+                why =
+                    "the app shows no JavaScript dialogs (webView.dialogs: none; a WKWebView without a WKUIDelegate panel method, "
+                    + "an Android WebView without a WebChromeClient), so confirm() answers Cancel"
+            case .dismiss: why = "the user answers Cancel to confirm() (webView.dialogs: dismiss)"
+            case .accept: why = "the user answers OK to confirm()"
+            }
+            emit(.note, context: context, url: url, reason: "a script goes here only if confirm() answers the other way: \(why)")
+            return false
+        }
+    }
+
     func scheduleAutomatic(_ surface: Surface, _ page: LoadedPage, generation: Int, frame: Int?) {
         // Only the host app's web view has the app's JavaScript hooks; the browser has none.
         if surface == .host {
@@ -213,8 +244,12 @@ extension World {
         // parses (in document order) before load-time code, then timers; a `setTimeout(…, N)` navigation waits
         // its N ms on the simulated clock (ordered against refreshes).
         var actions: [(order: Int, delay: Int, kind: TimerKind)] = []
-        for s in page.scan.scriptNavigations where s.onLoad { actions.append((s.runOrder ?? .max, s.delay ?? 0, .script(s))) }
-        for f in page.scan.forms where f.autoSubmit { actions.append((f.autoSubmitOrder ?? .max, 0, .form(f))) }
+        for s in page.scan.scriptNavigations where s.onLoad && holds(s.condition, surface, page: page.url, url: s.url) {
+            actions.append((s.runOrder ?? .max, s.delay ?? 0, .script(s)))
+        }
+        for f in page.scan.forms where f.autoSubmit && holds(f.autoSubmitCondition, surface, page: page.url, url: f.action) {
+            actions.append((f.autoSubmitOrder ?? .max, 0, .form(f)))
+        }
         for a in actions.enumerated().sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {
             schedule(surface, generation: generation, frame: frame, delay: a.element.delay, a.element.kind)
         }

@@ -213,6 +213,9 @@ extension World {
         switch front {
         case .host:
             reason = "the web view shows \(web.page?.url ?? "nothing"); nothing happens by itself and no user step applies"
+            if let page = web.page?.url, waitsOnNetwork == page {
+                reason += " (its scripts navigate only after a network answer, which the model does not run: try --engine)"
+            }
         case .browser:
             reason = "the browser shows \(browser.page?.url ?? "nothing"); nothing leads back to the app and no user step applies"
         case .app(let n):

@@ -89,6 +89,9 @@ final class World {
     var apps = OtherApps()
     var autoLoads: [String: Int] = [:]
     var lastProblem: String?
+    /// The last page whose scripts would navigate only after a network answer the model cannot know (named in a
+    /// `stuck` verdict there).
+    var waitsOnNetwork: String?
     var events: [TraceEvent] = []
     var outcome: Outcome?
     var navigationCount = 0

@@ -21,8 +21,8 @@ public struct Environment: Sendable, Hashable, Codable {
         self.hostApp = hostApp
     }
 
-    /// The settings of the host app's web view that change what a page can do. Both default to false, as
-    /// on the platforms (WKWebView's `WKPreferences`, Android's `WebSettings`).
+    /// The settings of the host app's web view that change what a page can do. Each defaults to the platforms'
+    /// default (WKWebView's `WKPreferences` and `WKUIDelegate`, Android's `WebSettings` and `WebChromeClient`).
     public struct WebViewSettings: Sendable, Hashable, Codable {
         /// `javaScriptCanOpenWindowsAutomatically` (iOS and Android). False: a new window that no user gesture
         /// opened (`window.open` from a script, a `target=_blank` form the page submits itself) is blocked by
@@ -33,10 +33,42 @@ public struct Environment: Sendable, Hashable, Codable {
         /// `shouldOverrideUrlLoading` sees. iOS has no such setting: the new window reaches the policy as a
         /// new-window navigation.
         public var supportMultipleWindows: Bool
+        /// What the app does with a page's JavaScript dialogs (`alert`, `confirm`, `prompt`).
+        public var dialogs: Dialogs
 
-        public init(javaScriptCanOpenWindowsAutomatically: Bool = false, supportMultipleWindows: Bool = false) {
+        /// A web view shows no JavaScript dialog by itself. WKWebView asks its `WKUIDelegate`
+        /// (`runJavaScriptConfirmPanelWithMessage…`); without that method, `confirm()` answers false and `alert()`
+        /// shows nothing. Android's WebView asks its `WebChromeClient` (`onJsConfirm`); without one, likewise.
+        /// (Swedbank Pay's plain web view guide: "Web Views do not display these on their own".)
+        public enum Dialogs: String, Sendable, Hashable, Codable, CaseIterable {
+            /// The app implements neither (the platforms' default): `confirm()` is Cancel, `prompt()` null.
+            case none
+            /// The app shows them and the user answers OK (`prompt()`: its default text).
+            case accept
+            /// The app shows them and the user answers Cancel.
+            case dismiss
+
+            /// What `confirm()` returns in the web view.
+            public var confirms: Bool { self == .accept }
+        }
+
+        public init(
+            javaScriptCanOpenWindowsAutomatically: Bool = false, supportMultipleWindows: Bool = false,
+            dialogs: Dialogs = .none
+        ) {
             self.javaScriptCanOpenWindowsAutomatically = javaScriptCanOpenWindowsAutomatically
             self.supportMultipleWindows = supportMultipleWindows
+            self.dialogs = dialogs
+        }
+
+        private enum CodingKeys: String, CodingKey { case javaScriptCanOpenWindowsAutomatically, supportMultipleWindows, dialogs }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            javaScriptCanOpenWindowsAutomatically =
+                try c.decodeIfPresent(Bool.self, forKey: .javaScriptCanOpenWindowsAutomatically) ?? false
+            supportMultipleWindows = try c.decodeIfPresent(Bool.self, forKey: .supportMultipleWindows) ?? false
+            dialogs = try c.decodeIfPresent(Dialogs.self, forKey: .dialogs) ?? .none
         }
     }
 

@@ -95,6 +95,8 @@ struct PageCollectorState {
     private(set) var declaredCharset: String?
     /// The open script is a module script (it runs after parsing, not where it stands).
     private var scriptIsModule = false
+    /// External scripts met so far (`<script src>` of a JavaScript type): one may have loaded jQuery.
+    private var externalScripts = 0
     private var inRawText = false
     private var textarea: (owner: Int?, ownerID: String?, name: String, text: [UInt8])?
     private var select: PendingSelect?
@@ -358,6 +360,7 @@ struct PageCollectorState {
                 }
             }
             scriptIsModule = module
+            if external && runs { externalScripts += 1 }
             inRawText = true
             script = (external || !runs) ? nil : []
             scriptCheckAt = ScriptUnit.segmentBytes
@@ -410,7 +413,10 @@ struct PageCollectorState {
             if let d = fieldsets.popLast(), d { disabledFieldsets -= 1 }
         case .script:
             if let source = script, !source.isEmpty {
-                scripts.add(ScriptUnit(source: source, onLoad: true, formsBefore: forms.count, runsAfterParsing: scriptIsModule))
+                var unit = ScriptUnit(source: source, onLoad: true, formsBefore: forms.count, runsAfterParsing: scriptIsModule)
+                // A module runs once the page has parsed, after every classic external script.
+                unit.librariesLoaded = scriptIsModule || externalScripts > 0
+                scripts.add(unit)
             }
             script = nil
             inRawText = false
@@ -481,7 +487,9 @@ struct PageCollectorState {
                 cut = shallow.end > 0 ? shallow.end : lastStart > 0 ? lastStart : window.count
                 splitStatements += 1
             }
-            scripts.add(ScriptUnit(source: Array(window[..<cut]), onLoad: true, formsBefore: forms.count))
+            var unit = ScriptUnit(source: Array(window[..<cut]), onLoad: true, formsBefore: forms.count)
+            unit.librariesLoaded = scriptIsModule || externalScripts > 0
+            scripts.add(unit)
             start += cut
             scriptCheckAt = ScriptUnit.segmentBytes
         }
@@ -614,9 +622,16 @@ struct PageCollectorState {
         }
         findings.navigationKeys = []
         var autoSubmitted = Set<Int>()
+        // A form submitted by itself waits on a condition only when each of its submissions does (the first's).
+        var conditions: [Int: PageScanResult.ScriptCondition] = [:]
+        var unconditional = Set<Int>()
         for s in findings.submits where s.onLoad {
-            if let i = formIndex(s.form) { autoSubmitted.insert(i); automatic.append((s.key, nil, i)) }
+            guard let i = formIndex(s.form) else { continue }
+            autoSubmitted.insert(i)
+            automatic.append((s.key, nil, i))
+            if let c = s.condition { conditions[i] = conditions[i] ?? c } else { unconditional.insert(i) }
         }
+        for i in unconditional { conditions[i] = nil }
         automatic.sort { $0.key < $1.key }
         var formOrder: [Int: Int] = [:]
         out.scriptNavigations = findings.navigations
@@ -669,7 +684,7 @@ struct PageCollectorState {
                 .init(
                     action: action, method: f.method, fields: formFields[i],
                     autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
-                    autoSubmitOrder: formOrder[i], buttons: formButtons[i]))
+                    autoSubmitOrder: formOrder[i], autoSubmitCondition: conditions[i], buttons: formButtons[i]))
         }
         out.truncations = counts.truncations
         if deepElements > 0 {

@@ -101,16 +101,21 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         /// For a form the page submits by itself: where that submission comes among the page's automatic
         /// actions (see `ScriptNavigation.runOrder`).
         public var autoSubmitOrder: Int?
+        /// For a form the page submits by itself only under a condition (every submission of it waits on one):
+        /// that condition (see `ScriptNavigation.condition`).
+        public var autoSubmitCondition: ScriptCondition?
         /// The form's buttons (its own, and those naming it with `form=`), in document order.
         public var buttons: [Button] = []
-        private enum CodingKeys: String, CodingKey { case action, method, fields, autoSubmit, target, autoSubmitOrder }
+        private enum CodingKeys: String, CodingKey {
+            case action, method, fields, autoSubmit, target, autoSubmitOrder, autoSubmitCondition
+        }
         public init(
             action: String, method: String, fields: [Field], autoSubmit: Bool, target: String? = nil,
-            autoSubmitOrder: Int? = nil, buttons: [Button] = []
+            autoSubmitOrder: Int? = nil, autoSubmitCondition: ScriptCondition? = nil, buttons: [Button] = []
         ) {
             self.action = action; self.method = method; self.fields = fields
             self.autoSubmit = autoSubmit; self.target = target; self.autoSubmitOrder = autoSubmitOrder
-            self.buttons = buttons
+            self.autoSubmitCondition = autoSubmitCondition; self.buttons = buttons
         }
         public struct Field: Sendable, Hashable, Codable {
             public var name: String
@@ -177,11 +182,14 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         /// `window.top.location`), `_parent` for `parent.location …`. A framed 3-D Secure result page sends the
         /// whole payment page on this way. nil: the script's own window.
         public var target: String?
+        /// What it waits on besides running (a dialog's answer, a network answer); nil: nothing.
+        public var condition: ScriptCondition?
         public init(
-            url: String, kind: Kind, onLoad: Bool, delay: Int? = nil, runOrder: Int? = nil, target: String? = nil
+            url: String, kind: Kind, onLoad: Bool, delay: Int? = nil, runOrder: Int? = nil, target: String? = nil,
+            condition: ScriptCondition? = nil
         ) {
             self.url = url; self.kind = kind; self.onLoad = onLoad; self.delay = delay; self.runOrder = runOrder
-            self.target = target
+            self.target = target; self.condition = condition
         }
     }
 

@@ -21,6 +21,8 @@ struct ScriptAnalysis {
     private var lastCaller: Int32 = -1
     private var lastCallees: Set<Int32> = []
     private var units = 0
+    /// True once a script has defined `$` or `jQuery` itself: later scripts may use them.
+    private var libraryDefined = false
 
     init(_ scanner: ScriptScanner) { self.scanner = scanner }
 
@@ -106,7 +108,10 @@ struct ScriptAnalysis {
             }
             return
         }
+        var unit = unit
+        if libraryDefined { unit.librariesLoaded = true }
         let a = scanner.analyse(unit)
+        if a.definesLibrary { libraryDefined = true }
         for d in a.deferred { if let n = d.name { flags[Int(id(n))] |= Self.function } }
         if unit.onLoad || !a.deferred.isEmpty {
             scanner.forEachGlobalReference(a) { name, owner, index in

@@ -1,6 +1,11 @@
 struct ScriptFindings {
     typealias Navigation = PageScanResult.ScriptNavigation
-    struct Submit { var form: FormReference; var onLoad: Bool; var key: RunKey }
+    struct Submit {
+        var form: FormReference
+        var onLoad: Bool
+        var key: RunKey
+        var condition: PageScanResult.ScriptCondition? = nil
+    }
     var navigations: [Navigation] = []
     /// The run key of each navigation, kept apart so that the navigations are handed over as they are (a page
     /// may hold a million of them; copying them out of a wrapper would hold them twice).

@@ -61,6 +61,20 @@ struct ScriptScanner {
         /// Per token, true inside a load listener (`onload = function…`, `addEventListener("load", …)`,
         /// jQuery ready); empty when there are none.
         var inLoadListener: [Bool] = []
+        /// The first top-level use of jQuery in a unit where none can be loaded (`ScriptUnit.librariesLoaded`):
+        /// its ReferenceError ends the script there, so its top-level code from this token on never runs, nor do
+        /// listeners it would have added. `Int.max`: none.
+        var deadFrom = Int.max
+        /// True when the unit defines `$` or `jQuery` itself (a later script may then use them).
+        var definesLibrary = false
+
+        /// True when the code at token `i` never runs (see `deadFrom`): top-level code, or an anonymous listener
+        /// added, from `deadFrom` on. A named function declared after it is hoisted and may still be called.
+        func isDead(_ i: Int) -> Bool {
+            guard i >= deadFrom else { return false }
+            let o = i < owner.count ? Int(owner[i]) : -1
+            return o < 0 || (deferred[o].name == nil && deferred[o].range.lowerBound >= deadFrom)
+        }
     }
 
     /// Byte-level prefilter: scripts with none of these words cannot contain anything we report.
@@ -98,10 +112,14 @@ struct ScriptScanner {
         // owner[i]: the innermost deferred body holding token i (-1: top level; empty when there are no deferred
         // bodies). One sweep with a stack of open bodies (bodies nest or are disjoint), so deeply nested
         // functions stay linear.
+        let definesLibrary = defines(libraryIn: tokens, unit.source)
         guard !deferred.isEmpty else {
-            return Analysed(
+            var a = Analysed(
                 unit: unit, tokens: tokens, deferred: [], declarationNames: declNames, owner: [],
                 inLoadListener: listeners)
+            a.definesLibrary = definesLibrary
+            if !unit.librariesLoaded, !definesLibrary { a.deadFrom = firstLibraryUse(tokens, unit.source, owner: []) ?? .max }
+            return a
         }
         var owner = [Int32](repeating: -1, count: tokens.count)
         let byStart = deferred.indices.sorted {
@@ -119,9 +137,39 @@ struct ScriptScanner {
             }
             if let top = open.last { owner[k] = Int32(top) }
         }
-        return Analysed(
+        var a = Analysed(
             unit: unit, tokens: tokens, deferred: deferred, declarationNames: declNames, owner: owner,
             inLoadListener: listeners)
+        a.definesLibrary = definesLibrary
+        if !unit.librariesLoaded, !definesLibrary { a.deadFrom = firstLibraryUse(tokens, unit.source, owner: owner) ?? .max }
+        return a
+    }
+
+    /// The first top-level use of jQuery (`$(…)`, `$.x`, `jQuery(…)`, `jQuery.x`): nil when there is none.
+    private func firstLibraryUse(_ t: [Token], _ s: [UInt8], owner: [Int32]) -> Int? {
+        for i in t.indices where (i >= owner.count || owner[i] < 0) && isLibraryName(t[i], s) {
+            if i > 0, isPunct(t[i - 1], s, ".") { continue }
+            if i + 1 < t.count, isPunct(t[i + 1], s, "(") || isPunct(t[i + 1], s, ".") { return i }
+        }
+        return nil
+    }
+
+    /// True when the script defines `$` or `jQuery`: `function $(`, `var|let|const $`, `$ =`, `window.$ =`.
+    private func defines(libraryIn t: [Token], _ s: [UInt8]) -> Bool {
+        for i in t.indices where isLibraryName(t[i], s) {
+            if i > 0, t[i - 1].kind == .ident,
+                isWord(t[i - 1], s, "function") || isWord(t[i - 1], s, "var") || isWord(t[i - 1], s, "let")
+                    || isWord(t[i - 1], s, "const")
+            {
+                return true
+            }
+            if i + 1 < t.count, isPunct(t[i + 1], s, "=") { return true }
+        }
+        return false
+    }
+
+    private func isLibraryName(_ t: Token, _ s: [UInt8]) -> Bool {
+        ((t.kind == .punct || t.kind == .ident) && isWord(t, s, "$")) || (t.kind == .ident && isWord(t, s, "jQuery"))
     }
 
     /// Calls `body(name, owner, index)` for each identifier that may refer to a global function: not a
@@ -130,6 +178,7 @@ struct ScriptScanner {
         let s = a.unit.source
         for (i, t) in a.tokens.enumerated() where t.kind == .ident && !a.declarationNames.contains(i) {
             if i > 1, isPunct(a.tokens[i - 1], s, "."), text(a.tokens[i - 2], s) != "window" { continue }
+            if a.isDead(i) { continue }
             body(text(t, s), i < a.owner.count ? a.owner[i] : -1, i)
         }
     }
@@ -352,10 +401,12 @@ struct ScriptScanner {
             // `top.location …` and `parent.location …` (also after `window.`) navigate that window, not the script's.
             let receiver = kind == .windowOpen ? nil : (punct(i - 1, ".") ? word(i - 2) : nil)
             let target = receiver == "top" ? "_top" : receiver == "parent" ? "_parent" : nil
-            f.navigations.append(.init(url: url, kind: kind, onLoad: time != .tap, delay: delay, target: target))
+            let condition = condition(t, s, at: i, statementStart: memberChainStart(t, s, end: i), &groups)
+            f.navigations.append(
+                .init(url: url, kind: kind, onLoad: time != .tap, delay: delay, target: target, condition: condition))
             f.navigationKeys.append(runKey(time, delayed: delay != nil, a, i))
         }
-        for i in 0..<t.count where t[i].kind == .ident && isWanted(t[i], s) {
+        for i in 0..<t.count where t[i].kind == .ident && isWanted(t[i], s) && !a.isDead(i) {
             let w = text(t[i], s)
             switch w {
             case "location":
@@ -384,10 +435,10 @@ struct ScriptScanner {
                 }
                 let ref = formReference(t, s, receiverEnd: i - 2, formsBefore: a.unit.formsBefore, depth: 0)
                 let time = time(i, .submit, f.submits.count)
+                let delayed = timerDelay(t, s, at: i, &groups) != nil
+                let condition = condition(t, s, at: i, statementStart: memberChainStart(t, s, end: i - 2), &groups)
                 f.submits.append(
-                    .init(
-                        form: ref, onLoad: time != .tap,
-                        key: runKey(time, delayed: timerDelay(t, s, at: i, &groups) != nil, a, i)))
+                    .init(form: ref, onLoad: time != .tap, key: runKey(time, delayed: delayed, a, i), condition: condition))
             case "messageHandlers":
                 // (window.)webkit.messageHandlers.NAME.postMessage(ARGS) or messageHandlers["NAME"]
                 guard punct(i - 1, "."), word(i - 2) == "webkit" else { continue }
@@ -417,6 +468,113 @@ struct ScriptScanner {
             }
         }
     }
+
+    /// The first token of the member chain ending at token `end` (inclusive): idents, strings, `.`, `[..]`, `(..)`,
+    /// and a leading `$` (`document.forms[0]`, `$("#pay")`, `window.location`).
+    private func memberChainStart(_ t: [Token], _ s: [UInt8], end: Int) -> Int {
+        var k = end
+        var start = max(end, 0)
+        while k >= 0 {
+            if t[k].kind == .ident || t[k].kind == .string {
+                start = k
+                if k > 0, isPunct(t[k - 1], s, ".") { k -= 2; continue }
+                if k > 0, t[k - 1].kind == .punct, s[t[k - 1].start] == UInt8(ascii: "$") { start = k - 1 }
+                break
+            } else if isPunct(t[k], s, ")") || isPunct(t[k], s, "]") {
+                guard let open = matchingBackward(t, s, from: k) else { break }
+                start = open
+                k = open - 1
+                if k >= 0, t[k].kind == .ident || isPunct(t[k], s, ")") || isPunct(t[k], s, "]") { continue }
+                break
+            } else {
+                break
+            }
+        }
+        return start
+    }
+
+    /// What the navigation or submission at token `index` (its statement starting at `statementStart`) waits on:
+    /// the innermost of an `if` on `confirm(…)` around it (its block, its `else` block, or the one statement
+    /// after a braceless `if (…)`) and a request's promise callback or an awaited request. `groups` has been
+    /// advanced to `index`.
+    private func condition(
+        _ t: [Token], _ s: [UInt8], at index: Int, statementStart: Int, _ groups: inout EnclosingGroups
+    ) -> PageScanResult.ScriptCondition? {
+        // A braceless `if (confirm(…)) location.href = …`.
+        if statementStart > 0, isPunct(t[statementStart - 1], s, ")"),
+            let open = matchingBackward(t, s, from: statementStart - 1), open > 0, isWord(t[open - 1], s, "if"),
+            let answer = confirmAnswer(t, s, (open + 1)..<(statementStart - 1))
+        {
+            return answer
+        }
+        for k in groups.openers.reversed().prefix(16) {
+            if isPunct(t[k], s, "{"), k > 0 {
+                // `if (…) {` and `} else {`
+                if isPunct(t[k - 1], s, ")"), let open = matchingBackward(t, s, from: k - 1), open > 0,
+                    isWord(t[open - 1], s, "if")
+                {
+                    if let answer = confirmAnswer(t, s, (open + 1)..<(k - 1)) { return answer }
+                } else if isWord(t[k - 1], s, "else"), k > 1, isPunct(t[k - 2], s, "}"),
+                    let block = matchingBackward(t, s, from: k - 2), block > 0, isPunct(t[block - 1], s, ")"),
+                    let open = matchingBackward(t, s, from: block - 1), open > 0, isWord(t[open - 1], s, "if"),
+                    let answer = confirmAnswer(t, s, (open + 1)..<(block - 1))
+                {
+                    return answer == .confirmAccepted ? .confirmDismissed : .confirmAccepted
+                }
+                // Code after `await fetch(…)` in this block runs once the network has answered. (Each block is
+                // read once: a block of many navigations stays linear.)
+                let firstAwait =
+                    groups.awaits[k]
+                    ?? {
+                        var j = k + 1
+                        let end = Int(t[k].partner)
+                        while j < end {
+                            if isWord(t[j], s, "await"), j + 1 < t.count, Self.requestHeads.contains(text(t[j + 1], s)) {
+                                return j
+                            }
+                            let p = Int(t[j].partner)
+                            j = p > j ? p + 1 : j + 1
+                        }
+                        return Int.max
+                    }()
+                groups.awaits[k] = firstAwait
+                if firstAwait < index { return .networkAnswer }
+            } else if isPunct(t[k], s, "("), k > 1, t[k - 1].kind == .ident, isPunct(t[k - 2], s, "."),
+                Self.promiseCallbacks.contains(text(t[k - 1], s)), isRequest(t, s, chainEndingAt: k - 3)
+            {
+                return .networkAnswer
+            }
+        }
+        return nil
+    }
+
+    /// The answer of the `confirm(…)` a condition's tokens test: accepted (`confirm(…)`), dismissed
+    /// (`!confirm(…)`); nil when they call no `confirm`.
+    private func confirmAnswer(_ t: [Token], _ s: [UInt8], _ range: Range<Int>) -> PageScanResult.ScriptCondition? {
+        for k in range where t[k].kind == .ident && isWord(t[k], s, "confirm") && k + 1 < t.count && isPunct(t[k + 1], s, "(") {
+            var before = k - 1
+            if before > range.lowerBound, isPunct(t[before], s, "."), isWord(t[before - 1], s, "window") { before -= 2 }
+            if before >= range.lowerBound, isPunct(t[before], s, ".") { continue }
+            return before >= range.lowerBound && isPunct(t[before], s, "!") ? .confirmDismissed : .confirmAccepted
+        }
+        return nil
+    }
+
+    /// True when the member chain ending at token `end` starts with a request: `fetch(…)`, `axios…`,
+    /// `$.ajax|get|post|getJSON(…)`, `jQuery.…`, `navigator.sendBeacon` excepted (no answer to wait for).
+    private func isRequest(_ t: [Token], _ s: [UInt8], chainEndingAt end: Int) -> Bool {
+        guard end >= 0 else { return false }
+        let start = memberChainStart(t, s, end: end)
+        guard start <= end else { return false }
+        if Self.requestHeads.contains(text(t[start], s)) { return true }
+        if isLibraryName(t[start], s), start + 2 <= end, isPunct(t[start + 1], s, "."), t[start + 2].kind == .ident {
+            return ["ajax", "get", "post", "getJSON"].contains(text(t[start + 2], s))
+        }
+        return false
+    }
+
+    private static let requestHeads: Set<String> = ["fetch", "axios"]
+    private static let promiseCallbacks: Set<String> = ["then", "catch", "finally", "done", "fail", "always"]
 
     /// The delay in milliseconds of the `setTimeout(callback, N)` whose callback holds token `index`, when
     /// N is a number literal; nil when the token is not inside such a callback (it runs when reached). Looks
@@ -495,25 +653,7 @@ struct ScriptScanner {
     /// Resolves the receiver of `.submit()` ending at token `end` (inclusive).
     private func formReference(_ t: [Token], _ s: [UInt8], receiverEnd end: Int, formsBefore: Int, depth: Int) -> FormReference {
         guard end >= 0 else { return .unknown(formsBefore: formsBefore) }
-        // Walk back over a member chain: ident, `.`, `[..]`, `(..)`.
-        var k = end
-        var start = end
-        while k >= 0 {
-            if t[k].kind == .ident || t[k].kind == .string {
-                start = k
-                if k > 0, isPunct(t[k - 1], s, ".") { k -= 2; continue }
-                if k > 0, t[k - 1].kind == .punct, s[t[k - 1].start] == UInt8(ascii: "$") { start = k - 1 }
-                break
-            } else if isPunct(t[k], s, ")") || isPunct(t[k], s, "]") {
-                guard let open = matchingBackward(t, s, from: k) else { break }
-                start = open
-                k = open - 1
-                if k >= 0, t[k].kind == .ident || isPunct(t[k], s, ")") || isPunct(t[k], s, "]") { continue }
-                break
-            } else {
-                break
-            }
-        }
+        let start = memberChainStart(t, s, end: end)
         let chain = Array(t[start...end])
         return interpret(chain, t, s, formsBefore: formsBefore, depth: depth, at: start)
     }

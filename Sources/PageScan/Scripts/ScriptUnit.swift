@@ -13,6 +13,9 @@ struct ScriptUnit {
     /// True for code that runs once the page has parsed: a load-time handler attribute (`<body onload>`,
     /// `onpageshow`, `onerror`) or a module script. A classic inline script runs where the parser meets it.
     var runsAfterParsing = false
+    /// False for a classic inline script with no external script before it and no definition of `$` or
+    /// `jQuery` in any script so far: jQuery cannot have been loaded, so its first use throws a ReferenceError.
+    var librariesLoaded = true
     /// Position among the page's script units (set when the unit is added), for document order.
     var index = 0
 }

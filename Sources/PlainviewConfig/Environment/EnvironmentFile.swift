@@ -6,7 +6,7 @@ import NavigationPolicy
 /// Loads environment files (YAML or JSON). Every problem is a `ConfigError` naming the file, line and key.
 public enum EnvironmentFile {
     public static let keys = ["apps", "defaultApps", "webView"]
-    public static let webViewKeys = ["javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows"]
+    public static let webViewKeys = ["javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs"]
     public static let appKeys = ["name", "schemes", "universalLinks", "package", "appLinks", "behaviour"]
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
@@ -149,7 +149,7 @@ public enum EnvironmentFile {
             }
             defaultApps = list
         }
-        // The host app's web view settings; absent keys keep the platforms' defaults (false).
+        // The host app's web view settings; absent keys keep the platforms' defaults.
         var webView = Environment.WebViewSettings()
         if let node = m.value("webView") {
             let w = try node.fields(webViewKeys)
@@ -157,6 +157,14 @@ public enum EnvironmentFile {
                 webView.javaScriptCanOpenWindowsAutomatically = try v.bool()
             }
             if let v = w.value("supportMultipleWindows") { webView.supportMultipleWindows = try v.bool() }
+            if let v = w.value("dialogs") {
+                let text = try v.text()
+                guard let dialogs = Environment.WebViewSettings.Dialogs(rawValue: text) else {
+                    let known = Environment.WebViewSettings.Dialogs.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw v.error("expected one of \(known), found '\(text)'")
+                }
+                webView.dialogs = dialogs
+            }
         }
         return LoadedEnvironment(
             environment: Environment(apps: apps, defaultApps: defaultApps, webView: webView),

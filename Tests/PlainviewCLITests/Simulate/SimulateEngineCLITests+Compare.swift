@@ -57,4 +57,24 @@ extension SimulateEngineCLITests {
                 $0.hasPrefix("compare: times model ") && $0.contains(" · chromium ") && $0.contains(" · webkit ")
             }, "\(r)")
     }
+
+    /// WebKit carries out a refresh under a second itself and gives its navigation no type of its own: it is still
+    /// a `refresh`, as Chromium and the model say.
+    @Test func aRefreshUnderASecondIsARefreshInEveryMode() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let flow = try Self.flow(
+            "quick-refreshes",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<meta http-equiv=refresh content='0; url=https://shop.example.com/next'>Redirecting"
+              - url: https://shop.example.com/next
+                body: "<meta http-equiv=refresh content='0.5;url=https://shop.example.com/done'>"
+            expect: {outcome: complete, hops: 3}
+            """)
+        let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose", flow.path], timeout: 300)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("compare: 1 flow, 0 differ (0 differences)"), "\(r)")
+        #expect(r.stdout.components(separatedBy: "[main, refresh]").count - 1 == 6, "two refreshes in each of three modes: \(r)")
+    }
 }

@@ -1,0 +1,98 @@
+import PageScan
+import Testing
+
+/// What a script's navigation or submission waits on: a `confirm()` answer (its `if`, its `else`, a negation,
+/// a braceless `if`), a network answer (a request's promise callback, code after `await fetch`); and jQuery on a
+/// page that cannot have loaded it (its first use throws, so the rest of that script never runs).
+@Suite struct ScriptConditionTests {
+    /// "PATH CONDITION" per automatic action (navigation or form), in document order; "-" for none.
+    static func actions(_ html: String) throws -> [String] {
+        let r = try PageScanner.scan(Array(html.utf8), documentURL: "https://shop.example/pay")
+        let short = { (url: String) in url.replacingOccurrences(of: "https://shop.example", with: "") }
+        return r.scriptNavigations.filter(\.onLoad).map { "\(short($0.url)) \($0.condition?.rawValue ?? "-")" }
+            + r.forms.filter(\.autoSubmit).map { "form \(short($0.action)) \($0.autoSubmitCondition?.rawValue ?? "-")" }
+    }
+
+    static let rows: [(String, String, [String])] = [
+        ("no condition", "<script>location.href = '/a'</script>", ["/a -"]),
+        (
+            "an if on confirm, and its else",
+            "<script>if (confirm('Pay?')) { location.href = '/ok' } else { location.href = '/no' }</script>",
+            ["/ok confirm-accepted", "/no confirm-dismissed"]
+        ),
+        (
+            "a negated window.confirm in a braceless if",
+            "<script>if (!window.confirm('Leave?')) location.replace('/stay')</script>",
+            ["/stay confirm-dismissed"]
+        ),
+        (
+            "a braceless if on confirm with window.location",
+            "<script>if (confirm('x')) window.location.href = '/ok'; location.href = '/after'</script>",
+            ["/ok confirm-accepted", "/after -"]
+        ),
+        (
+            "an if on something else is no condition",
+            "<script>var ok = 1; if (ok) { location.href = '/a' }</script>",
+            ["/a -"]
+        ),
+        (
+            "a member named confirm is not the dialog",
+            "<script>if (order.confirm('x')) { location.href = '/a' }</script>",
+            ["/a -"]
+        ),
+        (
+            "a submit in fetch().then() waits on the network",
+            "<form id=f action=/acs method=post></form><script>fetch('/status').then(r => r.json()).then(function (j) { document.getElementById('f').submit() })</script>",
+            ["form /acs network-answer"]
+        ),
+        (
+            "a navigation after await fetch waits on the network; one before it does not",
+            "<script>(async function () { location.hash = 'x'; location.href = '/before'; const r = await fetch('/s'); location.href = '/after' })()</script>",
+            ["/before -", "/after network-answer"]
+        ),
+        (
+            "jQuery's ajax done callback waits on the network",
+            "<script src=/jquery.js></script><script>$.ajax({url: '/s'}).done(function () { location.href = '/done' })</script>",
+            ["/done network-answer"]
+        ),
+        (
+            "a then on something that is no request is no condition",
+            "<script>Promise.resolve().then(function () { location.href = '/a' })</script>",
+            ["/a -"]
+        ),
+        (
+            "a form submitted both under a condition and without one: none",
+            "<form id=f action=/acs method=post></form><script>if (confirm('x')) document.forms[0].submit(); document.forms[0].submit()</script>",
+            ["form /acs -"]
+        ),
+        (
+            "jQuery ready with no script that could load jQuery: nothing from it on runs",
+            "<script>location.href = '/first'; $(document).ready(function () { location.href = '/ready' }); location.href = '/after'</script>",
+            ["/first -"]
+        ),
+        (
+            "jQuery ready after an external script: it may be jQuery",
+            "<script src='https://code.jquery.com/jquery-3.7.1.min.js'></script><script>$(function () { location.href = '/ready' })</script>",
+            ["/ready -"]
+        ),
+        (
+            "a page's own $ is no library",
+            "<script>function $(id) { return document.getElementById(id) }</script><script>$('x'); location.href = '/a'</script>",
+            ["/a -"]
+        ),
+        (
+            "a jQuery failure ends only its own script",
+            "<script>jQuery('#x').hide(); location.href = '/dead'</script><script>location.href = '/next'</script>",
+            ["/next -"]
+        ),
+        (
+            "a named function declared after the failure is hoisted and still runs when called",
+            "<script>$(document).ready(go); function go() { location.href = '/dead' }</script><script>go2(); function go2() { location.href = '/live' }</script>",
+            ["/live -"]
+        ),
+    ]
+
+    @Test(arguments: rows) func conditions(row: (String, String, [String])) throws {
+        #expect(try Self.actions(row.1) == row.2, "\(row.0)")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// JavaScript dialogs as the app handles them (`webView.dialogs`), navigations that wait on a network answer, and
+/// jQuery on a page that loads none: the model, Chromium and WebKit say the same.
+extension SimulateEngineCLITests {
+    /// A payment page asking `confirm('Pay now?')`: OK completes, Cancel cancels.
+    static func confirmFlow(_ dialogs: String?) throws -> URL {
+        let expected = dialogs == "accept" ? "complete" : "canceled"
+        return try Self.flow(
+            "confirm-\(dialogs ?? "default")",
+            """
+            \(dialogs.map { "environment: {webView: {dialogs: \($0)}}" } ?? "")
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<script>if (confirm('Pay now?')) { location.href = 'https://shop.example.com/done'; } else { location.href = 'https://shop.example.com/cancel'; }</script>"
+            expect: {outcome: \(expected)}
+            """)
+    }
+
+    static func networkAndLibraryFlows() throws -> [URL] {
+        [
+            try Self.flow(
+                "submit-after-fetch", platform: "android",
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<form id=f method=post action='https://shop.example.com/done'></form><script>fetch('https://shop.example.com/status').then(function () { document.getElementById('f').submit(); });</script>"
+                expect: {outcome: stuck}
+                """),
+            try Self.flow(
+                "ready-without-jquery", platform: "android",
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<script>$(document).ready(function () { location.href = 'https://shop.example.com/done'; }); location.href = 'https://shop.example.com/done';</script>"
+                expect: {outcome: stuck}
+                """),
+        ]
+    }
+
+    @Test func theModelAnswersConfirmAsTheAppDoesAndSaysWhy() async throws {
+        let flows = try [nil, "none", "accept", "dismiss"].map { try Self.confirmFlow($0) }
+        let r = try await Self.cli(
+            ["simulate", "--verbose"] + flows.map(\.path) + (try Self.networkAndLibraryFlows()).map(\.path))
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("6 flows: 6 passed"), "\(r)")
+        #expect(r.stdout.contains("the app shows no JavaScript dialogs (webView.dialogs: none"), "\(r)")
+        #expect(r.stdout.contains("the user answers Cancel to confirm() (webView.dialogs: dismiss)"), "\(r)")
+        #expect(r.stdout.contains("a script goes here only after a network answer"), "\(r)")
+        #expect(r.stdout.contains("its scripts navigate only after a network answer, which the model does not run"), "\(r)")
+    }
+
+    @Test func anUnknownDialogsValueIsAnInputErrorNamingTheKey() async throws {
+        let flow = try Self.confirmFlow("maybe")
+        let r = try await Self.cli(["simulate", flow.path])
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.contains("flow.yaml:3"), "\(r)")
+        #expect(r.stderr.contains("expected one of none, accept, dismiss, found 'maybe'"), "\(r)")
+    }
+
+    @Test func bothEnginesAnswerDialogsAndWaitOnTheNetworkAsTheModelDoes() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let flows = try [nil, "accept", "dismiss"].map { try Self.confirmFlow($0) } + (try Self.networkAndLibraryFlows())
+        let r = try await Self.cli(["simulate", "--engine", "compare"] + flows.map(\.path), timeout: 300)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("compare: 5 flows, 0 differ (0 differences)"), "\(r)")
+        for mode in ["model:", "chromium:", "webkit:"] { #expect(r.stdoutLines.contains(mode), "\(r)") }
+        #expect(r.stdoutLines.filter { $0 == "5 flows: 5 passed, 0 failed" }.count == 3, "\(r)")
+    }
+}
