@@ -45,6 +45,8 @@ final class ChromiumSession: EngineSession {
     private var frameIDs: [Int: String] = [:]
     /// The user just tapped: the next navigation the page starts carries the gesture.
     private var tapPending = false
+    /// What the user last tapped (a new window names no reason: a tapped link's is a link's).
+    private var lastTap: EngineTap.Kind?
     private var budgetRunning = false
     private var budget = ChromiumSession.firstBudget
     private var quiet = 0
@@ -183,6 +185,7 @@ final class ChromiumSession: EngineSession {
             let tapped = ((r["result"] as? [String: Any])?["value"] as? Bool) ?? false
             if tapped {
                 tapPending = true
+                lastTap = target.kind
                 wake()
             }
             return tapped
@@ -257,6 +260,18 @@ final class ChromiumSession: EngineSession {
         case "Page.frameRequestedNavigation":
             activity = true
             return requestedNavigation(m.params)
+        case "Page.windowOpen":
+            // A new window (a tapped `target=_blank` link, `window.open`) that the popup blocker let through:
+            // Chromium reports no `frameRequestedNavigation` for it. The app's delegate is asked about it as a
+            // new-window navigation, as WKWebView asks (Android without multiple windows: the world loads it in place).
+            activity = true
+            guard let url = m.string("url"), let kind = SchemeKind(url: url), kind != .neverExternal else { return nil }
+            let gesture = (m.params["userGesture"] as? NSNumber)?.boolValue == true && tapPending
+            let trigger: NavigationTrigger =
+                gesture ? (lastTap == .link ? .link : lastTap == .form ? .form : .script) : .script
+            if gesture { tapPending = false }
+            return .navigation(
+                EngineNavigation(url: url, frame: .newWindow, frameIndex: nil, trigger: trigger, gesture: gesture, request: nil))
         case "Page.frameNavigated":
             activity = true
             if let frame = m.params["frame"] as? [String: Any], let id = frame["id"] as? String { uncommitted.remove(id) }

@@ -77,4 +77,27 @@ extension SimulateEngineCLITests {
         #expect(r.stdout.contains("compare: 1 flow, 0 differ (0 differences)"), "\(r)")
         #expect(r.stdout.components(separatedBy: "[main, refresh]").count - 1 == 6, "two refreshes in each of three modes: \(r)")
     }
+
+    /// A tapped `target=_blank` link reaches the app as a new-window navigation in every mode (Chromium reports it
+    /// as a window opening, not as a frame navigation); on Android without multiple windows it loads in place.
+    @Test(arguments: ["ios", "android"]) func aTappedBlankLinkIsANewWindowInEveryMode(platform: String) async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let flow = try Self.flow(
+            "blank-link-\(platform)", platform: platform,
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<a href='https://help.example.org/terms' target=_blank>Terms</a>"
+              - url: https://help.example.org/terms
+                body: "Terms"
+            steps:
+              - tap: Terms
+            expect: {outcome: stuck}
+            """)
+        let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose", flow.path], timeout: 300)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("compare: 1 flow, 0 differ (0 differences)"), "\(r)")
+        let hop = platform == "ios" ? "[new-window, link, tap]" : "[main, link, tap]"
+        #expect(r.stdout.components(separatedBy: "GET https://help.example.org/terms  \(hop)").count - 1 == 3, "\(r)")
+    }
 }
