@@ -1,5 +1,5 @@
-// `plainview goodlist learn TRACE…`: hosts that made a simulated flow leave the web view (the picky-page rule)
-// (and, where they then got stuck in the browser, that too), with counts and evidence, as candidate goodlist entries for a person to verify.
+// `plainview goodlist learn TRACE…`: hosts whose picky-page rule made a simulated flow leave the web view and get
+// stuck in the browser, with counts and evidence, as candidate goodlist entries for a person to verify.
 //
 // Input: the simulator's JSON Lines trace (`plainview simulate --trace FILE`), one event object a line:
 //   {"flow":"…","branch":"default","step":7,"event":"decide","context":"webview","url":"https://acs.bank.example/…",
@@ -47,12 +47,21 @@ public struct GoodlistCandidate: Sendable, Hashable {
 }
 
 /// Collects candidates from trace files.
+///
+/// A host is proposed only on evidence that its rule caused a failure: a run left the web view there (the
+/// picky-page rule) and then got stuck in the browser, on the default branch (an explored branch's own choices —
+/// an app not installed, a universal link that fails — may be why it got stuck, whatever the host). A host is
+/// never proposed when a run that left there completed or was canceled through the browser (it works as it is),
+/// or when an app switch followed from the browser (the page there may set a cookie that the return must find:
+/// moved into the web view, it would be left behind; see the shipped BankID cookie flows).
 public struct GoodlistLearner: Sendable {
     /// Rule ids of the picky-page rule (unknown host under the goodlist policy → leave the web view).
     public static let pickyPageRules: Set<String> = ["web.picky-page", "web.picky-page-from-payment"]
 
     private var byHost: [String: [GoodlistEvidence]] = [:]
     private var order: [String] = []
+    /// Hosts never to propose, each with why (the first reason found).
+    public private(set) var keptOut: [(host: String, why: String)] = []
     /// Events of interest that give no evidence, each as `file:line: why` (not fatal; the CLI lists them).
     public private(set) var skipped: [String] = []
     public var skippedEvents: Int { skipped.count }
@@ -62,9 +71,17 @@ public struct GoodlistLearner: Sendable {
 
     private struct RunKey: Hashable { var file: String; var flow: String; var branch: String }
 
+    /// One run's picky-page departures (in order) and the hosts an app switch followed.
+    private struct Run {
+        var left: [(host: String, evidence: GoodlistEvidence)] = []
+        var switchedAfter: Set<String> = []
+        /// The host app (the `start` event's `app`): launching it is the return, not a switch away.
+        var hostApp: String?
+    }
+
     /// Reads one trace (JSON Lines). A line that is not a JSON object is an error naming file and line.
     public mutating func read(_ bytes: [UInt8], file: String) throws(ConfigError) {
-        var lastPicky: [RunKey: String] = [:] // host of the last picky-page decision in each run
+        var runs: [RunKey: Run] = [:]
         var start = 0
         var lineNumber = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -102,38 +119,80 @@ public struct GoodlistLearner: Sendable {
                 }
                 let rule = (object["rule"] as? String) ?? ""
                 if Self.pickyPageRules.contains(rule) {
-                    lastPicky[key] = host
-                    add(
-                        host,
-                        GoodlistEvidence(
-                            kind: .left, flow: flow, branch: branch, step: step, detail: rule,
-                            file: file, line: lineNumber))
+                    runs[key, default: Run()].left.append(
+                        (
+                            host,
+                            GoodlistEvidence(
+                                kind: .left, flow: flow, branch: branch, step: step, detail: rule, file: file,
+                                line: lineNumber)
+                        ))
+                }
+            case "start":
+                runs[key, default: Run()].hostApp = object["app"] as? String
+            case "launch":
+                // A switch to another app after the run left the web view: the hosts it left at stay where they are.
+                if let run = runs[key], !run.left.isEmpty, (object["app"] as? String).map({ $0 != run.hostApp }) ?? true {
+                    runs[key]?.switchedAfter.formUnion(run.left.map(\.host))
                 }
             case "outcome":
-                guard (object["action"] as? String) == "stuck" else { continue }
-                // A stuck run is evidence only for the host where the picky-page rule sent it out of the web
-                // view, and only when it got stuck out there (in the browser). Stuck anywhere else (a declined
-                // prompt, an app that failed, a page inside the web view) is not something an entry would fix.
-                let context = (object["context"] as? String) ?? ""
-                guard let host = lastPicky[key] else {
-                    skipped.append("\(file):\(lineNumber): \(flow) got stuck without leaving the web view by the picky-page rule")
-                    continue
-                }
-                guard context == "browser" else {
-                    skipped.append(
-                        "\(file):\(lineNumber): \(flow) got stuck in \(context.isEmpty ? "an unnamed context" : context), not in the browser the picky-page rule opened at \(host)"
-                    )
-                    continue
-                }
-                add(
-                    host,
-                    GoodlistEvidence(
-                        kind: .stuck, flow: flow, branch: branch, step: step,
-                        detail: (object["reason"] as? String) ?? "stuck", file: file, line: lineNumber))
+                let run = runs.removeValue(forKey: key) ?? Run()
+                settle(run, outcome: object, flow: flow, branch: branch, step: step, file: file, line: lineNumber)
             default:
                 continue
             }
         }
+        // Runs the trace does not end: their departures are shown as evidence of nothing.
+        for (_, run) in runs.sorted(by: { ($0.value.left.first?.evidence.line ?? 0) < ($1.value.left.first?.evidence.line ?? 0) })
+        {
+            for (host, evidence) in run.left { add(host, evidence) }
+        }
+    }
+
+    /// What one run's outcome says about the hosts it left the web view at.
+    private mutating func settle(
+        _ run: Run, outcome object: [String: Any], flow: String, branch: String?, step: Int?, file: String, line: Int
+    ) {
+        let action = (object["action"] as? String) ?? ""
+        for host in run.switchedAfter.sorted() {
+            keepOut(host, "\(flow) switches to an app from the browser after leaving the web view there (\(file):\(line))")
+        }
+        if action == "complete" || action == "canceled" {
+            for host in Set(run.left.map(\.host)).sorted() {
+                keepOut(host, "\(flow) ends \(action) through the browser after leaving the web view there (\(file):\(line))")
+            }
+            return
+        }
+        guard action == "stuck" else { return }
+        // A stuck run is evidence only for the host where the picky-page rule sent it out of the web view, and only
+        // when it got stuck out there (in the browser), on the default branch. Stuck anywhere else (a declined
+        // prompt, an app that failed, a page inside the web view) is not something an entry would fix.
+        let context = (object["context"] as? String) ?? ""
+        guard let host = run.left.last?.host else {
+            skipped.append("\(file):\(line): \(flow) got stuck without leaving the web view by the picky-page rule")
+            return
+        }
+        guard context == "browser" else {
+            skipped.append(
+                "\(file):\(line): \(flow) got stuck in \(context.isEmpty ? "an unnamed context" : context), not in the browser the picky-page rule opened at \(host)"
+            )
+            return
+        }
+        if let branch, !branch.isEmpty, branch != "default" {
+            skipped.append(
+                "\(file):\(line): \(flow) got stuck on branch \(branch), whose own choices may be why, not \(host)'s rule")
+            return
+        }
+        for (h, evidence) in run.left { add(h, evidence) }
+        add(
+            host,
+            GoodlistEvidence(
+                kind: .stuck, flow: flow, branch: branch, step: step, detail: (object["reason"] as? String) ?? "stuck",
+                file: file, line: line))
+    }
+
+    private mutating func keepOut(_ host: String, _ why: String) {
+        guard !keptOut.contains(where: { $0.host == host }) else { return }
+        keptOut.append((host, why))
     }
 
     private mutating func add(_ host: String, _ evidence: GoodlistEvidence) {
@@ -141,10 +200,14 @@ public struct GoodlistLearner: Sendable {
         byHost[host, default: []].append(evidence)
     }
 
-    /// The candidates, most evidence first (then by host), leaving out hosts `known` already admits.
+    /// The candidates, most evidence first (then by host): hosts with a stuck run to their name, leaving out the
+    /// ones kept out (`keptOut`) and those `known` already admits.
     public func candidates(excluding known: Goodlist = Goodlist()) -> [GoodlistCandidate] {
-        order.compactMap { host -> GoodlistCandidate? in
-            guard known.match(host: host) == nil, let evidence = byHost[host] else { return nil }
+        let out = Set(keptOut.map(\.host))
+        return order.compactMap { host -> GoodlistCandidate? in
+            guard !out.contains(host), known.match(host: host) == nil, let evidence = byHost[host],
+                evidence.contains(where: { $0.kind == .stuck })
+            else { return nil }
             return GoodlistCandidate(host: host, evidence: evidence)
         }
         .sorted { a, b in

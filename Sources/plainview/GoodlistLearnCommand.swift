@@ -8,12 +8,15 @@ import GoodlistTools
 struct GoodlistLearnCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "learn",
-        abstract: "From simulator traces, the hosts that made a flow leave the web view or get stuck, as candidate entries.",
+        abstract: "From simulator traces, the hosts whose picky-page rule got a flow stuck in the browser, as candidate entries.",
         discussion: """
             Reads JSON Lines traces (plainview simulate --trace FILE): 'decide' events whose rule is web.picky-page \
-            or web.picky-page-from-payment (the flow left the web view at that host), and 'stuck' outcomes (counted \
-            against the run's last picky-page host, else its last decided host). Prints candidate entries in the \
-            .goodlist format with the evidence as comments; hosts the current list already admits are left out. \
+            or web.picky-page-from-payment (the flow left the web view at that host) and the run's outcome. A host \
+            is a candidate when a run that left there got stuck in the browser on the default branch (an explored \
+            branch's own choices may be why it got stuck); it is kept out when a run that left there completed or \
+            was canceled through the browser, or switched to an app from it (its cookies must stay where the return \
+            lands). Prints candidate entries in the .goodlist format with the evidence as comments; hosts the \
+            current list already admits are left out. \
             Candidates carry no issuer/vendor on purpose: lint fails until a person has checked them. Exit 0; 64 \
             when a trace cannot be read.
             """
@@ -71,6 +74,10 @@ struct GoodlistLearnCommand: AsyncParsableCommand {
         let allowed = learner.alreadyAllowed(by: known)
         var summary = "\(candidates.count) candidate\(candidates.count == 1 ? "" : "s") from \(learner.eventCount) events"
         if !allowed.isEmpty { summary += "; already allowed: \(allowed.joined(separator: ", "))" }
+        for k in learner.keptOut { printError("kept out \(k.host): \(k.why)") }
+        if !learner.keptOut.isEmpty {
+            summary += "; kept out (listed above): \(learner.keptOut.map(\.host).joined(separator: ", "))"
+        }
         for line in learner.skipped { printError("skipped \(line)") }
         if learner.skippedEvents > 0 {
             summary += "; \(learner.skippedEvents) event\(learner.skippedEvents == 1 ? "" : "s") skipped (listed above)"

@@ -285,6 +285,21 @@ import TestSupport
         #expect((obj?["evidence"] as? [[String: Any]])?.first?["step"] as? Int == 6)
     }
 
+    /// The shipped flows, explored: every host that sends a flow to the browser there works through the browser or
+    /// leads to an app switch, so learning from them proposes nothing (a proposal would break a working flow).
+    @Test func learningFromTheShippedFlowsProposesNoHostThatWorksThroughTheBrowser() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t = dir.appendingPathComponent("pages.jsonl").path
+        let sim = try CLI.run(["simulate", "--explore", "--trace", t, "Pages"])
+        #expect(sim.status == 0, "\(sim)")
+        let r = try CLI.run(["goodlist", "learn", t])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.isEmpty, "\(r)")
+        #expect(r.stderr.contains("kept out acs.bank.example: ios-3ds-not-goodlisted ends complete through the browser"), "\(r)")
+        #expect(r.stderr.contains("0 candidates from"), "\(r)")
+    }
+
     @Test func learnRejectsTextTraces() throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
