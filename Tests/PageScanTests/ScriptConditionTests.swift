@@ -95,4 +95,37 @@ import Testing
     @Test(arguments: rows) func conditions(row: (String, String, [String])) throws {
         #expect(try Self.actions(row.1) == row.2, "\(row.0)")
     }
+
+    /// A script's `.click()` on a link found by id follows it (kind `click`, the link's target); on a submit
+    /// button, submits its form; on anything else, does nothing.
+    static let clicks: [(String, String, [String])] = [
+        (
+            "getElementById on a link, in a load listener",
+            "<a id=go href='/next' target=_top>Go</a><script>window.onload = function () { document.getElementById('go').click() }</script>",
+            ["/next click _top"]
+        ),
+        (
+            "querySelector by id", "<a id=fin href=/done>Finish</a><script>document.querySelector('#fin').click()</script>",
+            ["/done click -"]
+        ),
+        (
+            "a submit button submits its form",
+            "<form action=/acs method=post><button id=send>Send</button></form><script>document.getElementById('send').click()</script>",
+            ["form /acs"]
+        ),
+        ("an id no link or submit button has", "<div id=x></div><script>document.getElementById('x').click()</script>", []),
+        (
+            "a click in a tap handler is no automatic action",
+            "<a id=go href=/next>Go</a><button onclick=\"document.getElementById('go').click()\">B</button>", []
+        ),
+    ]
+
+    @Test(arguments: clicks) func scriptClicks(row: (String, String, [String])) throws {
+        let r = try PageScanner.scan(Array(row.1.utf8), documentURL: "https://shop.example/pay")
+        let short = { (url: String) in url.replacingOccurrences(of: "https://shop.example", with: "") }
+        let found =
+            r.scriptNavigations.filter(\.onLoad).map { "\(short($0.url)) \($0.kind.rawValue) \($0.target ?? "-")" }
+            + r.forms.filter(\.autoSubmit).map { "form \(short($0.action))" }
+        #expect(found == row.2, "\(row.0): \(r.scriptNavigations)")
+    }
 }

@@ -118,7 +118,9 @@ extension World {
             case .script(let s, let frameIndex):
                 let (frame, index) =
                     s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: frameIndex, in: front)
-                navigate(front, s.url, frame: frame, frameIndex: index, trigger: .script, gesture: true, method: "GET")
+                navigate(
+                    front, s.url, frame: frame, frameIndex: index, trigger: s.kind == .click ? .link : .script, gesture: true,
+                    method: "GET")
             }
         case .accept, .decline:
             finish(.stuck, reason: "step \(n) (\(step)): no prompt is shown")

@@ -236,7 +236,9 @@ final class World {
             case .script(let s):
                 // A framed page's `top.location = …` navigates the main frame, as the engines do.
                 let (to, index) = s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: t.frame, in: t.surface)
-                navigate(t.surface, s.url, frame: to, frameIndex: index, trigger: .script, gesture: false, method: "GET")
+                // A link a script clicks is followed as a link, without the user's gesture.
+                let trigger: NavigationTrigger = s.kind == .click ? .link : .script
+                navigate(t.surface, s.url, frame: to, frameIndex: index, trigger: trigger, gesture: false, method: "GET")
             case .form(let f):
                 submit(t.surface, f, frameIndex: t.frame, gesture: false)
             case .refresh(let u):

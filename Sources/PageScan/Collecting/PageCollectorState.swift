@@ -60,6 +60,15 @@ struct PageCollectorState {
     /// where a browser would close each. Text goes to the innermost link only, so each open link's text is the tail
     /// of `linkText` from its start (an inner link's text is taken off when it closes).
     private var openLinks: [(index: Int, textStart: Int)] = []
+    /// Elements a script may `.click()` by id (the first element with an id, as `getElementById` finds it): a
+    /// link's raw href and target, or a submit button's form. At most `PageScanner.maxFindingsPerKind` ids.
+    private enum Clickable { case link(href: String, target: String?), submit(owner: Int?, ownerID: String?) }
+    private var clickables: [String: Clickable] = [:]
+
+    private mutating func addClickable(_ id: String?, _ c: Clickable) {
+        guard let id, !id.isEmpty, clickables[id] == nil, clickables.count < PageScanner.maxFindingsPerKind else { return }
+        clickables[id] = c
+    }
     private var linkText: [UInt8] = []
     private var forms: [PendingForm] = []
     private var openForm: Int?
@@ -135,10 +144,12 @@ struct PageCollectorState {
         switch tag {
         case .a, .area:
             // The href is copied as bytes; a bare `href` is the empty reference.
-            var href: UnsafePointer<UInt8>?, hasHref = false, target: String?, alt: UnsafePointer<UInt8>?
+            var href: UnsafePointer<UInt8>?, hasHref = false, target: String?, alt: UnsafePointer<UInt8>?, id: String?
             attributes.forEach { n, v in
                 if cEqual(n, "href") {
                     href = v; hasHref = true
+                } else if cEqual(n, "id") {
+                    id = string(v)
                 } else if cEqual(n, "target") {
                     target = string(v)
                 } else if tag == .area && cEqual(n, "alt") {
@@ -154,6 +165,9 @@ struct PageCollectorState {
                 } else {
                     openLinks.append((-1, linkText.count))
                 }
+            }
+            if hasHref, tag == .a {
+                addClickable(id, .link(href: href.map { String(decoding: cBytes($0), as: UTF8.self) } ?? "", target: target))
             }
             guard kept else { return }
             let start = hrefs.count
@@ -214,9 +228,11 @@ struct PageCollectorState {
             forms.append(f)
         case .button:
             var kind = PageScanResult.Button.Kind.submit, name: String?, value: String?, formID: String?, ariaLabel: String?
-            var disabled = false
+            var disabled = false, id: String?
             attributes.forEach { n, v in
-                if cEqual(n, "type") {
+                if cEqual(n, "id") {
+                    id = string(v)
+                } else if cEqual(n, "type") {
                     kind = Self.buttonKind(string(v)) ?? .submit
                 } else if cEqual(n, "name") {
                     name = string(v)
@@ -231,6 +247,7 @@ struct PageCollectorState {
                 }
             }
             if kind == .image { kind = .submit }
+            if kind == .submit, !disabled, disabledFieldsets == 0 { addClickable(id, .submit(owner: openForm, ownerID: formID)) }
             guard !disabled, disabledFieldsets == 0, keeps(owner: openForm, ownerID: formID), counts.admit(.button) else {
                 return
             }
@@ -240,9 +257,11 @@ struct PageCollectorState {
             buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
         case .input:
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
-            var alt: String?, ariaLabel: String?
+            var alt: String?, ariaLabel: String?, id: String?
             attributes.forEach { n, v in
-                if cEqual(n, "name") {
+                if cEqual(n, "id") {
+                    id = string(v)
+                } else if cEqual(n, "name") {
                     name = string(v)
                 } else if cEqual(n, "value") {
                     value = string(v)
@@ -259,6 +278,9 @@ struct PageCollectorState {
                 } else if cEqual(n, "aria-label") {
                     ariaLabel = string(v)
                 }
+            }
+            if Self.buttonKind(type) == .submit || Self.buttonKind(type) == .image, !disabled, disabledFieldsets == 0 {
+                addClickable(id, .submit(owner: openForm, ownerID: formID))
             }
             if let kind = Self.buttonKind(type), kind != .reset || value != nil, !disabled, disabledFieldsets == 0,
                 keeps(owner: openForm, ownerID: formID), counts.admit(.button)
@@ -575,6 +597,25 @@ struct PageCollectorState {
         }
 
         var findings = scripts.finish()
+        // A script's `.click()` on a link follows it (a navigation of kind `click`); on a submit button, submits its
+        // form. An id that names neither does nothing.
+        for c in findings.clicks {
+            switch clickables[c.id] {
+            case .link(let href, let target):
+                guard findings.navigations.count < PageScanner.maxFindingsPerKind else { continue }
+                findings.navigations.append(
+                    .init(url: href, kind: .click, onLoad: c.onLoad, target: target ?? baseTarget, condition: c.condition))
+                findings.navigationKeys.append(c.key)
+            case .submit(let owner, let ownerID):
+                // A submit button outside any form submits nothing.
+                guard let form: FormReference = ownerID.map({ .id($0) }) ?? owner.map({ .index($0) }) else { continue }
+                findings.submits.append(.init(form: form, onLoad: c.onLoad, key: c.key, condition: c.condition))
+            case nil:
+                continue
+            }
+        }
+        findings.clicks = []
+        clickables = [:]
         // A button's `onclickURL` is the first navigation of its handler's unit, resolved (nil when that one
         // does not resolve): the handler was analysed with the others, so it is looked up, not analysed again.
         // Units sorted, each with its first navigation's URL once seen (binary search: no hashing per navigation).

@@ -14,12 +14,13 @@ enum Tag: CaseIterable {
     /// unread-attribute tests try every attribute of the HTML standard on every element listed).
     var readAttributes: [String]? {
         switch self {
-        case .a, .base: ["href", "target"]
+        case .a: ["href", "target", "id"]
+        case .base: ["href", "target"]
         case .area: ["href", "target", "alt"]
         case .meta: nil
         case .form: ["action", "method", "target", "name", "id"]
-        case .button: ["type", "name", "value", "form", "aria-label", "disabled"]
-        case .input: ["name", "value", "type", "checked", "disabled", "form", "alt", "aria-label"]
+        case .button: ["type", "name", "value", "form", "aria-label", "disabled", "id"]
+        case .input: ["name", "value", "type", "checked", "disabled", "form", "alt", "aria-label", "id"]
         case .textarea: ["name", "disabled", "form"]
         case .select: ["name", "multiple", "disabled", "form"]
         case .option: ["value", "selected", "disabled"]

@@ -165,6 +165,9 @@ public struct PageScanResult: Sendable, Hashable, Codable {
             case assign // location = / location.href = / location.assign()
             case replace // location.replace()
             case windowOpen = "window-open"
+            /// `document.getElementById(…).click()` (or `querySelector("#…")`) on a link: the link is followed
+            /// as if followed by the user, without a gesture; `target` is the link's.
+            case click
         }
         public var url: String
         public var kind: Kind

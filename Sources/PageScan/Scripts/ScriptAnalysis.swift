@@ -175,6 +175,9 @@ struct ScriptAnalysis {
             case .submit:
                 out.submits[item].onLoad = time != .tap
                 if out.submits[item].key.phase != 2 { out.submits[item].key.phase = time == .parse ? 0 : 1 }
+            case .click:
+                out.clicks[item].onLoad = time != .tap
+                if out.clicks[item].key.phase != 2 { out.clicks[item].key.phase = time == .parse ? 0 : 1 }
             }
         }
         out.inFunctions = []

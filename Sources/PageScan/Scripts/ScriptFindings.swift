@@ -12,10 +12,18 @@ struct ScriptFindings {
     var navigationKeys: [RunKey] = []
     var hooks: [PageScanResult.Hook] = []
     var submits: [Submit] = []
+    /// `….click()` on an element found by id: resolved against the page's links and submit buttons at the end.
+    struct Click {
+        var id: String
+        var onLoad: Bool
+        var key: RunKey
+        var condition: PageScanResult.ScriptCondition?
+    }
+    var clicks: [Click] = []
     /// Findings in the body of a named function: when they run is known only once every script has been read
     /// (whether code that runs calls the function), so `onLoad` and the run key's phase wait for `finish`.
     /// `item` indexes `navigations`, `hooks` or `submits`.
-    enum List: UInt8 { case navigation, hook, submit }
+    enum List: UInt8 { case navigation, hook, submit, click }
     var inFunctions: [(list: List, item: Int32, function: String)] = []
     /// The URLs of plain assignments (`ScriptScanner.plainAssignment`) as bytes, end to end: most are read once,
     /// to be resolved, so no String is made of them. Navigation `plainURLs[k].navigation` (its `url` left empty)

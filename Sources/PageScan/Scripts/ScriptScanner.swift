@@ -36,7 +36,7 @@ struct ScriptScanner {
             ? Self.defaultNeedles : Self.baseNeedles + androidInterfaces.map { Array($0.utf8) }
         needleStarts = ByteSet(needles.compactMap(\.first))
         var wanted = [Bool](repeating: false, count: 256 * 32)
-        for word in ["location", "open", "submit", "requestSubmit", "messageHandlers"] + Array(androidInterfaces) {
+        for word in ["location", "open", "submit", "requestSubmit", "messageHandlers", "click"] + Array(androidInterfaces) {
             guard let first = word.utf8.first else { continue }
             wanted[Int(first) * 32 + min(word.utf8.count, 31)] = true
         }
@@ -369,7 +369,9 @@ struct ScriptScanner {
     // MARK: matching
 
     /// Words a script must contain to be worth tokenising (case matters: `requestSubmit` has no `submit`).
-    private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "Submit", "messageHandlers"].map { Array($0.utf8) }
+    private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "Submit", "messageHandlers", ".click("].map {
+        Array($0.utf8)
+    }
     private static let defaultNeedles = baseNeedles + PageScanner.defaultAndroidInterfaces.map { Array($0.utf8) }
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = Set(plainWindowNames.map(\.description))
@@ -439,6 +441,25 @@ struct ScriptScanner {
                 let condition = condition(t, s, at: i, statementStart: memberChainStart(t, s, end: i - 2), &groups)
                 f.submits.append(
                     .init(form: ref, onLoad: time != .tap, key: runKey(time, delayed: delayed, a, i), condition: condition))
+            case "click":
+                // document.getElementById("ID").click() / document.querySelector("#ID").click()
+                guard punct(i - 1, "."), punct(i + 1, "("), punct(i + 2, ")"), punct(i - 2, ")"),
+                    let open = matchingBackward(t, s, from: i - 2), open == i - 4, t[open + 1].kind == .string,
+                    let finder = word(open - 1), finder == "getElementById" || finder == "querySelector"
+                else { continue }
+                var id = decodeString(t[open + 1], s)
+                if finder == "querySelector" {
+                    guard id.hasPrefix("#"), id.count > 1,
+                        id.dropFirst().allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+                    else { continue }
+                    id.removeFirst()
+                }
+                guard !id.isEmpty, f.clicks.count < PageScanner.maxFindingsPerKind else { continue }
+                let time = time(i, .click, f.clicks.count)
+                let delayed = timerDelay(t, s, at: i, &groups) != nil
+                let condition = condition(t, s, at: i, statementStart: memberChainStart(t, s, end: i - 2), &groups)
+                f.clicks.append(
+                    .init(id: id, onLoad: time != .tap, key: runKey(time, delayed: delayed, a, i), condition: condition))
             case "messageHandlers":
                 // (window.)webkit.messageHandlers.NAME.postMessage(ARGS) or messageHandlers["NAME"]
                 guard punct(i - 1, "."), word(i - 2) == "webkit" else { continue }

@@ -69,4 +69,48 @@ extension SimulateEngineCLITests {
         for mode in ["model:", "chromium:", "webkit:"] { #expect(r.stdoutLines.contains(mode), "\(r)") }
         #expect(r.stdoutLines.filter { $0 == "5 flows: 5 passed, 0 failed" }.count == 3, "\(r)")
     }
+
+    /// A page that clicks a link or a submit button from its scripts navigates without a gesture, as engines do:
+    /// a link as a link, a button's form as a form, a `target=_blank` link into the popup blocker.
+    @Test func scriptClicksNavigateInEveryModeAlike() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let flows = [
+            try Self.flow(
+                "click-link-on-load",
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<a id=go href='https://shop.example.com/next'>Continue</a><script>window.onload = function () { document.getElementById('go').click(); };</script>"
+                  - url: https://shop.example.com/next
+                    body: "<a id=fin href='/done'>Finish</a><script>document.querySelector('#fin').click()</script>"
+                expect: {outcome: complete, hops: 3}
+                """),
+            try Self.flow(
+                "click-submit-button", platform: "android",
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<form method=post action='https://acs.bank.example/creq'><input type=hidden name=creq value=abc><button id=send>Send</button></form><script>document.getElementById('send').click();</script>"
+                  - url: https://acs.bank.example/creq
+                    method: POST
+                    body: "<a href='https://shop.example.com/done'>Back</a>"
+                steps:
+                  - tap: Back
+                expect: {outcome: complete}
+                """),
+            try Self.flow(
+                "click-blank-link",
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<a id=go href='https://help.example.org/x' target=_blank>Help</a><script>document.getElementById('go').click();</script>"
+                expect: {outcome: stuck}
+                """),
+        ]
+        let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose"] + flows.map(\.path), timeout: 300)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("compare: 3 flows, 0 differ (0 differences)"), "\(r)")
+        #expect(r.stdout.components(separatedBy: "GET https://shop.example.com/next  [main, link]\n").count - 1 == 3, "\(r)")
+        #expect(r.stdout.contains("popup blocked: https://help.example.org/x"), "\(r)")
+    }
 }
