@@ -58,10 +58,12 @@ final class CDPConnection {
         return nextID
     }
 
-    /// Sends a command and waits for its reply; a protocol error is thrown with the engine's message.
+    /// Sends a command and waits for its reply; a protocol error is thrown with the engine's message. Events that
+    /// arrive meanwhile are queued, after `meanwhile` has seen each (a JavaScript dialog opened by the command
+    /// blocks its reply until it is answered).
     func call(
         _ method: String, _ params: [(String, JSONValue?)] = [], session: String? = nil,
-        deadline: Date
+        deadline: Date, meanwhile: ((CDPMessage) -> Void)? = nil
     ) throws(EngineFailure) -> [String: Any] {
         let id = try send(method, params, session: session)
         while true {
@@ -72,7 +74,10 @@ final class CDPConnection {
                 if let e = m.error { throw EngineFailure(.protocolError, "\(method): \(e)") }
                 return m.result
             }
-            if m.method != nil { queued.append(m) }
+            if m.method != nil {
+                meanwhile?(m)
+                queued.append(m)
+            }
         }
     }
 

@@ -65,6 +65,8 @@ final class ChromiumSession: EngineSession {
     private var uncommitted: Set<String> = []
     /// What the page's `confirm()` answers (the flow's `webView.dialogs`).
     private let confirms: Bool
+    /// Dialogs answered while a command waited (their queued events need no second answer).
+    private var answeredDialogs: Set<String> = []
 
     init(
         connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
@@ -175,13 +177,17 @@ final class ChromiumSession: EngineSession {
             let expression =
                 "(\(EngineScripts.tap))(\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)), "
                 + "\(JSONEscaping.quote(target.url, htmlSafe: false)), \(JSONEscaping.quote(target.text ?? "", htmlSafe: false)))"
+            // A tap that opens a dialog (`onclick="return confirm(…)"`) gets no reply until it is answered.
             let r = try connection.call(
                 "Runtime.evaluate",
                 [
                     ("expression", .string(expression)), ("contextId", .int(contextID)),
                     ("userGesture", .bool(true)), ("returnByValue", .bool(true)),
                 ],
-                session: session, deadline: deadline)
+                session: session, deadline: deadline,
+                meanwhile: { [self] m in
+                    if m.method == "Page.javascriptDialogOpening" { answerDialog(m) }
+                })
             let tapped = ((r["result"] as? [String: Any])?["value"] as? Bool) ?? false
             if tapped {
                 tapPending = true
@@ -298,10 +304,8 @@ final class ChromiumSession: EngineSession {
             activity = true
             return nil
         case "Page.javascriptDialogOpening":
-            // Answered as the app would (`webView.dialogs`): with no WebChromeClient, Android's WebView cancels
-            // confirm() and prompt(); an app that shows them gets the user's answer. Leaving the page is allowed.
-            let accept = m.string("type") == "beforeunload" || m.string("type") == "alert" || confirms
-            send("Page.handleJavaScriptDialog", [("accept", .bool(accept))])
+            if !answeredDialogs.contains(m.string("message") ?? "") { answerDialog(m) }
+            answeredDialogs = []
             return nil
         case "Runtime.bindingCalled":
             guard m.string("name") == Self.hookBinding else { return nil }
@@ -396,6 +400,14 @@ final class ChromiumSession: EngineSession {
     }
 
     /// The gesture of the user's last tap goes to the first navigation the page starts after it.
+    /// Answers a JavaScript dialog as the app would (`webView.dialogs`): with no WebChromeClient, Android's WebView
+    /// cancels confirm() and prompt(); an app that shows them gets the user's answer. Leaving the page is allowed.
+    private func answerDialog(_ m: CDPMessage) {
+        let accept = m.string("type") == "beforeunload" || m.string("type") == "alert" || confirms
+        send("Page.handleJavaScriptDialog", [("accept", .bool(accept))])
+        answeredDialogs.insert(m.string("message") ?? "")
+    }
+
     private func takeGesture(_ reason: String) -> Bool {
         guard tapPending, ["anchorClick", "formSubmissionGet", "formSubmissionPost", "scriptInitiated"].contains(reason) else {
             return false

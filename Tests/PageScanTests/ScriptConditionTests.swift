@@ -128,4 +128,15 @@ import Testing
             + r.forms.filter(\.autoSubmit).map { "form \(short($0.action))" }
         #expect(found == row.2, "\(row.0): \(r.scriptNavigations)")
     }
+
+    @Test func aLinkOrButtonWhoseOnclickReturnsConfirmWaitsOnIt() throws {
+        let r = try PageScanner.scan(
+            Array(
+                """
+                <a href=/cancel onclick="return confirm('Sure?')">Cancel</a><a href=/help onclick="track()">Help</a>
+                <form action=/pay><button onclick=" return window.confirm('Pay?')">Pay</button></form>
+                """.utf8), documentURL: "https://shop.example/pay")
+        #expect(r.links.map(\.condition) == [.confirmAccepted, nil])
+        #expect(r.forms.first?.buttons.map(\.condition) == [.confirmAccepted])
+    }
 }

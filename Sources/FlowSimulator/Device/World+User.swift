@@ -87,11 +87,14 @@ extension World {
             }
             switch hit {
             case .link(let link, let frameIndex):
+                guard holds(link.condition, front, page: link.url, url: link.url) else { break }
                 let (frame, index) = targetFrame(link.target, from: frameIndex, in: front)
                 navigate(front, link.url, frame: frame, frameIndex: index, trigger: .link, gesture: true, method: "GET")
             case .form(let form, let frameIndex):
                 submit(front, form, frameIndex: frameIndex, gesture: true)
             case .button(let button, let form, let frameIndex):
+                guard holds(button.condition, front, page: form?.action ?? "", url: button.onclickURL ?? form?.action ?? "")
+                else { break }
                 if let form, button.kind == .submit || button.kind == .image {
                     // The submitter goes with the form as a browser sends it: its name and value, or for an image
                     // button the point tapped (NAME.x, NAME.y; x and y without a name).

@@ -133,12 +133,15 @@ struct PageCollectorState {
 
         // Event handlers on any element: `onload`/`onpageshow`/`onerror` fire without the user. A button's
         // `onclick` is found here too: its unit's first navigation is the button's `onclickURL`.
-        var onclickUnit: Int?
+        var onclickUnit: Int?, onclickCondition: PageScanResult.ScriptCondition?
         attributes.forEach { n, v in
             guard n[0] == UInt8(ascii: "o"), n[1] == UInt8(ascii: "n"), n[2] != 0, let v else { return }
             let onLoad = cEqual(n, "onload") || cEqual(n, "onpageshow") || cEqual(n, "onerror")
             let unit = scripts.addHandler(cBytes(v), onLoad: onLoad, formsBefore: forms.count)
-            if cEqual(n, "onclick") { onclickUnit = unit }
+            if cEqual(n, "onclick") {
+                onclickUnit = unit
+                onclickCondition = Self.confirmGuard(Array(cBytes(v)))
+            }
         }
 
         switch tag {
@@ -174,7 +177,7 @@ struct PageCollectorState {
             if let href { hrefs.append(contentsOf: cBytes(href)) }
             hrefEnds.append(hrefs.count)
             let text = alt.map { collapseWhitespace(cBytes($0)) } ?? ""
-            links.append(.init(url: "", text: text, target: target))
+            links.append(.init(url: "", text: text, target: target, condition: onclickCondition))
             addJavaScriptURL(start)
         case .base:
             // The first <base> with href sets the base URL; the first with target sets the default target.
@@ -253,7 +256,9 @@ struct PageCollectorState {
             }
             closeButton()
             openButton = buttons.count
-            buttons.append(PageScanResult.Button(kind: kind, label: "", ariaLabel: ariaLabel, name: name, value: value))
+            buttons.append(
+                PageScanResult.Button(
+                    kind: kind, label: "", ariaLabel: ariaLabel, name: name, value: value, condition: onclickCondition))
             buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
         case .input:
             var name: String?, value: String?, type = "text", checked = false, disabled = false, formID: String?
@@ -292,7 +297,7 @@ struct PageCollectorState {
                 buttons.append(
                     PageScanResult.Button(
                         kind: kind, label: collapseWhitespace(Array(shown.utf8)), ariaLabel: ariaLabel,
-                        name: name, value: kind == .image ? nil : value))
+                        name: name, value: kind == .image ? nil : value, condition: onclickCondition))
                 buttonParts.append(ButtonParts(owner: openForm, ownerID: formID, onclickUnit: onclickUnit))
             }
             guard let name, !name.isEmpty, !disabled, disabledFieldsets == 0 else { return }
@@ -770,6 +775,17 @@ struct PageCollectorState {
     }
 
     // MARK: helpers
+
+    /// `confirm-accepted` for an `onclick` that is `return confirm(…)` (or `return window.confirm(…)`): the
+    /// element does what it does only when the dialog answers OK (returning false cancels the click).
+    static func confirmGuard(_ handler: [UInt8]) -> PageScanResult.ScriptCondition? {
+        var text = Substring(String(decoding: handler.prefix(64), as: UTF8.self))
+        text = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard text.hasPrefix("return") else { return nil }
+        text = text.dropFirst(6).drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        if text.hasPrefix("window.") { text = text.dropFirst(7) }
+        return text.hasPrefix("confirm(") || text.hasPrefix("confirm (") ? .confirmAccepted : nil
+    }
 
     /// False for a field or button of a form past the cap (its own, not one it names with `form=`).
     private func keeps(owner: Int?, ownerID: String?) -> Bool { ownerID != nil || owner != Self.droppedForm }

@@ -85,8 +85,10 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         public var url: String
         public var text: String
         public var target: String?
-        public init(url: String, text: String, target: String? = nil) {
-            self.url = url; self.text = text; self.target = target
+        /// Its `onclick` is `return confirm(…)`: it is followed only when the dialog answers OK.
+        public var condition: ScriptCondition?
+        public init(url: String, text: String, target: String? = nil, condition: ScriptCondition? = nil) {
+            self.url = url; self.text = text; self.target = target; self.condition = condition
         }
     }
 
@@ -144,12 +146,14 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         public var value: String?
         /// Where its `onclick` navigates (a literal URL, resolved), if anywhere.
         public var onclickURL: String?
+        /// Its `onclick` is `return confirm(…)`: it does what it does only when the dialog answers OK.
+        public var condition: ScriptCondition?
         public init(
             kind: Kind, label: String, ariaLabel: String? = nil, name: String? = nil, value: String? = nil,
-            onclickURL: String? = nil
+            onclickURL: String? = nil, condition: ScriptCondition? = nil
         ) {
             self.kind = kind; self.label = label; self.ariaLabel = ariaLabel; self.name = name; self.value = value
-            self.onclickURL = onclickURL
+            self.onclickURL = onclickURL; self.condition = condition
         }
     }
 
