@@ -139,4 +139,19 @@ import Testing
         #expect(r.links.map(\.condition) == [.confirmAccepted, nil])
         #expect(r.forms.first?.buttons.map(\.condition) == [.confirmAccepted])
     }
+
+    /// `setTimeout("code", N)`: the string is compiled and run as a timer, as old 3-D Secure pages rely on.
+    @Test func aTimerGivenCodeAsAStringRunsThatCode() throws {
+        let r = try PageScanner.scan(
+            Array(
+                """
+                <form id=f method=post action=/acs></form>
+                <script>window.setTimeout("document.getElementById('f').submit()", 100); setTimeout('location.href = "/later"', 2500);</script>
+                <button onclick="setTimeout('location.href = \\'/tapped\\'', 10)">B</button>
+                """.utf8), documentURL: "https://shop.example/pay")
+        #expect(r.forms.map(\.autoSubmit) == [true])
+        let automatic = r.scriptNavigations.filter(\.onLoad)
+        #expect(automatic.map(\.url) == ["https://shop.example/later"])
+        #expect(automatic.map(\.delay) == [2500])
+    }
 }

@@ -127,6 +127,14 @@ struct ScriptAnalysis {
         }
         guard matters else { return }
         scanner.match(a, into: &findings)
+        // `setTimeout("code", N)`: the code is a script of its own, run as a timer.
+        for timer in scanner.stringTimers(a) {
+            var inner = ScriptUnit(
+                source: timer.source, onLoad: true, formsBefore: unit.formsBefore, runsAfterParsing: unit.runsAfterParsing)
+            inner.timerDelay = timer.delay
+            inner.librariesLoaded = unit.librariesLoaded
+            add(inner)
+        }
     }
 
     /// The named functions reachable through calls from the names flagged `root`; `callees` lists each name's

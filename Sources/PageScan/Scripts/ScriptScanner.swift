@@ -399,7 +399,7 @@ struct ScriptScanner {
         func navigation(_ url: String?, _ kind: PageScanResult.ScriptNavigation.Kind, at i: Int) {
             guard let url, f.admitNavigation() else { return }
             let time = time(i, .navigation, f.navigations.count)
-            let delay = timerDelay(t, s, at: i, &groups)
+            let delay = timerDelay(t, s, at: i, &groups) ?? a.unit.timerDelay
             // `top.location …` and `parent.location …` (also after `window.`) navigate that window, not the script's.
             let receiver = kind == .windowOpen ? nil : (punct(i - 1, ".") ? word(i - 2) : nil)
             let target = receiver == "top" ? "_top" : receiver == "parent" ? "_parent" : nil
@@ -437,7 +437,7 @@ struct ScriptScanner {
                 }
                 let ref = formReference(t, s, receiverEnd: i - 2, formsBefore: a.unit.formsBefore, depth: 0)
                 let time = time(i, .submit, f.submits.count)
-                let delayed = timerDelay(t, s, at: i, &groups) != nil
+                let delayed = timerDelay(t, s, at: i, &groups) != nil || a.unit.timerDelay != nil
                 let condition = condition(t, s, at: i, statementStart: memberChainStart(t, s, end: i - 2), &groups)
                 f.submits.append(
                     .init(form: ref, onLoad: time != .tap, key: runKey(time, delayed: delayed, a, i), condition: condition))
@@ -456,7 +456,7 @@ struct ScriptScanner {
                 }
                 guard !id.isEmpty, f.clicks.count < PageScanner.maxFindingsPerKind else { continue }
                 let time = time(i, .click, f.clicks.count)
-                let delayed = timerDelay(t, s, at: i, &groups) != nil
+                let delayed = timerDelay(t, s, at: i, &groups) != nil || a.unit.timerDelay != nil
                 let condition = condition(t, s, at: i, statementStart: memberChainStart(t, s, end: i - 2), &groups)
                 f.clicks.append(
                     .init(id: id, onLoad: time != .tap, key: runKey(time, delayed: delayed, a, i), condition: condition))
@@ -596,6 +596,22 @@ struct ScriptScanner {
 
     private static let requestHeads: Set<String> = ["fetch", "axios"]
     private static let promiseCallbacks: Set<String> = ["then", "catch", "finally", "done", "fail", "always"]
+
+    /// The code strings of `setTimeout("…", N)` and `setInterval("…", N)` calls in code that runs by itself (top
+    /// level, not after a jQuery failure), with their delays (0 when not a number literal): old 3-D Secure pages
+    /// submit their form this way. A browser compiles the string as a script when the timer fires.
+    func stringTimers(_ a: Analysed) -> [(source: [UInt8], delay: Int)] {
+        let t = a.tokens, s = a.unit.source
+        var out: [(source: [UInt8], delay: Int)] = []
+        for i in t.indices where t[i].kind == .ident && (isWord(t[i], s, "setTimeout") || isWord(t[i], s, "setInterval")) {
+            guard i + 3 < t.count, isPunct(t[i + 1], s, "("), t[i + 2].kind == .string,
+                isPunct(t[i + 3], s, ",") || isPunct(t[i + 3], s, ")"), !a.isDead(i), runTime(i, a) != .tap
+            else { continue }
+            if i > 1, isPunct(t[i - 1], s, "."), !Self.windowNames.contains(text(t[i - 2], s)) { continue }
+            out.append((Array(decodeString(t[i + 2], s).utf8), callDelay(t, s, open: i + 1) ?? 0))
+        }
+        return out
+    }
 
     /// The delay in milliseconds of the `setTimeout(callback, N)` whose callback holds token `index`, when
     /// N is a number literal; nil when the token is not inside such a callback (it runs when reached). Looks

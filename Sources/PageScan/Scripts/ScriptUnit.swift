@@ -16,6 +16,9 @@ struct ScriptUnit {
     /// False for a classic inline script with no external script before it and no definition of `$` or
     /// `jQuery` in any script so far: jQuery cannot have been loaded, so its first use throws a ReferenceError.
     var librariesLoaded = true
+    /// The code string of a `setTimeout("…", N)` (or `setInterval`): it runs N ms after the code that set it,
+    /// as a timer (phase 2 of the run order).
+    var timerDelay: Int?
     /// Position among the page's script units (set when the unit is added), for document order.
     var index = 0
 }

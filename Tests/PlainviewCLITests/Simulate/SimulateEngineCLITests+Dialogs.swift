@@ -91,7 +91,8 @@ extension SimulateEngineCLITests {
     }
 
     /// A page that clicks a link or a submit button from its scripts navigates without a gesture, as engines do:
-    /// a link as a link, a button's form as a form, a `target=_blank` link into the popup blocker.
+    /// a link as a link, a button's form as a form, a `target=_blank` link into the popup blocker; a timer given
+    /// code as a string runs it.
     @Test func scriptClicksNavigateInEveryModeAlike() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
         let flows = [
@@ -119,6 +120,19 @@ extension SimulateEngineCLITests {
                 expect: {outcome: complete}
                 """),
             try Self.flow(
+                "submit-in-timer-string", platform: "android",
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<form id=f method=post action='https://acs.bank.example/creq'></form><script>window.setTimeout(\\"document.getElementById('f').submit()\\", 100);</script>"
+                  - url: https://acs.bank.example/creq
+                    method: POST
+                    body: "<a href='https://shop.example.com/done'>Done</a>"
+                steps:
+                  - tap: Done
+                expect: {outcome: complete}
+                """),
+            try Self.flow(
                 "click-blank-link",
                 """
                 pages:
@@ -129,7 +143,7 @@ extension SimulateEngineCLITests {
         ]
         let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose"] + flows.map(\.path), timeout: 300)
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout.contains("compare: 3 flows, 0 differ (0 differences)"), "\(r)")
+        #expect(r.stdout.contains("compare: 4 flows, 0 differ (0 differences)"), "\(r)")
         #expect(r.stdout.components(separatedBy: "GET https://shop.example.com/next  [main, link]\n").count - 1 == 3, "\(r)")
         #expect(r.stdout.contains("popup blocked: https://help.example.org/x"), "\(r)")
     }
