@@ -154,4 +154,17 @@ import Testing
         #expect(automatic.map(\.url) == ["https://shop.example/later"])
         #expect(automatic.map(\.delay) == [2500])
     }
+
+    /// `form.action = "…"` before the page submits it: the form posts where the script says.
+    @Test func aScriptThatSetsAFormsActionMovesIt() throws {
+        let r = try PageScanner.scan(
+            Array(
+                """
+                <form id=f method=post><input type=hidden name=PaReq value=x></form><form name=other action=/stay></form>
+                <script>var f = document.getElementById('f'); f.action = 'https://acs.bank.example/pareq'; f.submit();</script>
+                <button onclick="document.forms.other.action = '/tapped'">B</button>
+                """.utf8), documentURL: "https://shop.example/pay")
+        #expect(r.forms.map(\.action) == ["https://acs.bank.example/pareq", "https://shop.example/stay"])
+        #expect(r.forms.map(\.autoSubmit) == [true, false])
+    }
 }

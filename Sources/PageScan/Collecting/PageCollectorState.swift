@@ -621,6 +621,8 @@ struct PageCollectorState {
         }
         findings.clicks = []
         clickables = [:]
+        for change in findings.actions { if let i = formIndex(change.form) { forms[i].action = change.url } }
+        findings.actions = []
         // A button's `onclickURL` is the first navigation of its handler's unit, resolved (nil when that one
         // does not resolve): the handler was analysed with the others, so it is looked up, not analysed again.
         // Units sorted, each with its first navigation's URL once seen (binary search: no hashing per navigation).

@@ -20,6 +20,9 @@ struct ScriptFindings {
         var condition: PageScanResult.ScriptCondition?
     }
     var clicks: [Click] = []
+    /// `form.action = "…"` in code that runs by itself (top level, load listeners, named functions): the form's
+    /// action as the page's scripts leave it, applied before the forms are resolved.
+    var actions: [(form: FormReference, url: String)] = []
     /// Findings in the body of a named function: when they run is known only once every script has been read
     /// (whether code that runs calls the function), so `onLoad` and the run key's phase wait for `finish`.
     /// `item` indexes `navigations`, `hooks` or `submits`.

@@ -36,7 +36,9 @@ struct ScriptScanner {
             ? Self.defaultNeedles : Self.baseNeedles + androidInterfaces.map { Array($0.utf8) }
         needleStarts = ByteSet(needles.compactMap(\.first))
         var wanted = [Bool](repeating: false, count: 256 * 32)
-        for word in ["location", "open", "submit", "requestSubmit", "messageHandlers", "click"] + Array(androidInterfaces) {
+        for word in ["location", "open", "submit", "requestSubmit", "messageHandlers", "click", "action"]
+            + Array(androidInterfaces)
+        {
             guard let first = word.utf8.first else { continue }
             wanted[Int(first) * 32 + min(word.utf8.count, 31)] = true
         }
@@ -369,9 +371,10 @@ struct ScriptScanner {
     // MARK: matching
 
     /// Words a script must contain to be worth tokenising (case matters: `requestSubmit` has no `submit`).
-    private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "Submit", "messageHandlers", ".click("].map {
-        Array($0.utf8)
-    }
+    private static let baseNeedles: [[UInt8]] = ["location", "open", "submit", "Submit", "messageHandlers", ".click(", ".action"]
+        .map {
+            Array($0.utf8)
+        }
     private static let defaultNeedles = baseNeedles + PageScanner.defaultAndroidInterfaces.map { Array($0.utf8) }
     private static let loadEvents: Set<String> = ["load", "DOMContentLoaded", "pageshow", "readystatechange"]
     private static let windowNames: Set<String> = Set(plainWindowNames.map(\.description))
@@ -460,6 +463,12 @@ struct ScriptScanner {
                 let condition = condition(t, s, at: i, statementStart: memberChainStart(t, s, end: i - 2), &groups)
                 f.clicks.append(
                     .init(id: id, onLoad: time != .tap, key: runKey(time, delayed: delayed, a, i), condition: condition))
+            case "action":
+                // form.action = "…" (a 3-D Secure page that sets where its form posts before submitting it).
+                guard punct(i - 1, "."), punct(i + 1, "="), let url = literalValue(t, s, from: i + 2),
+                    function(at: i, a) != nil || runTime(i, a) != .tap, f.actions.count < PageScanner.maxFindingsPerKind
+                else { continue }
+                f.actions.append((formReference(t, s, receiverEnd: i - 2, formsBefore: a.unit.formsBefore, depth: 0), url))
             case "messageHandlers":
                 // (window.)webkit.messageHandlers.NAME.postMessage(ARGS) or messageHandlers["NAME"]
                 guard punct(i - 1, "."), word(i - 2) == "webkit" else { continue }
@@ -742,9 +751,11 @@ struct ScriptScanner {
             let name = s[c[0].start..<c[0].end]
             // Look back a bounded window (a page with thousands of `x.submit()` calls must stay linear).
             let window = max(0, here - 512)..<here
-            if let assign = all[window].lastIndex(where: { $0.kind == .ident && s[$0.start..<$0.end].elementsEqual(name) }),
-                assign + 1 < all.count, isPunct(all[assign + 1], s, "=")
-            {
+            // The last assignment to it (`f = …`), not its last use (`f.action = …`).
+            if let assign = window.last(where: { k in
+                all[k].kind == .ident && s[all[k].start..<all[k].end].elementsEqual(name) && k + 1 < all.count
+                    && isPunct(all[k + 1], s, "=")
+            }) {
                 // The right-hand side runs to `;`, `,` or a newline-ending token.
                 var e = assign + 2
                 while e < all.count, !isPunct(all[e], s, ";"), !isPunct(all[e], s, ",") { e += 1 }
