@@ -94,6 +94,12 @@ struct Extract: AsyncParsableCommand {
         out.raw(",\n  ")
         out.key("links")
         out.array(result.links, indent: 2) { l, w in
+            w.field("condition", l.condition?.rawValue)
+            switch l.script {
+            case .navigates: w.field("script", "navigates")
+            case .submits(let form): w.field("script", "submits form \(form)")
+            case nil: break
+            }
             w.field("target", l.target); w.field("text", l.text); w.field("url", l.url)
         }
         out.raw(",\n  ")

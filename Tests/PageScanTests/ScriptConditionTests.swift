@@ -167,4 +167,22 @@ import Testing
         #expect(r.forms.map(\.action) == ["https://acs.bank.example/pareq", "https://shop.example/stay"])
         #expect(r.forms.map(\.autoSubmit) == [true, false])
     }
+
+    /// A `javascript:` link does what its code does: navigate (its `url` is then the target) or submit a form.
+    @Test func aJavaScriptLinkIsWhatItsCodeDoes() throws {
+        let r = try PageScanner.scan(
+            Array(
+                """
+                <a href=/plain>Plain</a><form action=/unresolvable method=post></form>
+                <form method=post action=/acs></form>
+                <a href="javascript:location.href='/next'">Go</a><a href="javascript:document.forms[1].submit()">Send</a>
+                <a href="javascript:void(0)">Nothing</a><a href="javascript:">Empty</a>
+                """.utf8), documentURL: "https://shop.example/pay")
+        #expect(
+            r.links.map(\.url) == [
+                "https://shop.example/plain", "https://shop.example/next", "https://shop.example/acs", "javascript:void(0)",
+                "javascript:",
+            ])
+        #expect(r.links.map(\.script) == [nil, .navigates, .submits(form: 1), nil, nil])
+    }
 }

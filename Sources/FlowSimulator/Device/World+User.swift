@@ -89,7 +89,10 @@ extension World {
             case .link(let link, let frameIndex):
                 guard holds(link.condition, front, page: link.url, url: link.url) else { break }
                 let (frame, index) = targetFrame(link.target, from: frameIndex, in: front)
-                navigate(front, link.url, frame: frame, frameIndex: index, trigger: .link, gesture: true, method: "GET")
+                // A `javascript:` link whose code navigates: a script navigation (one that submits a form is found
+                // as that form: `findTap`).
+                let trigger: NavigationTrigger = link.script == .navigates ? .script : .link
+                navigate(front, link.url, frame: frame, frameIndex: index, trigger: trigger, gesture: true, method: "GET")
             case .form(let form, let frameIndex):
                 submit(front, form, frameIndex: frameIndex, gesture: true)
             case .button(let button, let form, let frameIndex):
@@ -183,8 +186,13 @@ extension World {
         let wantText = text.map { LooseText.of($0) }
         for (page, fi) in pages {
             for l in page.scan.links {
-                if let wantURL, URLTools.pageKey(l.url) == wantURL { return .link(l, fi) }
-                if let wantText, !wantText.isEmpty, LooseText.of(l.text).contains(wantText) { return .link(l, fi) }
+                let hit =
+                    (wantURL.map { URLTools.pageKey(l.url) == $0 } ?? false)
+                    || (wantText.map { !$0.isEmpty && LooseText.of(l.text).contains($0) } ?? false)
+                guard hit else { continue }
+                // `href="javascript:document.forms[0].submit()"`: tapping it submits that form.
+                if case .submits(let n) = l.script, n < page.scan.forms.count { return .form(page.scan.forms[n], fi) }
+                return .link(l, fi)
             }
             if let wantText, !wantText.isEmpty {
                 for f in page.scan.forms where !f.autoSubmit {

@@ -663,6 +663,17 @@ struct PageCollectorState {
         counts.add(.hook, findings.hooksFound)
         counts.add(.formSubmission, findings.submitsFound)
 
+        // What each `javascript:` link's code does first: a navigation (resolved) or a form it submits.
+        var linkActions: [Int: (url: String?, form: Int?)] = [:]
+        if !javascriptUnits.isEmpty {
+            let units = Set(javascriptUnits)
+            for (i, key) in findings.navigationKeys.enumerated() where units.contains(key.unit) && linkActions[key.unit] == nil {
+                linkActions[key.unit] = (findings.navigations[i].url, nil)
+            }
+            for s in findings.submits where units.contains(s.key.unit) && linkActions[s.key.unit] == nil {
+                if let f = formIndex(s.form) { linkActions[s.key.unit] = (nil, f) }
+            }
+        }
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
         for i in findings.navigations.indices where findings.navigations[i].onLoad { // by index: no copy of each
@@ -719,6 +730,7 @@ struct PageCollectorState {
         buttonParts = []
         out.buttons = buttons
         buttons = []
+        var formPosition = [Int?](repeating: nil, count: forms.count)
         for (i, f) in forms.enumerated() {
             // No or empty action: the document's own URL (not the base URL), as the HTML standard says.
             let action: String
@@ -728,11 +740,31 @@ struct PageCollectorState {
             } else {
                 action = documentURL
             }
+            formPosition[i] = out.forms.count
             out.forms.append(
                 .init(
                     action: action, method: f.method, fields: formFields[i],
                     autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
                     autoSubmitOrder: formOrder[i], autoSubmitCondition: conditions[i], buttons: formButtons[i]))
+        }
+        // `javascript:` links, in order, each with the unit its code became: tapping one does what its code does.
+        if !javascriptUnits.isEmpty {
+            var k = 0
+            for i in out.links.indices where Self.isJavaScriptURL(out.links[i].url) {
+                guard k < javascriptUnits.count else { break }
+                let unit = javascriptUnits[k]
+                k += 1
+                guard let action = linkActions[unit] else { continue }
+                if let url = action.url {
+                    out.links[i].url = url
+                    out.links[i].script = .navigates
+                } else if let f = action.form, f < formPosition.count, let position = formPosition[f], position < out.forms.count
+                {
+                    out.links[i].url = out.forms[position].action
+                    out.links[i].script = .submits(form: position)
+                }
+            }
+            javascriptUnits = []
         }
         out.truncations = counts.truncations
         if deepElements > 0 {
@@ -799,6 +831,15 @@ struct PageCollectorState {
 
     /// `javascript:` links run their code when tapped: scan it like a click handler. The href is the last one in
     /// `hrefs`, from `start`.
+    /// The script unit of each `javascript:` link with code, in document order.
+    private var javascriptUnits: [Int] = []
+
+    /// True for a `javascript:` URL with code after the colon (what `addJavaScriptURL` makes a unit of).
+    private static func isJavaScriptURL(_ url: String) -> Bool {
+        let trimmed = WebURL.stripped(url)
+        return trimmed.utf8.count > 11 && trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8)
+    }
+
     private mutating func addJavaScriptURL(_ start: Int) {
         // Most links are not `javascript:`: tell by the first bytes, before any String work.
         guard let first = hrefs[start...].first(where: { $0 > 0x20 }), first | 0x20 == UInt8(ascii: "j") else { return }
@@ -807,7 +848,7 @@ struct PageCollectorState {
             trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8)
         else { return }
         let code = PercentEncoding.decode(trimmed.dropFirst(11))
-        scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count))
+        javascriptUnits.append(scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count)))
     }
 
     /// The button kinds of `<input type>` / `<button type>`; nil for other input types.

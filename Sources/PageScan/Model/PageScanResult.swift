@@ -87,8 +87,19 @@ public struct PageScanResult: Sendable, Hashable, Codable {
         public var target: String?
         /// Its `onclick` is `return confirm(…)`: it is followed only when the dialog answers OK.
         public var condition: ScriptCondition?
-        public init(url: String, text: String, target: String? = nil, condition: ScriptCondition? = nil) {
-            self.url = url; self.text = text; self.target = target; self.condition = condition
+        /// A `javascript:` link: what its code does when tapped. `url` is then where it navigates (or the
+        /// `javascript:` URL itself when its code does neither).
+        public var script: Script?
+        public enum Script: Sendable, Hashable, Codable {
+            /// Its code navigates to `url` (a script navigation, by the user's tap).
+            case navigates
+            /// Its code submits form N of the page (`forms[N]`).
+            case submits(form: Int)
+        }
+        public init(
+            url: String, text: String, target: String? = nil, condition: ScriptCondition? = nil, script: Script? = nil
+        ) {
+            self.url = url; self.text = text; self.target = target; self.condition = condition; self.script = script
         }
     }
 

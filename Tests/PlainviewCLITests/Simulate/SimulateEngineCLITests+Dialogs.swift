@@ -92,7 +92,7 @@ extension SimulateEngineCLITests {
 
     /// A page that clicks a link or a submit button from its scripts navigates without a gesture, as engines do:
     /// a link as a link, a button's form as a form, a `target=_blank` link into the popup blocker; a timer given
-    /// code as a string runs it.
+    /// code as a string runs it; a tapped `javascript:` link does what its code does.
     @Test func scriptClicksNavigateInEveryModeAlike() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
         let flows = [
@@ -133,6 +133,20 @@ extension SimulateEngineCLITests {
                 expect: {outcome: complete}
                 """),
             try Self.flow(
+                "javascript-links",
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<form method=post action='https://shop.example.com/next'></form><a href='javascript:void(0)'>Help</a><a href='javascript:document.forms[0].submit()'>Continue</a>"
+                  - url: https://shop.example.com/next
+                    method: POST
+                    body: "<a href=\\"javascript:location.href='https://shop.example.com/done'\\">Finish</a>"
+                steps:
+                  - tap: Continue
+                  - tap: Finish
+                expect: {outcome: complete}
+                """),
+            try Self.flow(
                 "click-blank-link",
                 """
                 pages:
@@ -143,7 +157,7 @@ extension SimulateEngineCLITests {
         ]
         let r = try await Self.cli(["simulate", "--engine", "compare", "--verbose"] + flows.map(\.path), timeout: 300)
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdout.contains("compare: 4 flows, 0 differ (0 differences)"), "\(r)")
+        #expect(r.stdout.contains("compare: 5 flows, 0 differ (0 differences)"), "\(r)")
         #expect(r.stdout.components(separatedBy: "GET https://shop.example.com/next  [main, link]\n").count - 1 == 3, "\(r)")
         #expect(r.stdout.contains("popup blocked: https://help.example.org/x"), "\(r)")
     }
