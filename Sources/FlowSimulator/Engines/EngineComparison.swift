@@ -89,6 +89,16 @@ public enum EngineComparison {
         return out
     }
 
+    /// The differences between the model's results and each engine's (results in the same flow order), engine
+    /// by engine, flow by flow.
+    public static func differences(
+        model: [FlowResult], engines: [(name: String, results: [FlowResult])]
+    ) -> [EngineDifference] {
+        engines.flatMap { run in
+            zip(model, run.results).flatMap { differences(model: $0, engine: $1, engineName: run.name) }
+        }
+    }
+
     /// The compare report: one line per difference, then a total line.
     public static func text(_ differences: [EngineDifference], flows: Int) -> String {
         var lines = ["compare: model vs engine"]
