@@ -48,11 +48,12 @@ extension ResultsFile {
                 owner[position] = (path, what)
             }
         }
-        let missing = (0..<first.suiteSize).filter { owner[$0] == nil }
-        guard missing.isEmpty else {
+        guard owner.count == first.suiteSize else {
+            // Positions are below suiteSize and each taken once, so the first few missing ones lie below count + 10.
+            let missing = (0..<min(first.suiteSize, owner.count + 10)).filter { owner[$0] == nil }.prefix(10)
             throw ResultsFileError(
                 file: nil,
-                "the files hold \(first.suiteSize - missing.count) of the suite's \(first.suiteSize) flows; none holds the flow at position \(missing.map(String.init).joined(separator: ", ")): \(one)"
+                "the files hold \(owner.count) of the suite's \(first.suiteSize) flows; none holds the flow at position\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", "))\(first.suiteSize - owner.count > missing.count ? ", …" : ""): \(one)"
             )
         }
         let problems = files.flatMap { $0.results.problems.filter { $0.position != nil } }
@@ -88,12 +89,13 @@ extension ResultsFile {
             }
             given[shard.index] = path
         }
-        let missing = (1...firstShard.count).filter { given[$0] == nil }
-        guard missing.isEmpty else {
+        guard given.count == firstShard.count else {
+            // Each of the given shards is one of 1…N, so the first few missing ones lie below given + 10.
+            let missing = (1...min(firstShard.count, given.count + 10)).filter { given[$0] == nil }.prefix(10)
             let have = given.sorted { $0.key < $1.key }.map { "\($0.key)/\(firstShard.count) (\($0.value))" }
             throw ResultsFileError(
                 file: nil,
-                "missing shard\(missing.count == 1 ? "" : "s") \(missing.map { "\($0)/\(firstShard.count)" }.joined(separator: ", ")): given \(have.joined(separator: ", ")); merge every shard's results file"
+                "missing shard\(firstShard.count - given.count == 1 ? "" : "s") \(missing.map { "\($0)/\(firstShard.count)" }.joined(separator: ", "))\(firstShard.count - given.count > missing.count ? ", …" : ""): given \(have.joined(separator: ", ")); merge every shard's results file"
             )
         }
     }

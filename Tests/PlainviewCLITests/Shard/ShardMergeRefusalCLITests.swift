@@ -110,6 +110,15 @@ import TestSupport
         )
     }
 
+    @Test func aFlowInNoShardIsRefused() throws {
+        let dir = try Self.shardedRun()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.edit("shard-2.json", in: dir) { $0["flows"] = [Any]() }
+        try Self.refuses(
+            Self.all, in: dir,
+            "the files hold 3 of the suite's 4 flows; none holds the flow at position 1: merge the shards of one run")
+    }
+
     @Test func aShardGivenTwiceIsRefused() throws {
         let dir = try Self.shardedRun()
         defer { try? FileManager.default.removeItem(at: dir) }
