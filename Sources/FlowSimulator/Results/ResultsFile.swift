@@ -57,11 +57,13 @@ public struct ResultsFile: Sendable {
         precondition(
             sections.allSatisfy { $0.results.count == loaded.flows.count }, "every run holds one result per flow, in order")
         let annotated = sections.map { loaded.annotate($0.results) }
+        // Flows not loaded by `loadEach` (no positions) are the whole suite, in their order.
+        let positioned = loaded.positions.count == loaded.flows.count
         self.init(
             plainview: plainview, engine: engine, runs: sections.map(\.name), explore: explore, shard: shard,
-            paths: paths, suiteSize: loaded.suiteSize, problems: loaded.problems,
+            paths: paths, suiteSize: positioned ? loaded.suiteSize : loaded.flows.count, problems: loaded.problems,
             flows: loaded.flows.indices.map { i in
-                RecordedFlow(position: loaded.positions[i], runs: annotated.map { $0[i] })
+                RecordedFlow(position: positioned ? loaded.positions[i] : i, runs: annotated.map { $0[i] })
             })
     }
 
