@@ -15,7 +15,7 @@ struct Plainview: AsyncParsableCommand {
             """,
         version: version,
         subcommands: [
-            Simulate.self, Decide.self, Extract.self, GoodlistCommand.self,
+            Simulate.self, MergeResults.self, Decide.self, Extract.self, GoodlistCommand.self,
             Serve.self, CheckBackend.self, AppCommand.self, Import.self,
         ],
         defaultSubcommand: nil

@@ -14,6 +14,8 @@ struct Simulate: AsyncParsableCommand {
             The flow-file format is described in Pages/README.md.
             A PATH ending in .har is a recording (HAR 1.2/1.1): it is drafted like `plainview import` (redacted by
             default) into a flow with --policy, --env, --expect (default: complete) and --tap, and run in memory.
+            Split across CI machines: each runs --shard I/N --results FILE, and plainview merge-results FILE… writes \
+            the summary and reports of the whole run.
             """
     )
 
@@ -31,6 +33,12 @@ struct Simulate: AsyncParsableCommand {
 
     @Option(help: "Write a self-contained HTML report (a sequence diagram per flow and branch) to FILE.")
     var report: String?
+
+    @Option(
+        help:
+            "Write every flow's results (verdicts, branches, traces, timings, input errors, engine mode, shard) to FILE as JSON, for `plainview merge-results`."
+    )
+    var results: String?
 
     @Option(
         help: "Run only part I of N of the flows, split by sorted flow path (a CI matrix: 1/4 … 4/4).",
@@ -71,38 +79,10 @@ struct Simulate: AsyncParsableCommand {
         let loaded = LoadedFlows.loadEach(paths.isEmpty ? ["Pages"] : paths, har: try har.options(), shard: shard)
         for problem in loaded.problems { printError("error: \(problem.message)") }
         let run = try EngineRun.run(loaded.flows, mode: engine, explore: explore, timeout: engineTimeout, jobs: jobs)
-        let results = loaded.annotate(run.results)
-        if run.comparison != nil {
-            // Compare: the model's summary, then each engine's under its name; the report files hold every engine's runs.
-            for (name, section) in [("model", run.modelResults)] + run.engineResults.map({ ($0.name, $0.results) }) {
-                let annotated = loaded.annotate(section)
-                print(
-                    json
-                        ? Reporting.json(annotated)
-                        : "\(name):\n" + Reporting.text(annotated, problems: loaded.problems, verbose: verbose),
-                    terminator: "")
-            }
-        }
-        try write(results, problems: loaded.problems, summary: run.comparison == nil)
-        if let comparison = run.comparison { print(json ? run.comparisonJSON ?? "" : comparison, terminator: "") }
-        if !loaded.problems.isEmpty { throw Exit.inputError }
-        if (results + run.modelResults).contains(where: { !$0.passed }) { throw Exit.expectationFailed }
-    }
-
-    /// The summary on standard output and the report files asked for.
-    private func write(_ results: [FlowResult], problems: [FlowInputProblem], summary: Bool = true) throws {
-        if summary {
-            print(
-                json
-                    ? Reporting.json(results, problems: problems) : Reporting.text(results, problems: problems, verbose: verbose),
-                terminator: "")
-        }
-        do {
-            if let trace { try Reporting.writeAtomically(Reporting.traceJSONLines(results), to: trace) }
-            if let junit { try Reporting.writeAtomically(Reporting.junit(results, problems: problems), to: junit) }
-            if let report { try Reporting.writeAtomically(Reporting.html(results, problems: problems), to: report) }
-        } catch {
-            throw inputError("cannot write the report: \(error.localizedDescription)")
-        }
+        let ran = ResultsFile(
+            plainview: Plainview.version, engine: engine.rawValue, explore: explore, shard: shard,
+            paths: paths.isEmpty ? ["Pages"] : paths, loaded: loaded, sections: run.sections(engine))
+        try SimulateOutput(json: json, verbose: verbose, trace: trace, junit: junit, report: report, results: results)
+            .write(ran)
     }
 }

@@ -15,11 +15,9 @@ enum EngineMode: String, CaseIterable, ExpressibleByArgument {
 struct EngineRunOutput {
     /// The engine's results (compare: every engine's, one after the other).
     var results: [FlowResult]
-    /// Compare only: each engine's results by name, the model's results and the difference report.
+    /// Compare only: each engine's results by name, and the model's results.
     var engineResults: [(name: String, results: [FlowResult])] = []
     var modelResults: [FlowResult] = []
-    var comparison: String?
-    var comparisonJSON: String?
 }
 
 enum EngineRun {
@@ -54,22 +52,6 @@ enum EngineRun {
             )
         }
         guard mode.compares else { return EngineRunOutput(results: runs[0].results) }
-        let modelResults = flows.map(model)
-        // The model against each engine, then (with two) the engines against each other.
-        var differences = runs.flatMap { run in
-            zip(modelResults, run.results).flatMap { EngineComparison.differences(model: $0, engine: $1, engineName: run.name) }
-        }
-        if runs.count == 2 {
-            differences += zip(runs[0].results, runs[1].results).flatMap {
-                EngineComparison.differences(model: $0, engine: $1, engineName: runs[1].name, baseline: runs[0].name)
-            }
-        }
-        let times = ([(name: "model", results: modelResults)] + runs).map {
-            EngineComparison.SideTime(name: $0.name, results: $0.results)
-        }
-        return EngineRunOutput(
-            results: runs.flatMap(\.results), engineResults: runs, modelResults: modelResults,
-            comparison: EngineComparison.text(differences, flows: flows.count, times: times),
-            comparisonJSON: EngineComparison.jsonLines(differences, times: times))
+        return EngineRunOutput(results: runs.flatMap(\.results), engineResults: runs, modelResults: flows.map(model))
     }
 }

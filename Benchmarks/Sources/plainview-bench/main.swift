@@ -3,7 +3,8 @@
 // at the repository root (the CLI and the WebKit driver the process and engine groups run), then
 // `cd Benchmarks && swift run -c release plainview-bench [options]`.
 //   --quick              shorter rounds (for a smoke run; figures are noisier)
-//   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, dense, simulate, process, goodlist-load, import, engine
+//   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, dense, simulate, process, shard, goodlist-load,
+//                        import, engine
 //   --write-corpus DIR   write the generated pages and flows to DIR and exit
 //   --profile-scan FILE [floor] [N]  scan FILE N times in process (with `floor`: the empty-callback parse), for callgrind
 //   --peak-rss OUT EXE ARG…  (internal) run EXE, write "status maxRSSBytes seconds" to OUT (see Child.peak)
@@ -26,7 +27,7 @@ struct Options {
             case "--write-corpus": o.writeCorpus = it.next()
             case "-h", "--help":
                 print(
-                    "usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,goodlist-load,import,engine] [--write-corpus DIR]"
+                    "usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,shard,goodlist-load,import,engine] [--write-corpus DIR]"
                 )
                 exit(0)
             default:
@@ -88,6 +89,7 @@ if options.wants("extract") || options.wants("lxml") {
 if options.wants("dense") { DenseBench.run(quick: options.quick).forEach(record) }
 if options.wants("simulate") { SimulateBench.run(seconds: options.seconds).forEach(record) }
 if options.wants("process") { ProcessBench.run(quick: options.quick).forEach(record) }
+if options.wants("shard") { ShardBench.run(quick: options.quick).forEach(record) }
 if options.wants("goodlist-load") { GoodlistLoadBench.run(quick: options.quick).forEach(record) }
 if options.wants("import") { ImportBench.run(quick: options.quick).forEach(record) }
 if options.wants("engine") { EngineBench.run(quick: options.quick).forEach(record) }

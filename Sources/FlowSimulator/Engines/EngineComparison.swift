@@ -103,6 +103,22 @@ public enum EngineComparison {
         return out
     }
 
+    /// The differences between the model's results and each engine's (results in the same flow order), engine
+    /// by engine, flow by flow; with two engines, then the second against the first.
+    public static func differences(
+        model: [FlowResult], engines: [(name: String, results: [FlowResult])]
+    ) -> [EngineDifference] {
+        var out = engines.flatMap { run in
+            zip(model, run.results).flatMap { differences(model: $0, engine: $1, engineName: run.name) }
+        }
+        if engines.count == 2 {
+            out += zip(engines[0].results, engines[1].results).flatMap {
+                differences(model: $0, engine: $1, engineName: engines[1].name, baseline: engines[0].name)
+            }
+        }
+        return out
+    }
+
     /// The compare report: one line per difference, then a total line, then each side's wall time (`times`).
     public static func text(_ differences: [EngineDifference], flows: Int, times: [SideTime] = []) -> String {
         let pairs = Set(differences.map { "\($0.baseline) vs \($0.engine)" })

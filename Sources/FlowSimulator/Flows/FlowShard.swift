@@ -30,7 +30,12 @@ public struct FlowShard: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 
     /// This part of `paths`, in sorted order.
-    public func select(_ paths: [String]) -> [String] {
-        paths.sorted().enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    public func select(_ paths: [String]) -> [String] { positions(paths).map { paths[$0] } }
+
+    /// Where this part's paths stand in `paths` (0-based), in sorted path order: a path named twice stands
+    /// twice, the earlier position first.
+    public func positions(_ paths: [String]) -> [Int] {
+        paths.indices.sorted { paths[$0] != paths[$1] ? paths[$0] < paths[$1] : $0 < $1 }.enumerated()
+            .filter { $0.offset % count == index - 1 }.map(\.element)
     }
 }

@@ -12,6 +12,11 @@ public struct LoadedFlows: Sendable {
     public var endings: [String: HARFlowDraft.Ending]
     /// The paths and flows that could not be read (`loadEach`); empty after `load`.
     public var problems: [FlowInputProblem] = []
+    /// Each flow's position in the whole suite (the flow files and recordings the paths name, in the order an
+    /// unsplit run takes them, 0-based), in the order of `flows`: a shard's flows keep their place in the suite.
+    public var positions: [Int] = []
+    /// How many flow files and recordings the paths name in all, before `--shard` picks its part.
+    public var suiteSize = 0
 
     /// True for a path `simulate` replays as a recording.
     public static func isHAR(_ path: String) -> Bool { path.lowercased().hasSuffix(".har") }
@@ -36,22 +41,46 @@ public struct LoadedFlows: Sendable {
                 loaded.problems.append(.init(path: path, failure: .config(error)))
             }
         }
-        if let shard { files = shard.select(files) }
-        var used: Set<String> = []
-        for path in files {
+        loaded.suiteSize = files.count
+        // A recording's flow name is unique over the whole suite, so a shard names it as the unsplit run does.
+        let names = har == nil ? [:] : recordingNames(files)
+        for position in shard?.positions(files) ?? Array(files.indices) {
+            let path = files[position]
             guard isHAR(path) else {
-                do { loaded.flows.append(try FlowLoader.load(file: path, readingPagesWhenRun: true)) } catch {
-                    loaded.problems.append(.init(path: path, failure: .config(error)))
+                do {
+                    loaded.flows.append(try FlowLoader.load(file: path, readingPagesWhenRun: true))
+                    loaded.positions.append(position)
+                } catch {
+                    loaded.problems.append(.init(path: path, failure: .config(error), position: position))
                 }
                 continue
             }
-            guard let har else {
+            guard let har, let unique = names[position] else {
                 loaded.problems.append(
                     .init(
                         path: path,
-                        failure: .config(ConfigError(file: path, "replaying a HAR needs a policy file (--policy FILE)"))))
+                        failure: .config(ConfigError(file: path, "replaying a HAR needs a policy file (--policy FILE)")),
+                        position: position))
                 continue
             }
+            do {
+                let (flow, ending) = try replay(path, name: unique, options: har)
+                loaded.flows.append(flow)
+                loaded.positions.append(position)
+                if let ending { loaded.endings[unique] = ending }
+            } catch {
+                loaded.problems.append(.init(path: path, failure: error, position: position))
+            }
+        }
+        return loaded
+    }
+
+    /// Each recording's flow name, by position in `files`: its file name without `.har` (`recording` when that
+    /// is empty), with `-2`, `-3` … after a name already taken by an earlier recording.
+    private static func recordingNames(_ files: [String]) -> [Int: String] {
+        var names: [Int: String] = [:]
+        var used: Set<String> = []
+        for (position, path) in files.enumerated() where isHAR(path) {
             var name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             if name.isEmpty { name = "recording" }
             var unique = name
@@ -61,15 +90,9 @@ public struct LoadedFlows: Sendable {
                 n += 1
             }
             used.insert(unique)
-            do {
-                let (flow, ending) = try replay(path, name: unique, options: har)
-                loaded.flows.append(flow)
-                if let ending { loaded.endings[unique] = ending }
-            } catch {
-                loaded.problems.append(.init(path: path, failure: error))
-            }
+            names[position] = unique
         }
-        return loaded
+        return names
     }
 
     /// One recording as a flow named `name`, in memory.

@@ -2,7 +2,7 @@ import Foundation
 import NavigationPolicy
 
 /// How a run ended.
-public struct Outcome: Sendable, Hashable, CustomStringConvertible {
+public struct Outcome: Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// completeUrl reached in the host app's web view (or delivered to the host app).
         case complete

@@ -9,7 +9,8 @@ import TestSupport
 /// standard output. `(exit N)` on a line of its own, or `# exit N` after a line, is the expected exit status
 /// (otherwise 0); a line `…` stands for lines the page leaves out. Commands run in a fresh folder holding the
 /// block's files beside links to the repository's `Pages/`, `Goodlist/`, `Tests/` and `schemas/`, so examples
-/// that name those run as a reader runs them.
+/// that name those run as a reader runs them, after the block's earlier `plainview` commands (so a command can
+/// read what those wrote, as `merge-results` reads the shards' results files).
 @Suite struct DocumentedExamplesTests {
     /// Commands a test cannot run as a short process: a server that runs until stopped, and what talks to one
     /// (helper-endpoints.md's `serve`, `curl` and `check-backend`, checked live by the server and backend tests).
@@ -25,6 +26,8 @@ import TestSupport
         var line: Int
         var files: [String: String]
         var command: String
+        /// The block's earlier commands, run first in the same folder (their output is their own examples').
+        var before: [String] = []
         var expected: [String]
         var status: Int32
         var testDescription: String { "\(page):\(line) \(command.prefix(60))" }
@@ -47,6 +50,7 @@ import TestSupport
         var inBlock = false
         var files: [String: String] = [:]
         var current: (kind: String, line: Int, head: String, body: [String])? = nil
+        var earlier: [String] = []
 
         func flush() {
             guard let c = current else { return }
@@ -70,7 +74,11 @@ import TestSupport
                     expected.append(line)
                 }
             }
-            out.append(Example(page: page, line: c.line, files: files, command: c.head, expected: expected, status: status))
+            out.append(
+                Example(
+                    page: page, line: c.line, files: files, command: c.head, before: earlier, expected: expected,
+                    status: status))
+            earlier.append(c.head)
         }
 
         let lines = text.components(separatedBy: "\n")
@@ -80,7 +88,10 @@ import TestSupport
             if line.hasPrefix("```") {
                 flush()
                 inBlock.toggle()
-                if inBlock { files = [:] }
+                if inBlock {
+                    files = [:]
+                    earlier = []
+                }
                 i += 1
                 continue
             }
@@ -106,10 +117,28 @@ import TestSupport
             i += 1
         }
         flush()
-        return out.filter { e in
-            let program = e.command.replacingOccurrences(of: "swift run plainview", with: "plainview")
-            return program.hasPrefix("plainview ") && !notRunHere.contains { program.hasPrefix($0) }
+        return out.filter { isRun($0.command) }.map { e in
+            var e = e
+            e.before = e.before.filter(isRun)
+            return e
         }
+    }
+
+    /// True for a command this test runs: `plainview …` (or `swift run plainview …`), but not those of `notRunHere`.
+    static func isRun(_ command: String) -> Bool {
+        let program = command.replacingOccurrences(of: "swift run plainview", with: "plainview")
+        return program.hasPrefix("plainview ") && !notRunHere.contains { program.hasPrefix($0) }
+    }
+
+    /// The arguments of `command` after `plainview`, and N of a trailing `| tail -N`.
+    static func arguments(_ command: String) -> (arguments: [String], keepLast: Int?) {
+        var command = command.replacingOccurrences(of: "swift run plainview", with: "plainview")
+        var keepLast: Int? = nil
+        if let pipe = command.range(of: " | tail -") {
+            keepLast = Int(command[pipe.upperBound...].trimmingCharacters(in: .whitespaces))
+            command = String(command[..<pipe.lowerBound])
+        }
+        return (Array(words(command).dropFirst()), keepLast)
     }
 
     /// Splits a command line as a POSIX shell does for these examples: single quotes keep everything, double quotes
@@ -173,13 +202,8 @@ import TestSupport
         for (name, text) in example.files {
             try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
-        var command = example.command.replacingOccurrences(of: "swift run plainview", with: "plainview")
-        var keepLast: Int? = nil
-        if let pipe = command.range(of: " | tail -") {
-            keepLast = Int(command[pipe.upperBound...].trimmingCharacters(in: .whitespaces))
-            command = String(command[..<pipe.lowerBound])
-        }
-        let arguments = Array(Self.words(command).dropFirst())
+        for earlier in example.before { _ = try CLI.run(Self.arguments(earlier).arguments, in: dir, timeout: 300) }
+        let (arguments, keepLast) = Self.arguments(example.command)
         let r = try CLI.run(arguments, in: dir, timeout: 300)
         #expect(r.status == example.status, "\(example.testDescription)\n\(r)")
         var actual = (r.stdout.isEmpty ? r.stderr : r.stdout).components(separatedBy: "\n")
