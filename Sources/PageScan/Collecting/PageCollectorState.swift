@@ -53,7 +53,7 @@ struct PageCollectorState {
     /// link's element closes.
     private var links: [PageScanResult.Link] = []
     /// The links' raw hrefs, end to end (one buffer, not a String per link); link i's ends at `hrefEnds[i]`.
-    private var hrefs: [UInt8] = []
+    var hrefs: [UInt8] = []
     private var hrefEnds: [Int] = []
     /// The open `<a>` elements, innermost last: a kept link's index and where its text starts in `linkText`, or
     /// index -n for n open in a row that are not kept (no href, or past the cap): libxml2 nests `<a>` millions deep
@@ -62,20 +62,16 @@ struct PageCollectorState {
     private var openLinks: [(index: Int, textStart: Int)] = []
     /// Elements a script may `.click()` by id (the first element with an id, as `getElementById` finds it): a
     /// link's raw href and target, or a submit button's form. At most `PageScanner.maxFindingsPerKind` ids.
-    private enum Clickable { case link(href: String, target: String?), submit(owner: Int?, ownerID: String?) }
-    private var clickables: [String: Clickable] = [:]
+    enum Clickable { case link(href: String, target: String?), submit(owner: Int?, ownerID: String?) }
+    var clickables: [String: Clickable] = [:]
 
-    private mutating func addClickable(_ id: String?, _ c: Clickable) {
-        guard let id, !id.isEmpty, clickables[id] == nil, clickables.count < PageScanner.maxFindingsPerKind else { return }
-        clickables[id] = c
-    }
     private var linkText: [UInt8] = []
     private var forms: [PendingForm] = []
     private var openForm: Int?
     private var ignoredNestedForms = 0
     private var fields: [PendingField] = []
     private var frames: [(src: String, name: String?)] = []
-    private var scripts: ScriptAnalysis
+    var scripts: ScriptAnalysis
     /// Buttons as found (`label` and `onclickURL` are filled in by `result`), and the rest of what they need.
     private var buttons: [PageScanResult.Button] = []
     private var buttonParts: [ButtonParts] = []
@@ -178,7 +174,7 @@ struct PageCollectorState {
             hrefEnds.append(hrefs.count)
             let text = alt.map { collapseWhitespace(cBytes($0)) } ?? ""
             links.append(.init(url: "", text: text, target: target, condition: onclickCondition))
-            addJavaScriptURL(start)
+            addJavaScriptURL(start, formsBefore: forms.count)
         case .base:
             // The first <base> with href sets the base URL; the first with target sets the default target.
             attributes.forEach { n, v in
@@ -547,26 +543,6 @@ struct PageCollectorState {
         }
     }
 
-    /// Resolves each link's raw href in place, dropping those that do not resolve (the links' order kept).
-    private static func resolveLinks(
-        _ links: inout [PageScanResult.Link], hrefs: [UInt8], ends: [Int],
-        _ resolver: WebURL.Resolver, defaultTarget: String?
-    ) {
-        var kept = 0
-        hrefs.withUnsafeBufferPointer { all in
-            var start = 0
-            for i in links.indices {
-                let end = ends[i]
-                defer { start = end }
-                guard let url = resolver.href(utf8: UnsafeBufferPointer(rebasing: all[start..<end])) else { continue }
-                if kept != i { links.swapAt(kept, i) }
-                links[kept].url = url
-                if links[kept].target == nil { links[kept].target = defaultTarget }
-                kept += 1
-            }
-        }
-        links.removeLast(links.count - kept)
-    }
 
     /// The page's findings, every URL resolved. Call once, after the parse: it hands over what it collected.
     mutating func result(document: WebURL) -> PageScanResult {
@@ -602,25 +578,7 @@ struct PageCollectorState {
         }
 
         var findings = scripts.finish()
-        // A script's `.click()` on a link follows it (a navigation of kind `click`); on a submit button, submits its
-        // form. An id that names neither does nothing.
-        for c in findings.clicks {
-            switch clickables[c.id] {
-            case .link(let href, let target):
-                guard findings.navigations.count < PageScanner.maxFindingsPerKind else { continue }
-                findings.navigations.append(
-                    .init(url: href, kind: .click, onLoad: c.onLoad, target: target ?? baseTarget, condition: c.condition))
-                findings.navigationKeys.append(c.key)
-            case .submit(let owner, let ownerID):
-                // A submit button outside any form submits nothing.
-                guard let form: FormReference = ownerID.map({ .id($0) }) ?? owner.map({ .index($0) }) else { continue }
-                findings.submits.append(.init(form: form, onLoad: c.onLoad, key: c.key, condition: c.condition))
-            case nil:
-                continue
-            }
-        }
-        findings.clicks = []
-        clickables = [:]
+        applyClicks(&findings, baseTarget: baseTarget)
         for change in findings.actions { if let i = formIndex(change.form) { forms[i].action = change.url } }
         findings.actions = []
         // A button's `onclickURL` is the first navigation of its handler's unit, resolved (nil when that one
@@ -663,17 +621,7 @@ struct PageCollectorState {
         counts.add(.hook, findings.hooksFound)
         counts.add(.formSubmission, findings.submitsFound)
 
-        // What each `javascript:` link's code does first: a navigation (resolved) or a form it submits.
-        var linkActions: [Int: (url: String?, form: Int?)] = [:]
-        if !javascriptUnits.isEmpty {
-            let units = Set(javascriptUnits)
-            for (i, key) in findings.navigationKeys.enumerated() where units.contains(key.unit) && linkActions[key.unit] == nil {
-                linkActions[key.unit] = (findings.navigations[i].url, nil)
-            }
-            for s in findings.submits where units.contains(s.key.unit) && linkActions[s.key.unit] == nil {
-                if let f = formIndex(s.form) { linkActions[s.key.unit] = (nil, f) }
-            }
-        }
+        let linkActions = javascriptLinkActions(findings)
         // The automatic actions (navigations and form submissions) in the order a browser starts them.
         var automatic: [(key: RunKey, navigation: Int?, form: Int?)] = []
         for i in findings.navigations.indices where findings.navigations[i].onLoad { // by index: no copy of each
@@ -747,25 +695,7 @@ struct PageCollectorState {
                     autoSubmit: autoSubmitted.contains(i), target: f.target ?? baseTarget,
                     autoSubmitOrder: formOrder[i], autoSubmitCondition: conditions[i], buttons: formButtons[i]))
         }
-        // `javascript:` links, in order, each with the unit its code became: tapping one does what its code does.
-        if !javascriptUnits.isEmpty {
-            var k = 0
-            for i in out.links.indices where Self.isJavaScriptURL(out.links[i].url) {
-                guard k < javascriptUnits.count else { break }
-                let unit = javascriptUnits[k]
-                k += 1
-                guard let action = linkActions[unit] else { continue }
-                if let url = action.url {
-                    out.links[i].url = url
-                    out.links[i].script = .navigates
-                } else if let f = action.form, f < formPosition.count, let position = formPosition[f], position < out.forms.count
-                {
-                    out.links[i].url = out.forms[position].action
-                    out.links[i].script = .submits(form: position)
-                }
-            }
-            javascriptUnits = []
-        }
+        applyJavaScriptLinks(&out, linkActions, formPosition: formPosition)
         out.truncations = counts.truncations
         if deepElements > 0 {
             out.truncations.append(.init(kind: .depth, count: deepElements, limit: PageScanner.maxElementDepth, dropped: 0))
@@ -788,7 +718,7 @@ struct PageCollectorState {
 
     /// First form per name and per id (built once: pages may hold thousands of forms and submit calls).
     private lazy var formsByName: [String: Int] = firstIndexes(\.name)
-    private lazy var formsByID: [String: Int] = firstIndexes(\.id)
+    lazy var formsByID: [String: Int] = firstIndexes(\.id)
 
     private func firstIndexes(_ key: KeyPath<PendingForm, String?>) -> [String: Int] {
         var map: [String: Int] = [:]
@@ -796,7 +726,7 @@ struct PageCollectorState {
         return map
     }
 
-    private mutating func formIndex(_ ref: FormReference) -> Int? {
+    mutating func formIndex(_ ref: FormReference) -> Int? {
         switch ref {
         case .index(let n): return n >= 0 && n < forms.count ? n : nil
         case .name(let n): return formsByName[n] ?? formsByID[n]
@@ -810,16 +740,6 @@ struct PageCollectorState {
 
     // MARK: helpers
 
-    /// `confirm-accepted` for an `onclick` that is `return confirm(…)` (or `return window.confirm(…)`): the
-    /// element does what it does only when the dialog answers OK (returning false cancels the click).
-    static func confirmGuard(_ handler: [UInt8]) -> PageScanResult.ScriptCondition? {
-        var text = Substring(String(decoding: handler.prefix(64), as: UTF8.self))
-        text = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard text.hasPrefix("return") else { return nil }
-        text = text.dropFirst(6).drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        if text.hasPrefix("window.") { text = text.dropFirst(7) }
-        return text.hasPrefix("confirm(") || text.hasPrefix("confirm (") ? .confirmAccepted : nil
-    }
 
     /// False for a field or button of a form past the cap (its own, not one it names with `form=`).
     private func keeps(owner: Int?, ownerID: String?) -> Bool { ownerID != nil || owner != Self.droppedForm }
@@ -832,47 +752,9 @@ struct PageCollectorState {
     /// `javascript:` links run their code when tapped: scan it like a click handler. The href is the last one in
     /// `hrefs`, from `start`.
     /// The script unit of each `javascript:` link with code, in document order.
-    private var javascriptUnits: [Int] = []
+    var javascriptUnits: [Int] = []
 
-    /// True for a `javascript:` URL with code after the colon (what `addJavaScriptURL` makes a unit of).
-    private static func isJavaScriptURL(_ url: String) -> Bool {
-        let trimmed = WebURL.stripped(url)
-        return trimmed.utf8.count > 11 && trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8)
-    }
 
-    private mutating func addJavaScriptURL(_ start: Int) {
-        // Most links are not `javascript:`: tell by the first bytes, before any String work.
-        guard let first = hrefs[start...].first(where: { $0 > 0x20 }), first | 0x20 == UInt8(ascii: "j") else { return }
-        let trimmed = WebURL.stripped(String(decoding: hrefs[start...], as: UTF8.self))
-        guard trimmed.utf8.count > 11,
-            trimmed.utf8.prefix(11).lazy.map({ $0 | 0x20 }).elementsEqual("javascript:".utf8)
-        else { return }
-        let code = PercentEncoding.decode(trimmed.dropFirst(11))
-        javascriptUnits.append(scripts.add(ScriptUnit(source: Array(code.utf8), onLoad: false, formsBefore: forms.count)))
-    }
-
-    /// The button kinds of `<input type>` / `<button type>`; nil for other input types.
-    private static func buttonKind(_ type: String) -> PageScanResult.Button.Kind? {
-        switch type.trimmingASCIIWhitespace().lowercased() {
-        case "submit": .submit
-        case "image": .image
-        case "button": .button
-        case "reset": .reset
-        default: nil
-        }
-    }
-
-    private static func isJavaScriptType(_ type: String) -> Bool {
-        let t = type.trimmingASCIIWhitespace().lowercased()
-        if t.isEmpty || t == "module" { return true }
-        let essence = t.split(separator: ";").first.map { $0.trimmingASCIIWhitespace() } ?? t
-        return [
-            "text/javascript", "application/javascript", "application/x-javascript", "text/ecmascript",
-            "application/ecmascript", "text/jscript", "text/livescript", "text/x-javascript",
-            "text/x-ecmascript", "text/javascript1.0", "text/javascript1.1", "text/javascript1.2",
-            "text/javascript1.3", "text/javascript1.4", "text/javascript1.5",
-        ].contains(essence)
-    }
 }
 
 /// True when the NUL-terminated `c` equals the ASCII literal.
