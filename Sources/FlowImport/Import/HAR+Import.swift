@@ -87,7 +87,7 @@ public enum HARImport {
         var report: RedactionReport?
         if let config = options.redaction {
             var redactor = Redactor(config: config)
-            log = redactor.redact(log)
+            redactor.redact(&log) // in place: the recording is held once
             report = redactor.report
         }
         let draft: HARFlowDraft
@@ -99,14 +99,56 @@ public enum HARImport {
         return Result(draft: draft, report: report, notes: log.notes, fileNames: [])
     }
 
-    /// What looks like a secret in the files, though no detector classified it (see SecretResidue).
+    /// What looks like a secret in the files, though no detector classified it (see SecretResidue). A large
+    /// `flow.yaml` is scanned one block of pages at a time (never as one decoded copy of the whole file).
     public static func residue(in files: [(name: String, data: Data)]) -> [SecretResidue.Finding] {
         files.flatMap { f -> [SecretResidue.Finding] in
-            guard let text = String(validating: f.data, as: UTF8.self) ?? String(data: f.data, encoding: .isoLatin1) else {
-                return []
+            var found: [SecretResidue.Finding] = []
+            for (range, firstLine) in blocks(of: f.data, splittingAt: f.name == "flow.yaml" ? pageItem : nil) {
+                let part = f.data[range]
+                guard let text = String(validating: part, as: UTF8.self) ?? String(data: part, encoding: .isoLatin1) else {
+                    continue
+                }
+                found += SecretResidue.scan(text, file: f.name, firstLine: firstLine)
             }
-            return SecretResidue.scan(text, file: f.name)
+            return found
         }
+    }
+
+    /// `\n  - `: where a page of flow.yaml starts (no secret spans it: every value is on its key's line).
+    static let pageItem = Array("\n  - ".utf8)
+
+    /// The ranges of `data` to scan, each about 256 kB, cut just before `marker` (the whole when nil), with the
+    /// 1-based line each starts on.
+    static func blocks(of data: Data, splittingAt marker: [UInt8]?) -> [(Range<Int>, Int)] {
+        let target = 1 << 18
+        guard let marker, data.count > target else { return [(data.startIndex..<data.endIndex, 1)] }
+        var out: [(Range<Int>, Int)] = []
+        data.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            var line = 1
+            var linesInBlock = 0
+            var i = 0
+            while i < b.count {
+                if b[i] == 0x0A {
+                    if i - start >= target, i + marker.count <= b.count,
+                        marker.indices.allSatisfy({ b[i + $0] == marker[$0] })
+                    {
+                        out.append(((data.startIndex + start)..<(data.startIndex + i + 1), line))
+                        line += linesInBlock + 1
+                        linesInBlock = 0
+                        start = i + 1
+                        i += 1
+                        continue
+                    }
+                    linesInBlock += 1
+                }
+                i += 1
+            }
+            if start < b.count { out.append(((data.startIndex + start)..<(data.startIndex + b.count), line)) }
+        }
+        return out
     }
 
     /// The flow folder's files for a draft: `flow.yaml` first, then the page bodies.

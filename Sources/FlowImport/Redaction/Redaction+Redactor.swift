@@ -48,51 +48,66 @@ public struct Redactor: Sendable {
 
     /// Redacts every string of the recording a flow could carry: URLs, headers, post data, bodies, page titles.
     public mutating func redact(_ log: HARLog) -> HARLog {
-        learning = true
-        _ = redactEntries(log)
-        learning = false
-        return redactEntries(log)
+        var out = log
+        redact(&out)
+        return out
+    }
+
+    /// Redacts `log` in place (learning its secrets first): each string is replaced as it is redacted, so the
+    /// recording is never held twice.
+    public mutating func redact(_ log: inout HARLog) {
+        learn(log)
+        redactEntries(&log)
     }
 
     /// Learns the secrets of a recording without replacing anything (call before redacting parts of it
     /// one by one, so a secret first seen late is still replaced early).
     public mutating func learn(_ log: HARLog) {
         learning = true
-        _ = redactEntries(log)
-        learning = false
+        defer { learning = false }
+        for p in log.pages.indices { _ = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain) }
+        for e in log.entries { learn(e) }
     }
 
-    private mutating func redactEntries(_ log: HARLog) -> HARLog {
-        var out = log
-        for p in out.pages.indices {
-            out.pages[p].title = redactText(out.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
+    /// Learns the secrets of one entry (see `learn(_:)`).
+    mutating func learn(_ entry: HAREntry) {
+        let wasLearning = learning
+        learning = true
+        defer { learning = wasLearning }
+        var e = entry
+        redactEntry(&e)
+    }
+
+    private mutating func redactEntries(_ log: inout HARLog) {
+        for p in log.pages.indices {
+            log.pages[p].title = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
         }
-        for i in out.entries.indices {
-            var e = out.entries[i]
-            let at = e.path
-            e.request.url = redactText(e.request.url, at: "\(at).request.url", as: .url)
-            e.request.headers = redactHeaders(e.request.headers, at: "\(at).request.headers")
-            if var post = e.request.postData {
-                post.params = post.params.map { p in
-                    HARHeader(name: p.name, value: redactField(name: p.name, value: p.value, at: "\(at).request.postData.params"))
-                }
-                if let text = post.text {
-                    post.text = redactText(text, at: "\(at).request.postData.text", as: TextContext(mimeType: post.mimeType))
-                }
-                e.request.postData = post
+        for i in log.entries.indices { redactEntry(&log.entries[i]) }
+    }
+
+    /// Redacts one entry in place (learning only, while `learning`).
+    mutating func redactEntry(_ e: inout HAREntry) {
+        let at = e.path
+        e.request.url = redactText(e.request.url, at: "\(at).request.url", as: .url)
+        e.request.headers = redactHeaders(e.request.headers, at: "\(at).request.headers")
+        if var post = e.request.postData {
+            e.request.postData = nil
+            post.params = post.params.map { p in
+                HARHeader(name: p.name, value: redactField(name: p.name, value: p.value, at: "\(at).request.postData.params"))
             }
-            e.response.headers = redactHeaders(e.response.headers, at: "\(at).response.headers")
-            if !e.response.redirectURL.isEmpty {
-                e.response.redirectURL = redactText(e.response.redirectURL, at: "\(at).response.redirectURL", as: .url)
+            if let text = post.text {
+                post.text = redactText(text, at: "\(at).request.postData.text", as: TextContext(mimeType: post.mimeType))
             }
-            if let body = e.response.content.body {
-                e.response.content.body = redactBody(
-                    body, contentType: e.response.contentType,
-                    at: "\(at).response.content")
-            }
-            out.entries[i] = e
+            e.request.postData = post
         }
-        return out
+        e.response.headers = redactHeaders(e.response.headers, at: "\(at).response.headers")
+        if !e.response.redirectURL.isEmpty {
+            e.response.redirectURL = redactText(e.response.redirectURL, at: "\(at).response.redirectURL", as: .url)
+        }
+        if let body = e.response.content.body {
+            e.response.content.body = nil
+            e.response.content.body = redactBody(body, contentType: e.response.contentType, at: "\(at).response.content")
+        }
     }
 
     // MARK: - Parts

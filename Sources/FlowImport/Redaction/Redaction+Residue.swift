@@ -41,8 +41,9 @@ public enum SecretResidue {
     ]
     static let reservedMailDomains = ["example.invalid", ".invalid", "example.com", "example.net", "example.org", ".example"]
 
-    /// What in `text` (the file `file`) looks like a secret but is not a placeholder.
-    public static func scan(_ text: String, file: String) -> [Finding] {
+    /// What in `text` (the file `file`, or the part of it starting on line `firstLine`) looks like a secret but
+    /// is not a placeholder.
+    public static func scan(_ text: String, file: String, firstLine: Int = 1) -> [Finding] {
         guard Detectors.mayHoldSecret(text) else { return [] }
         let view = DecodedText(text)
         let decoded = view.string
@@ -62,7 +63,7 @@ public enum SecretResidue {
                 let mid = (lo + hi + 1) / 2
                 if starts[mid] <= o.location { lo = mid } else { hi = mid - 1 }
             }
-            out.append(Finding(rule: rule, file: file, line: lo + 1, length: r.length))
+            out.append(Finding(rule: rule, file: file, line: firstLine + lo, length: r.length))
         }
         for m in digitRun.matches(in: decoded) {
             let run = ns.substring(with: m.range)
