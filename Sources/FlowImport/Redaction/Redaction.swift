@@ -201,6 +201,9 @@ public struct RedactionReport: Sendable, Hashable, CustomStringConvertible {
     /// Distinct secrets replaced.
     public var distinctSecrets: Int { Set(places.records.map(places.placeholderCode)).count }
 
+    /// How many places are recorded.
+    var placeCount: Int { places.records.count }
+
     mutating func record(_ kind: RedactionKind, at location: String, name: String, placeholder: String, count: Int = 1) {
         places.record(kind, at: location, name: name, placeholder: placeholder, count: count)
     }
