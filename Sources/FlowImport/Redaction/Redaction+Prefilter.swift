@@ -26,8 +26,13 @@ struct SecretPrefilter {
     private(set) var hasColon = false
     /// `"` or `'` (Redactor.assignments).
     private(set) var hasQuote = false
-    /// Any byte outside ASCII: the tests that compare letters case-insensitively then answer "maybe".
+    /// Any byte outside ASCII.
     private(set) var hasNonASCII = false
+    /// A letter or mark outside ASCII (`ä`, a combining diaeresis, the Kelvin sign, `ſ`): the tests that
+    /// compare letters case-insensitively then answer "maybe".
+    private(set) var hasNonASCIILetter = false
+    /// A space outside ASCII (no-break, thin …), which `\s` matches: the authValue test then answers "maybe".
+    private(set) var hasNonASCIISpace = false
     private var lowered: [UInt8] = []
 
     init(_ text: String) {
@@ -89,14 +94,24 @@ struct SecretPrefilter {
                 }
             }
         }
+        guard hasNonASCII else { return }
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            let p = scalar.properties
+            if p.isWhitespace { hasNonASCIISpace = true }
+            switch p.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: hasNonASCIILetter = true
+            default: if p.isAlphabetic || p.changesWhenCaseFolded || p.changesWhenLowercased { hasNonASCIILetter = true }
+            }
+        }
     }
 
     /// Detectors.personalNumberRun can match: six digits in a row, or a run of three then a space.
     var mayHoldPersonalNumber: Bool { longestDigitRun >= 6 || threeDigitsSpaceDigit }
 
-    /// Lower-cased ASCII `word` (or, with any non-ASCII byte, always true: some letters lower-case to ASCII).
+    /// One of `words` (lower-case ASCII) in any case (or, with a letter or mark outside ASCII, always true: some
+    /// lower-case or fold to ASCII letters, and a name may be spelled with combining marks).
     func mayContain(_ words: [String]) -> Bool {
-        if hasNonASCII { return true }
+        if hasNonASCIILetter { return true }
         return words.contains { w in SecretPrefilter.find(Array(w.utf8), in: lowered) }
     }
 
@@ -106,7 +121,7 @@ struct SecretPrefilter {
     /// A card security code name (Detectors.cardCodeNames), any case: SecretResidue's card-code rule.
     var mayHoldCardCodeName: Bool { mayContain(SecretPrefilter.cardCodeStems) }
 
-    /// The card code names, ASCII ones (the others hold a non-ASCII letter, answered by `hasNonASCII`), without
+    /// The card code names, ASCII ones (the others hold a non-ASCII letter, answered by `hasNonASCIILetter`), without
     /// those holding another (`cvv2` holds `cvv`).
     static let cardCodeStems = Detectors.cardCodeNames.filter { name in
         name.utf8.allSatisfy { $0 < 0x80 }
@@ -118,7 +133,7 @@ struct SecretPrefilter {
     /// or over 80 characters (the expression then takes its end only), and after it (spaces, an optional quote) a
     /// run of 16 or more value characters with a letter and a digit and without `REDACTED-`.
     func mayHoldAuthValue(_ text: String) -> Bool {
-        if hasNonASCII { return true }
+        if hasNonASCIISpace { return true }
         guard hasEquals || hasColon else { return false }
         let u = Array(text.utf8)
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09...0x0D).contains(b) }
