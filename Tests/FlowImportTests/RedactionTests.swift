@@ -122,6 +122,39 @@ let plantedSecrets = [
         #expect(report.items.allSatisfy { $0.count >= 1 && !$0.placeholder.isEmpty })
     }
 
+    /// The report keeps places as numbers and interned strings: what goes in comes out, the same place recorded
+    /// again (even after other entries) adds to its count, and odd locations and placeholders survive whole.
+    @Test func reportPlacesComeBackAsRecordedAndMerge() {
+        var report = RedactionReport()
+        let places: [(RedactionKind, String, String, String)] = [
+            (.cookie, "log.entries[0].request.headers.Cookie", "SESSION", "REDACTED-COOKIE-1"),
+            (.token, "log.entries[12].request.url", "token", "REDACTED-TOKEN-2"),
+            (.email, "log.entries[12].response.content", "", "redacted3@example.invalid"),
+            (.email, "log.entries[12].response.content", "", "redacted3%40example.invalid"),
+            (.token, "log.entries[007].x", "n", "REDACTED-TOKEN-07"), // leading zeros: kept as written
+            (.pattern, "page.html", "patterns[0]", "REDACTED-MATCH-#1-2"),
+            (.card, "log.entries[12", "", "-990000004"),
+            (.cookie, "log.entries[0].request.headers.Cookie", "SESSION", "REDACTED-COOKIE-1"), // again, later
+        ]
+        for (kind, location, name, placeholder) in places {
+            report.record(kind, at: location, name: name, placeholder: placeholder)
+        }
+        report.record(.token, at: "log.entries[12].request.url", name: "token", placeholder: "REDACTED-TOKEN-2", count: 3)
+        let items = report.items
+        #expect(items.count == places.count - 1)
+        for (item, place) in zip(items, places) {
+            #expect(item.kind == place.0)
+            #expect(item.location == place.1)
+            #expect(item.name == place.2)
+            #expect(item.placeholder == place.3)
+        }
+        #expect(items[0].count == 2)
+        #expect(items[1].count == 4)
+        #expect(report.total == places.count + 3)
+        #expect(report.distinctSecrets == places.count - 1)
+        #expect(report.summary(places: 1).contains("(the first 1 of 7 places)"))
+    }
+
     @Test func noRedactNeededMeansNothingChanges() throws {
         let (original, out, report) = try redacted("redirect_chain.har")
         #expect(try original.jsonData() == out.jsonData())

@@ -1,4 +1,6 @@
-// Reads HAR 1.2 / 1.1 files into `HARLog`.
+// Reads HAR 1.2 / 1.1 files into `HARLog`, in one pass over the bytes (JSONReader): the file is read in
+// 64 kB pieces, each entry is built as it is read, and what the replay does not use (timings, cookies lists,
+// subresource bodies …) is skipped without being decoded or kept.
 //
 // Strict where the replay needs a value, best effort elsewhere (documented in HARReader's doc comment):
 // - errors (HARError, with a JSON path): invalid JSON (truncated, syntax, invalid UTF-8, unpaired
@@ -6,8 +8,11 @@
 //   `request.url` or `response.status`, a `base64` body that is not base64 (document entries only);
 // - best effort (a HARNote says so): unparseable `startedDateTime` (the entry keeps its file position),
 //   entries out of time order (sorted, stable); optional fields absent or of the wrong type are treated as
-//   absent; subresource bodies are never decoded (memory), so a broken subresource body is not an error.
+//   absent; subresource bodies are never kept (memory), so a broken subresource body is not an error.
+// A syntax error anywhere in the file is reported before a missing or wrong field (the rest of the file is
+// still checked after such an error, as a whole-file decoder would).
 import Foundation
+import PlainviewSupport
 
 public struct HARReader: Sendable {
     public struct Options: Sendable, Hashable {
@@ -19,102 +24,426 @@ public struct HARReader: Sendable {
     public var options: Options
     public init(options: Options = Options()) { self.options = options }
 
-    /// Reads the file at `url` (memory-mapped; the JSON is decoded in place, not copied).
+    /// Reads the file at `url`, streaming: the file is read in pieces, never held whole.
     /// `name` is how errors name the file (default: the path).
     public func read(contentsOf url: URL, name: String? = nil) throws(HARError) -> HARLog {
         let shown = name ?? url.path
-        let data: Data
+        let handle: FileHandle
         do {
-            data = try Data(contentsOf: url, options: [.alwaysMapped])
+            handle = try FileHandle(forReadingFrom: url)
         } catch {
             throw HARError(.unreadable, file: shown, "cannot read the file (\(error.localizedDescription))")
         }
+        defer { try? handle.close() }
+        let failed = ReadFailure()
+        let reader = JSONReader { buffer in
+            do {
+                guard let data = try handle.read(upToCount: buffer.count), !data.isEmpty else { return 0 }
+                return data.copyBytes(to: buffer)
+            } catch {
+                failed.error = error
+                throw error
+            }
+        }
         do {
-            return try read(data: data)
+            return try read(reader)
         } catch {
+            if let e = failed.error {
+                throw HARError(.unreadable, file: shown, "cannot read the file (\(e.localizedDescription))")
+            }
             throw error.inFile(shown)
         }
     }
 
     /// Reads HAR JSON held in memory.
     public func read(data: Data) throws(HARError) -> HARLog {
-        var json = data
-        if json.starts(with: [0xEF, 0xBB, 0xBF]) { json = json.dropFirst(3) } // UTF-8 BOM (Fiddler writes one)
-        let decoder = JSONDecoder()
-        decoder.userInfo[HARDecoding.optionsKey] = options
-        let file: HARFileDTO
+        try read(JSONReader(bytes: data))
+    }
+
+    private final class ReadFailure: @unchecked Sendable { var error: (any Error)? }
+
+    private func read(_ reader: JSONReader) throws(HARError) -> HARLog {
+        let parser = HARParser(reader: reader, options: options)
+        let log: HARLogParts
         do {
-            file = try decoder.decode(HARFileDTO.self, from: json)
+            log = try parser.file()
         } catch let error as HARError {
-            // JSONDecoder checks strings lazily: a field we read may fail because of invalid UTF-8 or an
-            // unpaired surrogate. Name the real cause, with line and column, when there is one.
-            if error.code != .notHAR, let problem = JSONProbe.firstProblem(in: json) {
-                throw HARError(.invalidJSON, path: error.path, line: problem.line, column: problem.column, problem.message)
+            // A syntax error later in the file comes first (a whole-file decoder would not have got this far).
+            if error.code != .invalidJSON {
+                do {
+                    try reader.finish()
+                } catch let failure as JSONReader.Failure {
+                    throw HARParser.syntax(failure)
+                } catch {
+                    throw HARError(.invalidJSON, "\(error)")
+                }
             }
             throw error
-        } catch let error as DecodingError {
-            throw HARDecoding.translate(error, data: json)
+        } catch let error as JSONReader.Failure {
+            throw HARParser.syntax(error)
         } catch {
             throw HARError(.invalidJSON, "\(error)")
         }
-        return HARDecoding.assemble(file.log)
+        return HARParser.assemble(log)
     }
 }
 
-// MARK: - Decoding
+/// What the reader collected before sorting.
+struct HARLogParts {
+    var version = ""
+    var creator = ""
+    var pages: [HARPage] = []
+    var entries: [HAREntry] = []
+}
 
-enum HARDecoding {
-    static let optionsKey = CodingUserInfoKey(rawValue: "plainview.har.options")!
+/// The reading itself: one JSONReader, walked in file order.
+struct HARParser {
+    let reader: JSONReader
+    let options: HARReader.Options
 
-    static func path(_ codingPath: [any CodingKey], _ last: String? = nil) -> String {
-        var out = ""
-        for key in codingPath {
-            if let i = key.intValue {
-                out += "[\(i)]"
+    static func syntax(_ f: JSONReader.Failure, path: String = "") -> HARError {
+        HARError(.invalidJSON, path: path, line: f.line, column: f.column, f.message)
+    }
+
+    func file() throws -> HARLogParts {
+        try reader.skipByteOrderMark()
+        guard try reader.peek() == .object else {
+            try reader.skip()
+            try reader.expectEnd()
+            throw HARError(.notHAR, "the top level is not a JSON object; expected {\"log\": {\"entries\": [...]}}")
+        }
+        var log: HARLogParts?
+        try reader.object { key in
+            if key == "log" { log = try self.log() }
+        }
+        try reader.expectEnd()
+        guard let log else {
+            throw HARError(.notHAR, path: "log", "missing; expected a HAR file ({\"log\": {\"entries\": [...]}})")
+        }
+        return log
+    }
+
+    func log() throws -> HARLogParts {
+        guard try reader.peek() == .object else {
+            throw HARError(.notHAR, path: "log", "expected an object with \"entries\"")
+        }
+        var parts = HARLogParts()
+        var sawEntries = false
+        try reader.object { key in
+            switch key {
+            case "version": parts.version = try lenientString() ?? ""
+            case "creator":
+                guard try reader.peek() == .object else { return }
+                try reader.object { k in
+                    if k == "name" { parts.creator = try lenientString() ?? "" }
+                }
+            case "pages":
+                guard try reader.peek() == .array else { return }
+                try reader.array { _ in
+                    guard try reader.peek() == .object else { return }
+                    var page = HARPage(id: "")
+                    try reader.object { k in
+                        switch k {
+                        case "id": page.id = try lenientString() ?? ""
+                        case "title": page.title = try lenientString() ?? ""
+                        case "startedDateTime": page.startedDateTime = try lenientString() ?? ""
+                        default: break
+                        }
+                    }
+                    parts.pages.append(page)
+                }
+            case "entries":
+                sawEntries = true
+                guard try reader.peek() == .array else {
+                    throw HARError(.notHAR, path: "log.entries", "expected an array of entries")
+                }
+                try reader.array { i in parts.entries.append(try entry(i)) }
+            default: break
+            }
+        }
+        guard sawEntries else { throw HARError(.notHAR, path: "log.entries", "missing; expected an array of entries") }
+        return parts
+    }
+
+    // MARK: - Entries
+
+    /// The fields of one entry as read, checked once the entry's object is closed (its keys come in any order).
+    private final class EntryFields {
+        var started: String?
+        var pageref: String?
+        var declared: String?
+        var resourceType: String?
+        var type: String?
+        var causeType: String?
+        var initiatorType: String?
+        var sawRequest = false
+        var requestIsObject = false
+        var methodText: String?
+        var sawMethod = false
+        var urlText: String?
+        var sawURL = false
+        var methodProblem: JSONReader.Failure?
+        var urlProblem: JSONReader.Failure?
+        var httpVersion: String?
+        var requestHeaders: [HARHeader] = []
+        var postData: HARPostData?
+        var sawResponse = false
+        var responseIsObject = false
+        var sawStatus = false
+        var status: Int?
+        var statusText: String?
+        var responseHeaders: [HARHeader] = []
+        var redirectURL: String?
+        var sawContent = false
+        var mimeType: String?
+        var encoding: String?
+        /// The body text's bytes as decoded (nil: absent); kept only until the entry's role is known.
+        var text: [UInt8]?
+        var textProblem: JSONReader.Failure?
+        var textIsString = true
+    }
+
+    func entry(_ index: Int) throws -> HAREntry {
+        let at = "log.entries[\(index)]"
+        guard try reader.peek() == .object else {
+            throw HARError(.invalidValue, path: at, "expected an entry object with request and response")
+        }
+        let f = EntryFields()
+        try reader.object { key in
+            switch key {
+            case "startedDateTime": f.started = try lenientString()
+            case "pageref": f.pageref = try lenientString()
+            case "_resourceType": f.resourceType = try lenientString()
+            case "_type": f.type = try lenientString()
+            case "_cause": f.causeType = try typeField()
+            case "_initiator": f.initiatorType = try typeField()
+            case "request":
+                f.sawRequest = true
+                guard try reader.peek() == .object else { return }
+                f.requestIsObject = true
+                try readRequest(f)
+            case "response":
+                f.sawResponse = true
+                guard try reader.peek() == .object else { return }
+                f.responseIsObject = true
+                try readResponse(f)
+            default: break
+            }
+        }
+
+        // request
+        guard f.sawRequest else { throw HARError(.missingField, path: "\(at).request", "missing; expected an object") }
+        guard f.requestIsObject else { throw HARError(.invalidValue, path: "\(at).request", "expected an object") }
+        if let problem = f.methodProblem { throw HARParser.syntax(problem, path: "\(at).request.method") }
+        let method = f.methodText ?? ""
+        guard !method.isEmpty else {
+            let code: HARError.Code = f.sawMethod ? .invalidValue : .missingField
+            throw HARError(
+                code, path: "\(at).request.method",
+                f.sawMethod ? "expected a non-empty string (GET, POST …)" : "missing; expected GET, POST …")
+        }
+        if let problem = f.urlProblem { throw HARParser.syntax(problem, path: "\(at).request.url") }
+        let url = f.urlText ?? ""
+        guard !url.isEmpty else {
+            let code: HARError.Code = f.sawURL ? .invalidValue : .missingField
+            throw HARError(
+                code, path: "\(at).request.url",
+                f.sawURL ? "expected a non-empty string (an absolute URL)" : "missing; expected an absolute URL")
+        }
+        let request = HARRequest(
+            method: method.uppercased(), url: url, httpVersion: f.httpVersion ?? "", headers: f.requestHeaders,
+            postData: f.postData)
+
+        // response (body decoded last, once we know whether it is kept)
+        guard f.sawResponse else { throw HARError(.missingField, path: "\(at).response", "missing; expected an object") }
+        guard f.responseIsObject else { throw HARError(.invalidValue, path: "\(at).response", "expected an object") }
+        guard f.sawStatus else {
+            throw HARError(
+                .missingField, path: "\(at).response.status", "missing; expected the HTTP status (a number; 0 when aborted)")
+        }
+        guard let status = f.status, (0...999).contains(status) else {
+            throw HARError(.invalidValue, path: "\(at).response.status", "expected the HTTP status (a number 0…999)")
+        }
+        var response = HARResponse(
+            status: status, statusText: f.statusText ?? "", headers: f.responseHeaders,
+            content: HARContent(mimeType: f.mimeType ?? "", encoding: f.encoding ?? ""),
+            redirectURL: f.redirectURL ?? "")
+
+        // what the recorder says the entry is
+        let declared = f.resourceType ?? f.type ?? f.causeType // Firefox's netmonitor `cause.type` when exported
+        let (resourceType, role) = HARClassifier.classify(declared: declared, request: request, response: response)
+
+        if role != .subresource || options.keepSubresourceBodies, f.sawContent, let text = f.text {
+            let textAt = "\(at).response.content.text"
+            if let problem = f.textProblem { throw HARParser.syntax(problem, path: textAt) }
+            guard f.textIsString else { throw HARError(.invalidValue, path: textAt, "expected a string of text") }
+            if response.content.encoding.lowercased() == "base64" {
+                guard let bytes = Data(base64Encoded: Data(text), options: .ignoreUnknownCharacters) else {
+                    throw HARError(.invalidValue, path: textAt, "not base64, although content.encoding is \"base64\"")
+                }
+                response.content.body = bytes
             } else {
-                out += out.isEmpty ? key.stringValue : ".\(key.stringValue)"
+                response.content.body = Data(text)
             }
         }
-        if let last { out += out.isEmpty ? last : ".\(last)" }
-        return out
+
+        let started = f.started ?? ""
+        return HAREntry(
+            fileIndex: index, startedDateTime: started, startedAt: ISO8601Time.parse(started),
+            pageref: f.pageref, request: request, response: response,
+            resourceType: resourceType, initiatorType: f.initiatorType, role: role)
     }
 
-    static func translate(_ error: DecodingError, data: Data) -> HARError {
-        switch error {
-        case .dataCorrupted(let ctx) where ctx.codingPath.isEmpty:
-            if let problem = JSONProbe.firstProblem(in: data) {
-                return HARError(.invalidJSON, line: problem.line, column: problem.column, problem.message)
+    private func readRequest(_ f: EntryFields) throws {
+        try reader.object { key in
+            switch key {
+            case "method":
+                f.sawMethod = true
+                (f.methodText, f.methodProblem) = try requiredString()
+            case "url":
+                f.sawURL = true
+                (f.urlText, f.urlProblem) = try requiredString()
+            case "httpVersion": f.httpVersion = try lenientString()
+            case "headers": f.requestHeaders = try headerList()
+            case "postData":
+                guard try reader.peek() == .object else { return }
+                var post = HARPostData()
+                try reader.object { k in
+                    switch k {
+                    case "mimeType": post.mimeType = try lenientString() ?? ""
+                    case "text": post.text = try lenientString()
+                    case "params": post.params = try headerList()
+                    default: break
+                    }
+                }
+                f.postData = post
+            default: break
             }
-            return HARError(.invalidJSON, "not valid JSON (\(ctx.debugDescription))")
-        case .dataCorrupted(let ctx):
-            return HARError(.invalidValue, path: path(ctx.codingPath), ctx.debugDescription)
-        case .keyNotFound(let key, let ctx):
-            return HARError(.missingField, path: path(ctx.codingPath, key.stringValue), "missing")
-        case .typeMismatch(let type, let ctx):
-            return HARError(.invalidValue, path: path(ctx.codingPath), "expected \(jsonName(type))")
-        case .valueNotFound(let type, let ctx):
-            return HARError(.invalidValue, path: path(ctx.codingPath), "is null; expected \(jsonName(type))")
-        @unknown default:
-            return HARError(.invalidJSON, "\(error)")
         }
     }
 
-    static func jsonName(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: return "a string"
-        case is Int.Type, is Double.Type: return "a number"
-        case is Bool.Type: return "true or false"
-        default:
-            let name = "\(type)"
-            if name.hasPrefix("Array") { return "an array" }
-            return "an object"
+    private func readResponse(_ f: EntryFields) throws {
+        try reader.object { key in
+            switch key {
+            case "status":
+                f.sawStatus = true
+                f.status = try lenientInt()
+            case "statusText": f.statusText = try lenientString()
+            case "headers": f.responseHeaders = try headerList()
+            case "redirectURL": f.redirectURL = try lenientString()
+            case "content":
+                guard try reader.peek() == .object else { return }
+                f.sawContent = true
+                try reader.object { k in
+                    switch k {
+                    case "mimeType": f.mimeType = try lenientString()
+                    case "encoding": f.encoding = try lenientString()
+                    case "text":
+                        switch try reader.peek() {
+                        case .string:
+                            do {
+                                f.text = try reader.stringBytes()
+                            } catch let error as JSONReader.Failure {
+                                guard error.isContent else { throw error }
+                                f.text = []
+                                f.textProblem = error
+                            }
+                        case .null: f.text = [] // an empty body, as a whole-file decoder read it
+                        default:
+                            f.text = []
+                            f.textIsString = false
+                        }
+                    default: break
+                    }
+                }
+            default: break
+            }
         }
     }
+
+    // MARK: - Lenient values
+
+    /// A string, or a number/bool written as one; nil when null, another type or not valid text (best effort).
+    func lenientString() throws -> String? {
+        switch try reader.peek() {
+        case .string:
+            do {
+                return try reader.string()
+            } catch let error as JSONReader.Failure {
+                guard error.isContent else { throw error }
+                return nil
+            }
+        case .number:
+            let text = try reader.numberText()
+            if let i = Int(text) { return String(i) }
+            return Double(text).map { String($0) }
+        case .bool: return String(try reader.bool())
+        default: return nil
+        }
+    }
+
+    /// A string the replay needs: the value, or the text problem that stands for it.
+    private func requiredString() throws -> (String?, JSONReader.Failure?) {
+        guard try reader.peek() == .string else { return (try lenientString(), nil) }
+        do {
+            return (try reader.string(), nil)
+        } catch let error as JSONReader.Failure {
+            guard error.isContent else { throw error }
+            return (nil, error)
+        }
+    }
+
+    /// An integer, or a string of digits (some proxies write `"status": "200"`).
+    func lenientInt() throws -> Int? {
+        switch try reader.peek() {
+        case .number:
+            let text = try reader.numberText()
+            if let i = Int(text) { return i }
+            if let d = Double(text), d.rounded() == d, abs(d) < 1e9 { return Int(d) }
+            return nil
+        case .string:
+            guard let s = try lenientString() else { return nil }
+            return Int(s.trimmingCharacters(in: .whitespaces))
+        default: return nil
+        }
+    }
+
+    /// `{"type": …}` (Chrome's `_initiator`, Firefox's `_cause`): the type, when the value is such an object.
+    private func typeField() throws -> String? {
+        guard try reader.peek() == .object else { return nil }
+        var type: String?
+        try reader.object { k in
+            if k == "type" { type = try lenientString() }
+        }
+        return type
+    }
+
+    /// `[{name, value}]`; entries without a name are skipped; a non-array is treated as empty.
+    func headerList() throws -> [HARHeader] {
+        guard try reader.peek() == .array else { return [] }
+        var list: [HARHeader] = []
+        try reader.array { _ in
+            guard try reader.peek() == .object else { return }
+            var name: String?
+            var value: String?
+            try reader.object { k in
+                switch k {
+                case "name": name = try lenientString()
+                case "value": value = try lenientString()
+                default: break
+                }
+            }
+            if let name { list.append(HARHeader(name: name, value: value ?? "")) }
+        }
+        return list
+    }
+
+    // MARK: - Assembling
 
     /// Sorts (stable) and notes what was done.
-    static func assemble(_ dto: HARLogDTO) -> HARLog {
+    static func assemble(_ parts: HARLogParts) -> HARLog {
         var notes: [HARNote] = []
-        var entries = dto.entries.map(\.entry)
+        var entries = parts.entries
         // Entries without a parseable time keep their file position: they take the previous entry's time.
         var last = -Double.infinity
         var keys: [Double] = []
@@ -140,221 +469,7 @@ enum HARDecoding {
                     "entries are not in time order; sorted by startedDateTime (equal times keep file order)"))
         }
         HARClassifier.resolveRedirectRoles(&entries)
-        return HARLog(version: dto.version, creator: dto.creator, pages: dto.pages, entries: entries, notes: notes)
-    }
-}
-
-struct HARFileDTO: Decodable {
-    var log: HARLogDTO
-
-    enum CodingKeys: String, CodingKey { case log }
-    init(from decoder: any Decoder) throws {
-        let c: KeyedDecodingContainer<CodingKeys>
-        do {
-            c = try decoder.container(keyedBy: CodingKeys.self)
-        } catch {
-            throw HARError(.notHAR, "the top level is not a JSON object; expected {\"log\": {\"entries\": [...]}}")
-        }
-        guard c.contains(.log) else {
-            throw HARError(.notHAR, path: "log", "missing; expected a HAR file ({\"log\": {\"entries\": [...]}})")
-        }
-        log = try c.decode(HARLogDTO.self, forKey: .log)
-    }
-}
-
-struct HARLogDTO: Decodable {
-    var version = ""
-    var creator = ""
-    var pages: [HARPage] = []
-    var entries: [HAREntryDTO] = []
-
-    enum CodingKeys: String, CodingKey { case version, creator, pages, entries }
-    enum CreatorKeys: String, CodingKey { case name }
-
-    init(from decoder: any Decoder) throws {
-        guard let c = try? decoder.container(keyedBy: CodingKeys.self) else {
-            throw HARError(.notHAR, path: "log", "expected an object with \"entries\"")
-        }
-        version = c.lenientString(.version) ?? ""
-        if let cc = try? c.nestedContainer(keyedBy: CreatorKeys.self, forKey: .creator) {
-            creator = cc.lenientString(.name) ?? ""
-        }
-        if var pc = try? c.nestedUnkeyedContainer(forKey: .pages) {
-            while !pc.isAtEnd {
-                guard let p = try? pc.decode(HARPageDTO.self) else {
-                    _ = try? pc.decode(Skip.self)
-                    continue
-                }
-                pages.append(HARPage(id: p.id, title: p.title, startedDateTime: p.startedDateTime))
-            }
-        }
-        guard c.contains(.entries) else {
-            throw HARError(.notHAR, path: "log.entries", "missing; expected an array of entries")
-        }
-        do {
-            entries = try c.decode([HAREntryDTO].self, forKey: .entries)
-        } catch DecodingError.typeMismatch(_, let ctx) where ctx.codingPath.count <= 2 {
-            throw HARError(.notHAR, path: "log.entries", "expected an array of entries")
-        }
-    }
-}
-
-struct HARPageDTO: Decodable {
-    var id: String
-    var title: String
-    var startedDateTime: String
-    enum CodingKeys: String, CodingKey { case id, title, startedDateTime }
-    init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = c.lenientString(.id) ?? ""
-        title = c.lenientString(.title) ?? ""
-        startedDateTime = c.lenientString(.startedDateTime) ?? ""
-    }
-}
-
-/// Consumes any JSON value.
-struct Skip: Decodable { init(from decoder: any Decoder) throws {} }
-
-struct HAREntryDTO: Decodable {
-    var entry: HAREntry
-
-    enum CodingKeys: String, CodingKey {
-        case startedDateTime, pageref, request, response
-        case resourceType = "_resourceType", initiator = "_initiator", cause = "_cause", type = "_type"
-    }
-    enum RequestKeys: String, CodingKey { case method, url, httpVersion, headers, postData }
-    enum PostKeys: String, CodingKey { case mimeType, text, params }
-    enum ResponseKeys: String, CodingKey { case status, statusText, headers, content, redirectURL }
-    enum ContentKeys: String, CodingKey { case mimeType, text, encoding }
-    enum TypeKeys: String, CodingKey { case type }
-
-    init(from decoder: any Decoder) throws {
-        let at = HARDecoding.path(decoder.codingPath)
-        let index = decoder.codingPath.last?.intValue ?? 0
-        let options = decoder.userInfo[HARDecoding.optionsKey] as? HARReader.Options ?? HARReader.Options()
-        guard let c = try? decoder.container(keyedBy: CodingKeys.self) else {
-            throw HARError(.invalidValue, path: at, "expected an entry object with request and response")
-        }
-
-        // request
-        guard c.contains(.request) else { throw HARError(.missingField, path: "\(at).request", "missing; expected an object") }
-        guard let rq = try? c.nestedContainer(keyedBy: RequestKeys.self, forKey: .request) else {
-            throw HARError(.invalidValue, path: "\(at).request", "expected an object")
-        }
-        guard let method = rq.lenientString(.method), !method.isEmpty else {
-            throw HARError(
-                rq.contains(.method) ? .invalidValue : .missingField, path: "\(at).request.method",
-                rq.contains(.method) ? "expected a non-empty string (GET, POST …)" : "missing; expected GET, POST …")
-        }
-        guard let url = rq.lenientString(.url), !url.isEmpty else {
-            throw HARError(
-                rq.contains(.url) ? .invalidValue : .missingField, path: "\(at).request.url",
-                rq.contains(.url) ? "expected a non-empty string (an absolute URL)" : "missing; expected an absolute URL")
-        }
-        let requestHeaders = rq.headerList(.headers)
-        var postData: HARPostData?
-        if let pc = try? rq.nestedContainer(keyedBy: PostKeys.self, forKey: .postData) {
-            postData = HARPostData(
-                mimeType: pc.lenientString(.mimeType) ?? "", text: pc.lenientString(.text),
-                params: pc.headerList(.params))
-        }
-        let request = HARRequest(
-            method: method.uppercased(), url: url, httpVersion: rq.lenientString(.httpVersion) ?? "",
-            headers: requestHeaders, postData: postData)
-
-        // response (body decoded later, once we know whether it is kept)
-        guard c.contains(.response) else { throw HARError(.missingField, path: "\(at).response", "missing; expected an object") }
-        guard let rs = try? c.nestedContainer(keyedBy: ResponseKeys.self, forKey: .response) else {
-            throw HARError(.invalidValue, path: "\(at).response", "expected an object")
-        }
-        guard rs.contains(.status) else {
-            throw HARError(
-                .missingField, path: "\(at).response.status", "missing; expected the HTTP status (a number; 0 when aborted)")
-        }
-        guard let status = rs.lenientInt(.status), (0...999).contains(status) else {
-            throw HARError(.invalidValue, path: "\(at).response.status", "expected the HTTP status (a number 0…999)")
-        }
-        let cc = try? rs.nestedContainer(keyedBy: ContentKeys.self, forKey: .content)
-        var response = HARResponse(
-            status: status, statusText: rs.lenientString(.statusText) ?? "",
-            headers: rs.headerList(.headers),
-            content: HARContent(
-                mimeType: cc?.lenientString(.mimeType) ?? "",
-                encoding: cc?.lenientString(.encoding) ?? ""),
-            redirectURL: rs.lenientString(.redirectURL) ?? "")
-
-        // what the recorder says the entry is
-        var declared = c.lenientString(.resourceType) ?? c.lenientString(.type)
-        if declared == nil, let cause = try? c.nestedContainer(keyedBy: TypeKeys.self, forKey: .cause) {
-            declared = cause.lenientString(.type) // Firefox's netmonitor `cause.type` when exported
-        }
-        var initiatorType: String?
-        if let ic = try? c.nestedContainer(keyedBy: TypeKeys.self, forKey: .initiator) {
-            initiatorType = ic.lenientString(.type)
-        }
-        let (resourceType, role) = HARClassifier.classify(declared: declared, request: request, response: response)
-
-        if role != .subresource || options.keepSubresourceBodies, let cc, cc.contains(.text) {
-            let text: String
-            do {
-                text = try cc.decodeIfPresent(String.self, forKey: .text) ?? ""
-            } catch {
-                throw HARError(.invalidValue, path: "\(at).response.content.text", "expected a string of text")
-            }
-            if response.content.encoding.lowercased() == "base64" {
-                guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                    throw HARError(
-                        .invalidValue, path: "\(at).response.content.text",
-                        "not base64, although content.encoding is \"base64\"")
-                }
-                response.content.body = bytes
-            } else {
-                response.content.body = Data(text.utf8)
-            }
-        }
-
-        let started = c.lenientString(.startedDateTime) ?? ""
-        entry = HAREntry(
-            fileIndex: index, startedDateTime: started, startedAt: ISO8601Time.parse(started),
-            pageref: c.lenientString(.pageref), request: request, response: response,
-            resourceType: resourceType, initiatorType: initiatorType, role: role)
-    }
-}
-
-struct HARNameValueDTO: Decodable {
-    var pair: HARHeader?
-    enum CodingKeys: String, CodingKey { case name, value }
-    init(from decoder: any Decoder) throws {
-        guard let c = try? decoder.container(keyedBy: CodingKeys.self), let name = c.lenientString(.name) else {
-            pair = nil
-            return
-        }
-        pair = HARHeader(name: name, value: c.lenientString(.value) ?? "")
-    }
-}
-
-extension KeyedDecodingContainer {
-    /// A string, or a number/bool written as one; nil when absent, null or another type (best effort).
-    func lenientString(_ key: Key) -> String? {
-        if let s = try? decodeIfPresent(String.self, forKey: key) { return s }
-        if let i = try? decodeIfPresent(Int.self, forKey: key) { return String(i) }
-        if let d = try? decodeIfPresent(Double.self, forKey: key) { return String(d) }
-        if let b = try? decodeIfPresent(Bool.self, forKey: key) { return String(b) }
-        return nil
-    }
-
-    /// An integer, or a string of digits (some proxies write `"status": "200"`).
-    func lenientInt(_ key: Key) -> Int? {
-        if let i = try? decodeIfPresent(Int.self, forKey: key) { return i }
-        if let d = try? decodeIfPresent(Double.self, forKey: key), d.rounded() == d, abs(d) < 1e9 { return Int(d) }
-        if let s = try? decodeIfPresent(String.self, forKey: key) { return Int(s.trimmingCharacters(in: .whitespaces)) }
-        return nil
-    }
-
-    /// `[{name, value}]`; entries without a name are skipped; a non-array is treated as empty.
-    func headerList(_ key: Key) -> [HARHeader] {
-        guard let list = try? decodeIfPresent([HARNameValueDTO].self, forKey: key) else { return [] }
-        return list.compactMap(\.pair)
+        return HARLog(version: parts.version, creator: parts.creator, pages: parts.pages, entries: entries, notes: notes)
     }
 }
 

@@ -188,7 +188,7 @@ public enum HARFlowWriter {
             try fm.createDirectory(at: temp, withIntermediateDirectories: false)
             for f in files {
                 guard !f.name.contains("/"), !f.name.hasPrefix(".") else { continue }
-                try f.data.write(to: temp.appendingPathComponent(f.name)) // the folder itself is the atomic unit
+                try writeNewFile(f.data, path: temp.appendingPathComponent(f.name).path)
             }
         } catch {
             try? fm.removeItem(at: temp)
@@ -218,6 +218,16 @@ public enum HARFlowWriter {
     }
 
     // MARK: - Helpers
+
+    /// Writes a new file without syncing it: the folder is the atomic unit (renamed into place once complete), and
+    /// a sync per page file cost more than the rest of an import.
+    static func writeNewFile(_ data: Data, path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        try handle.write(contentsOf: data)
+        try handle.close()
+    }
 
     /// `03-psp.example.net-checkout-card.html`: number, host, last path segment; safe characters only.
     static func fileName(_ n: Int, url: String, contentType: String, used: inout Set<String>) -> String {

@@ -87,7 +87,7 @@ public enum HARImport {
         var report: RedactionReport?
         if let config = options.redaction {
             var redactor = Redactor(config: config)
-            log = redactor.redact(log)
+            redactor.redact(&log) // in place: the recording is held once
             report = redactor.report
         }
         let draft: HARFlowDraft
@@ -99,14 +99,70 @@ public enum HARImport {
         return Result(draft: draft, report: report, notes: log.notes, fileNames: [])
     }
 
-    /// What looks like a secret in the files, though no detector classified it (see SecretResidue).
+    /// What looks like a secret in the files, though no detector classified it (see SecretResidue). A large
+    /// `flow.yaml` is scanned one block of pages at a time (never as one decoded copy of the whole file), and
+    /// each block one page at a time, so the detectors' quick tests (SecretPrefilter) skip the pages that cannot
+    /// hold what a detector looks for; the findings of a block are listed as if it were scanned whole.
     public static func residue(in files: [(name: String, data: Data)]) -> [SecretResidue.Finding] {
         files.flatMap { f -> [SecretResidue.Finding] in
-            guard let text = String(validating: f.data, as: UTF8.self) ?? String(data: f.data, encoding: .isoLatin1) else {
-                return []
+            var found: [SecretResidue.Finding] = []
+            let marker = f.name == "flow.yaml" ? pageItem : nil
+            for (range, firstLine) in blocks(of: f.data, splittingAt: marker) {
+                let block = f.data[range]
+                guard let marker, String(validating: block, as: UTF8.self) != nil else {
+                    guard let text = String(validating: block, as: UTF8.self) ?? String(data: block, encoding: .isoLatin1)
+                    else { continue }
+                    found += SecretResidue.scan(text, file: f.name, firstLine: firstLine)
+                    continue
+                }
+                // UTF-8 as a whole, so in each page too (pages are cut just after a newline).
+                var inBlock: [(check: Int, finding: SecretResidue.Finding)] = []
+                for (pageRange, pageLine) in blocks(of: block, splittingAt: marker, size: 0) {
+                    let text = String(decoding: f.data[pageRange], as: UTF8.self)
+                    inBlock += SecretResidue.scanInOrder(text, file: f.name, firstLine: firstLine + pageLine - 1)
+                }
+                found += inBlock.enumerated().sorted {
+                    $0.element.check != $1.element.check ? $0.element.check < $1.element.check : $0.offset < $1.offset
+                }.map(\.element.finding)
             }
-            return SecretResidue.scan(text, file: f.name)
+            return found
         }
+    }
+
+    /// `\n  - `: where a page of flow.yaml starts (no secret spans it: every value is on its key's line).
+    static let pageItem = Array("\n  - ".utf8)
+
+    /// The ranges of `data` to scan, each about `target` bytes (256 kB) or more, cut just before `marker` (the
+    /// whole when nil; at every marker with size 0), with the
+    /// 1-based line each starts on.
+    static func blocks(of data: Data, splittingAt marker: [UInt8]?, size target: Int = 1 << 18) -> [(Range<Int>, Int)] {
+        guard let marker, data.count > target else { return [(data.startIndex..<data.endIndex, 1)] }
+        var out: [(Range<Int>, Int)] = []
+        data.withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            var line = 1
+            var linesInBlock = 0
+            var i = 0
+            while i < b.count {
+                if b[i] == 0x0A {
+                    if i - start >= target, i + marker.count <= b.count,
+                        marker.indices.allSatisfy({ b[i + $0] == marker[$0] })
+                    {
+                        out.append(((data.startIndex + start)..<(data.startIndex + i + 1), line))
+                        line += linesInBlock + 1
+                        linesInBlock = 0
+                        start = i + 1
+                        i += 1
+                        continue
+                    }
+                    linesInBlock += 1
+                }
+                i += 1
+            }
+            if start < b.count { out.append(((data.startIndex + start)..<(data.startIndex + b.count), line)) }
+        }
+        return out
     }
 
     /// The flow folder's files for a draft: `flow.yaml` first, then the page bodies.

@@ -9,6 +9,8 @@ import PlainviewURL
 struct DecodedText {
     /// The original text, UTF-16.
     let original: [UInt16]
+    /// The original text (the decoded text while nothing was decoded).
+    private let text: String
     /// The decoded text, UTF-16, and for each unit the original span `[start, end)` it came from.
     private(set) var units: [UInt16]
     private(set) var start: [Int32]
@@ -20,6 +22,7 @@ struct DecodedText {
     static let maximumLayers = 3
 
     init(_ text: String) {
+        self.text = text
         original = Array(text.utf16)
         units = original
         start = []
@@ -30,7 +33,7 @@ struct DecodedText {
         }
     }
 
-    var string: String { String(decoding: units, as: UTF16.self) }
+    var string: String { isIdentity ? text : String(decoding: units, as: UTF16.self) }
 
     /// The original span (UTF-16 offsets) a decoded span came from.
     func originalRange(_ r: NSRange) -> NSRange {

@@ -32,6 +32,16 @@ public struct Redactor: Sendable {
     private var globalIndex: [UInt64: [Int]] = [:]
     private var globalSpellings: [String: String] = [:]
     private var learning = false
+    /// Which part of the work `redact(_:)` is doing (see `redact(_:)`).
+    private var phase = Phase.all
+    /// The `redactText` and `redactField` calls made so far in this phase, and whether one is running: with
+    /// them, a replacement of the known-secrets pass is put back in the report where the old second pass put it.
+    private var calls: Int64 = 0
+    private var inCall = false
+    /// The detecting pass: where each place of the report was first recorded (`order`), one per place.
+    private var firstOrder: [Int64] = []
+    /// The known-secrets pass: its replacements, in the order made, with where they stand (`order`).
+    private var knownPlaces: [(order: Int64, kind: RedactionKind, location: String, placeholder: String, count: Int)] = []
 
     /// What the second pass (or the `redact…` calls) replaced.
     public private(set) var report = RedactionReport()
@@ -48,51 +58,124 @@ public struct Redactor: Sendable {
 
     /// Redacts every string of the recording a flow could carry: URLs, headers, post data, bodies, page titles.
     public mutating func redact(_ log: HARLog) -> HARLog {
-        learning = true
-        _ = redactEntries(log)
-        learning = false
-        return redactEntries(log)
+        var out = log
+        redact(&out)
+        return out
+    }
+
+    /// Redacts `log` in place (learning its secrets first): each string is replaced as it is redacted, so the
+    /// recording is never held twice.
+    ///
+    /// In two passes: the first runs the detectors once per string, replacing what they find (it learns every
+    /// secret on the way); the second only replaces the secrets known by then wherever else they stand (a
+    /// byte scan, no detector), so a secret first seen late is still replaced early. The result and the report
+    /// are those of learning everything first and then redacting with all detectors again (as before): the
+    /// detectors find the same secrets either way, as what they find does not depend on what was learnt, and
+    /// the report's places are put back in that order. With configured `patterns` (which run after the known
+    /// secrets are replaced) it is done that way.
+    public mutating func redact(_ log: inout HARLog) {
+        guard custom.isEmpty else {
+            learn(log)
+            redactEntries(&log)
+            return
+        }
+        phase = .detect
+        calls = 0
+        firstOrder = Array(repeating: .min, count: report.placeCount) // places recorded before: first
+        redactEntries(&log)
+        phase = .known
+        calls = 0
+        redactEntries(&log)
+        phase = .all
+        if !knownPlaces.isEmpty { report = mergedReport() }
+        firstOrder = []
+        knownPlaces = []
+    }
+
+    private enum Phase { case all, detect, known }
+
+    /// The report as one pass in order would have written it: each place where it was first recorded, a
+    /// replacement of a known secret right after the detectors of the text it stands in.
+    private func mergedReport() -> RedactionReport {
+        let items = report.items
+        var events = items.indices.map { (order: firstOrder[$0], index: $0) }
+        events += knownPlaces.indices.map { (order: knownPlaces[$0].order, index: items.count + $0) }
+        events.sort { $0.order != $1.order ? $0.order < $1.order : $0.index < $1.index }
+        var out = RedactionReport()
+        for e in events {
+            if e.index < items.count {
+                let i = items[e.index]
+                out.record(i.kind, at: i.location, name: i.name, placeholder: i.placeholder, count: i.count)
+            } else {
+                let k = knownPlaces[e.index - items.count]
+                out.record(k.kind, at: k.location, name: "", placeholder: k.placeholder, count: k.count)
+            }
+        }
+        return out
+    }
+
+    /// Where a place recorded now stands among the calls: within the running call (0), or after the last one (2);
+    /// a known secret's replacement stands between the two (1).
+    private var order: Int64 { calls * 4 + (inCall ? 0 : 2) }
+
+    private mutating func record(_ kind: RedactionKind, at location: String, name: String, placeholder: String, count: Int = 1) {
+        if phase == .known {
+            knownPlaces.append((order: calls * 4 + 1, kind: kind, location: location, placeholder: placeholder, count: count))
+            return
+        }
+        let before = report.placeCount
+        report.record(kind, at: location, name: name, placeholder: placeholder, count: count)
+        if phase == .detect, report.placeCount > before { firstOrder.append(order) }
     }
 
     /// Learns the secrets of a recording without replacing anything (call before redacting parts of it
     /// one by one, so a secret first seen late is still replaced early).
     public mutating func learn(_ log: HARLog) {
         learning = true
-        _ = redactEntries(log)
-        learning = false
+        defer { learning = false }
+        for p in log.pages.indices { _ = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain) }
+        for e in log.entries { learn(e) }
     }
 
-    private mutating func redactEntries(_ log: HARLog) -> HARLog {
-        var out = log
-        for p in out.pages.indices {
-            out.pages[p].title = redactText(out.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
+    /// Learns the secrets of one entry (see `learn(_:)`).
+    mutating func learn(_ entry: HAREntry) {
+        let wasLearning = learning
+        learning = true
+        defer { learning = wasLearning }
+        var e = entry
+        redactEntry(&e)
+    }
+
+    private mutating func redactEntries(_ log: inout HARLog) {
+        for p in log.pages.indices {
+            log.pages[p].title = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
         }
-        for i in out.entries.indices {
-            var e = out.entries[i]
-            let at = e.path
-            e.request.url = redactText(e.request.url, at: "\(at).request.url", as: .url)
-            e.request.headers = redactHeaders(e.request.headers, at: "\(at).request.headers")
-            if var post = e.request.postData {
-                post.params = post.params.map { p in
-                    HARHeader(name: p.name, value: redactField(name: p.name, value: p.value, at: "\(at).request.postData.params"))
-                }
-                if let text = post.text {
-                    post.text = redactText(text, at: "\(at).request.postData.text", as: TextContext(mimeType: post.mimeType))
-                }
-                e.request.postData = post
+        for i in log.entries.indices { redactEntry(&log.entries[i]) }
+    }
+
+    /// Redacts one entry in place (learning only, while `learning`).
+    mutating func redactEntry(_ e: inout HAREntry) {
+        let at = e.path
+        e.request.url = redactText(e.request.url, at: "\(at).request.url", as: .url)
+        e.request.headers = redactHeaders(e.request.headers, at: "\(at).request.headers")
+        if var post = e.request.postData {
+            e.request.postData = nil
+            post.params = post.params.map { p in
+                HARHeader(name: p.name, value: redactField(name: p.name, value: p.value, at: "\(at).request.postData.params"))
             }
-            e.response.headers = redactHeaders(e.response.headers, at: "\(at).response.headers")
-            if !e.response.redirectURL.isEmpty {
-                e.response.redirectURL = redactText(e.response.redirectURL, at: "\(at).response.redirectURL", as: .url)
+            if let text = post.text {
+                post.text = redactText(text, at: "\(at).request.postData.text", as: TextContext(mimeType: post.mimeType))
             }
-            if let body = e.response.content.body {
-                e.response.content.body = redactBody(
-                    body, contentType: e.response.contentType,
-                    at: "\(at).response.content")
-            }
-            out.entries[i] = e
+            e.request.postData = post
         }
-        return out
+        e.response.headers = redactHeaders(e.response.headers, at: "\(at).response.headers")
+        if !e.response.redirectURL.isEmpty {
+            e.response.redirectURL = redactText(e.response.redirectURL, at: "\(at).response.redirectURL", as: .url)
+        }
+        if let body = e.response.content.body {
+            e.response.content.body = nil
+            e.response.content.body = redactBody(body, contentType: e.response.contentType, at: "\(at).response.content")
+        }
     }
 
     // MARK: - Parts
@@ -145,7 +228,8 @@ public struct Redactor: Sendable {
             }.joined(separator: "\n")
         }
         if credentialHeaders.contains(lname) || (matchesName(name) && !["referer", "location"].contains(lname)) {
-            guard !value.isEmpty, !isPlaceholder(value) else { return value }
+            // The known-secrets pass leaves what the detecting pass replaced whole (it never scanned it).
+            guard phase != .known, !value.isEmpty, !isPlaceholder(value) else { return value }
             // Keep the scheme word of `Authorization: Bearer …` / `Basic …` so the header still reads right.
             let parts = value.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].allSatisfy({ $0.isLetter }), parts[0].count <= 12 {
@@ -160,10 +244,16 @@ public struct Redactor: Sendable {
 
     /// A form field or query item given as a name/value pair.
     public mutating func redactField(name: String, value: String, at location: String) -> String {
+        calls += 1
+        let wasInCall = inCall
+        inCall = true
+        defer { inCall = wasInCall }
+        // The known-secrets pass leaves a value the detecting pass replaced whole.
+        if phase == .known, isPlaceholder(value), matchesName(name) { return value }
         if shouldRedact(name: name, value: value) {
             return replaceSecret(value, key: value, kind: .token, name: name, at: location)
         }
-        return redactText(value, at: location, as: .plain)
+        return redactTextOnce(value, at: location, as: .plain)
     }
 
     /// A response or request body: text bodies are redacted in their own encoding (UTF-8, else each byte
@@ -190,15 +280,25 @@ public struct Redactor: Sendable {
     /// cards, personal and organisation numbers, e-mails, JWTs, Bearer credentials), then long known secrets
     /// wherever else they stand, then configured patterns.
     public mutating func redactText(_ text: String, at location: String, as context: TextContext) -> String {
+        calls += 1
+        let wasInCall = inCall
+        inCall = true
+        defer { inCall = wasInCall }
+        return redactTextOnce(text, at: location, as: context)
+    }
+
+    /// `redactText` without counting a call.
+    private mutating func redactTextOnce(_ text: String, at location: String, as context: TextContext) -> String {
         guard !text.isEmpty else { return text }
+        if phase == .known { return replaceKnown(text, at: location) }
         var s = text
         if context == .html {
             s = redactHTMLAttributes(s, at: location)
-            if s.range(of: "<textarea", options: .caseInsensitive) != nil { s = redactTextareas(s, at: location) }
+            if SecretPrefilter.hasIgnoringCase(s, "<textarea") { s = redactTextareas(s, at: location) }
         }
         if context == .json || context == .html || context == .plain { s = redactJSONPairs(s, at: location) }
-        if s.contains("@") { s = redactUserinfo(s, at: location) }
-        if s.range(of: "form-data", options: .caseInsensitive) != nil { s = redactMultipart(s, at: location) }
+        if SecretPrefilter.has(s, "@") { s = redactUserinfo(s, at: location) }
+        if SecretPrefilter.hasIgnoringCase(s, "form-data") { s = redactMultipart(s, at: location) }
         s = redactDecoded(s, at: location, scripts: context != .url && context != .form)
         s = replaceKnown(s, at: location)
         for (i, re) in custom.enumerated() {
@@ -239,7 +339,9 @@ public struct Redactor: Sendable {
     }
 
     private mutating func redactCookieValue(_ value: String, cookie: String, at location: String) -> String {
-        guard !value.isEmpty, !isPlaceholder(value), !keep.contains(where: { $0.matches(cookie) }) else { return value }
+        guard phase != .known, !value.isEmpty, !isPlaceholder(value), !keep.contains(where: { $0.matches(cookie) }) else {
+            return value
+        }
         let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
         let inner = quoted ? String(value.dropFirst().dropLast()) : value
         guard !inner.isEmpty else { return value }
@@ -296,7 +398,7 @@ public struct Redactor: Sendable {
 
     /// `"name": "value"` and `"name": 123` in JSON bodies and inline scripts.
     private mutating func redactJSONPairs(_ text: String, at location: String) -> String {
-        guard text.contains("\"") && text.contains(":") else { return text }
+        guard SecretPrefilter.has(text, "\"") && SecretPrefilter.has(text, ":") else { return text }
         return Redactor.jsonPairs.replace(in: text) { m, ns in
             guard let name = m.group(1, in: ns) else { return nil }
             let whole = ns.substring(with: m.range)
@@ -323,7 +425,7 @@ public struct Redactor: Sendable {
     /// In each tag: the `value`/`content` of an element whose `name`/`id`/`property` matches (hidden 3DS
     /// inputs, `<meta name="csrf-token">`), and any attribute whose own name matches (`data-session-id`).
     private mutating func redactHTMLAttributes(_ text: String, at location: String) -> String {
-        guard text.contains("<") else { return text }
+        guard SecretPrefilter.has(text, "<") else { return text }
         return Redactor.tags.replace(in: text) { tm, tns in
             let tag = tns.substring(with: tm.range)
             let ans = tag as NSString
@@ -383,6 +485,7 @@ public struct Redactor: Sendable {
         let decoded = view.string
         let dns = decoded as NSString
         var found: [Finding] = []
+        let can = SecretPrefilter(decoded)
         func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
             guard r.length > 0 else { return }
             let o = view.originalRange(r)
@@ -390,13 +493,13 @@ public struct Redactor: Sendable {
             guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
             found.append(Finding(range: o, key: key, kind: kind, name: name))
         }
-        for m in Detectors.jwt.matches(in: decoded) {
+        for m in can.mayHoldJWT ? Detectors.jwt.matches(in: decoded) : [] {
             add(m.range, key: dns.substring(with: m.range), kind: .jwt)
         }
-        for m in Detectors.schemeCredential.matches(in: decoded) {
+        for m in can.mayHoldSchemeCredential ? Detectors.schemeCredential.matches(in: decoded) : [] {
             add(m.range(at: 1), key: dns.substring(with: m.range(at: 1)), kind: .credential, name: "Bearer")
         }
-        if config.emails, decoded.contains("@") {
+        if config.emails, SecretPrefilter.has(decoded, "@") {
             for m in Detectors.email.matches(in: decoded) {
                 let whole = dns.substring(with: m.range)
                 let tld = whole.split(separator: ".").last.map { $0.lowercased() } ?? ""
@@ -404,14 +507,14 @@ public struct Redactor: Sendable {
                 add(m.range, key: whole.lowercased(), kind: .email)
             }
         }
-        if config.cards {
+        if config.cards, can.longestJoinedDigits >= 13 {
             for m in Detectors.cardRun.matches(in: decoded) {
                 let run = dns.substring(with: m.range)
                 guard Detectors.isCardNumber(run) else { continue }
                 add(m.range, key: Detectors.digits(run).map(String.init).joined(), kind: .card)
             }
         }
-        if config.personalNumbers {
+        if config.personalNumbers, can.mayHoldPersonalNumber {
             for m in Detectors.personalNumberRun.matches(in: decoded) {
                 let run = dns.substring(with: m.range)
                 if Detectors.isPersonalNumber(run) {
@@ -421,7 +524,7 @@ public struct Redactor: Sendable {
                 }
             }
         }
-        for m in Redactor.pairs.matches(in: decoded) {
+        for m in can.hasEquals ? Redactor.pairs.matches(in: decoded) : [] {
             guard let name = m.group(1, in: dns), var value = m.group(2, in: dns) else { continue }
             var r = m.range(at: 2)
             // A path parameter (`/checkout;jsessionid=…/pay`) ends at the next path segment.
@@ -432,15 +535,15 @@ public struct Redactor: Sendable {
             guard shouldRedact(name: name, value: value) else { continue }
             add(r, key: value, kind: .token, name: name)
         }
-        for m in Detectors.pathSegment.matches(in: decoded) {
+        for m in can.mayHoldPathToken ? Detectors.pathSegment.matches(in: decoded) : [] {
             let segment = dns.substring(with: m.range)
             guard Detectors.isPathToken(segment), Detectors.isInURLPath(dns, m.range) else { continue }
             add(m.range, key: segment, kind: .token, name: "URL path")
         }
-        for m in Detectors.awsAccessKey.matches(in: decoded) {
+        for m in can.mayHoldAWSKey ? Detectors.awsAccessKey.matches(in: decoded) : [] {
             add(m.range, key: dns.substring(with: m.range), kind: .credential, name: "AWS access key")
         }
-        if scripts {
+        if scripts, can.hasQuote, can.hasColon || can.hasEquals {
             for m in Redactor.assignments.matches(in: decoded) {
                 guard let name = m.group(1, in: dns), let value = m.group(3, in: dns), shouldRedact(name: name, value: value)
                 else { continue }
@@ -515,7 +618,7 @@ public struct Redactor: Sendable {
         }
         if placeholderOf[found] == nil { placeholderOf[found] = placeholder }
         learnSpellings(found: found, key: key, placeholder: placeholder)
-        if !learning { report.record(kind, at: location, name: name, placeholder: placeholder) }
+        if !learning { record(kind, at: location, name: name, placeholder: placeholder) }
         return placeholder
     }
 
@@ -539,7 +642,7 @@ public struct Redactor: Sendable {
     /// one position, the longest spelling (so a secret containing another wins). Candidates are found by
     /// their first bytes (a hash lookup per position), so the cost does not grow with the number of secrets.
     private mutating func replaceKnown(_ text: String, at location: String) -> String {
-        if learning { return text } // learning registers nothing here
+        if learning || phase == .detect { return text } // learning registers nothing here
         let k = keyLength
         guard !globalIndex.isEmpty, text.utf8.count >= k else { return text }
         var out: [UInt8] = []
@@ -583,7 +686,7 @@ public struct Redactor: Sendable {
         guard changed else { return text }
         for (placeholder, n) in counts.sorted(by: { $0.key < $1.key }) {
             let kind = kindOfPlaceholder[placeholder.replacingOccurrences(of: "%40", with: "@")] ?? .token
-            report.record(kind, at: location, name: "", placeholder: placeholder, count: n)
+            record(kind, at: location, name: "", placeholder: placeholder, count: n)
         }
         return String(decoding: out, as: UTF8.self)
     }

@@ -41,15 +41,24 @@ public enum SecretResidue {
     ]
     static let reservedMailDomains = ["example.invalid", ".invalid", "example.com", "example.net", "example.org", ".example"]
 
-    /// What in `text` (the file `file`) looks like a secret but is not a placeholder.
-    public static func scan(_ text: String, file: String) -> [Finding] {
+    /// What in `text` (the file `file`, or the part of it starting on line `firstLine`) looks like a secret but
+    /// is not a placeholder.
+    public static func scan(_ text: String, file: String, firstLine: Int = 1) -> [Finding] {
+        scanInOrder(text, file: file, firstLine: firstLine).map(\.finding)
+    }
+
+    /// `scan`, each finding with the number of the check that made it (1, 2 …): the findings come check by
+    /// check, each check's in text order, so the findings of pieces of a text scanned one by one, sorted by
+    /// check (stably), are those of the whole text.
+    static func scanInOrder(_ text: String, file: String, firstLine: Int = 1) -> [(check: Int, finding: Finding)] {
         guard Detectors.mayHoldSecret(text) else { return [] }
         let view = DecodedText(text)
         let decoded = view.string
         let ns = decoded as NSString
         var lineStarts: [Int]?
-        var out: [Finding] = []
-        func add(_ rule: String, _ r: NSRange) {
+        var out: [(check: Int, finding: Finding)] = []
+        let can = SecretPrefilter(decoded)
+        func add(_ check: Int, _ rule: String, _ r: NSRange) {
             let o = view.originalRange(r)
             if lineStarts == nil {
                 var starts = [0]
@@ -62,26 +71,26 @@ public enum SecretResidue {
                 let mid = (lo + hi + 1) / 2
                 if starts[mid] <= o.location { lo = mid } else { hi = mid - 1 }
             }
-            out.append(Finding(rule: rule, file: file, line: lo + 1, length: r.length))
+            out.append((check, Finding(rule: rule, file: file, line: firstLine + lo, length: r.length)))
         }
-        for m in digitRun.matches(in: decoded) {
+        for m in can.longestJoinedDigits >= 12 ? digitRun.matches(in: decoded) : [] {
             let run = ns.substring(with: m.range)
             let digits = run.filter(\.isNumber)
             if digits.count == run.count, let v = Int(digits), isUnixTime(v, digits: digits.count) { continue }
-            add("long-digit-run", m.range)
+            add(1, "long-digit-run", m.range)
         }
-        for m in Detectors.cardRun.matches(in: decoded) {
+        for m in can.longestJoinedDigits >= 13 ? Detectors.cardRun.matches(in: decoded) : [] {
             let run = ns.substring(with: m.range)
             guard run.contains(where: { Detectors.weakCardSeparators.contains($0) }), Detectors.isCardNumber(run) else {
                 continue
             }
-            add("long-digit-run", m.range)
+            add(2, "long-digit-run", m.range)
         }
-        for m in cardCode.matches(in: decoded) {
+        for m in can.mayHoldCardCodeName ? cardCode.matches(in: decoded) : [] {
             guard let name = m.group(1, in: ns), Detectors.isCardCodeName(name) else { continue }
-            add("card-code", m.range(at: 2))
+            add(3, "card-code", m.range(at: 2))
         }
-        if decoded.contains("<") {
+        if can.mayHoldCardCodeName, SecretPrefilter.has(decoded, "<") {
             for t in Redactor.tags.matches(in: decoded) {
                 let tag = ns.substring(with: t.range) as NSString
                 var label = false
@@ -96,38 +105,41 @@ public enum SecretResidue {
                         value = NSRange(location: t.range.location + r.location, length: r.length)
                     }
                 }
-                if label, let value { add("card-code", value) }
+                if label, let value { add(4, "card-code", value) }
             }
         }
-        for m in Detectors.pathSegment.matches(in: decoded) {
+        for m in can.mayHoldPathToken ? Detectors.pathSegment.matches(in: decoded) : [] {
             guard Detectors.isPathToken(ns.substring(with: m.range)), Detectors.isInURLPath(ns, m.range) else { continue }
-            add("path-token", m.range)
+            add(5, "path-token", m.range)
         }
-        for m in Detectors.awsAccessKey.matches(in: decoded) { add("aws-access-key", m.range) }
-        for m in Detectors.schemeCredential.matches(in: decoded) {
+        for m in can.mayHoldAWSKey ? Detectors.awsAccessKey.matches(in: decoded) : [] { add(6, "aws-access-key", m.range) }
+        for m in can.mayHoldSchemeCredential ? Detectors.schemeCredential.matches(in: decoded) : [] {
             let r = m.range(at: 1)
             if Detectors.isPlaceholder(ns.substring(with: r)) { continue }
-            add("scheme-credential", r)
+            add(7, "scheme-credential", r)
         }
-        for m in Detectors.jwt.matches(in: decoded) { add("jwt", m.range) }
-        if decoded.contains("@") {
+        for m in can.mayHoldJWT ? Detectors.jwt.matches(in: decoded) : [] { add(8, "jwt", m.range) }
+        if SecretPrefilter.has(decoded, "@") {
             for m in Detectors.email.matches(in: decoded) {
                 let mail = ns.substring(with: m.range).lowercased()
                 let tld = mail.split(separator: ".").last.map(String.init) ?? ""
                 if Detectors.notMailDomains.contains(tld) { continue }
                 if reservedMailDomains.contains(where: { mail.hasSuffix($0) }) { continue }
-                add("email", m.range)
+                add(9, "email", m.range)
             }
         }
-        for m in authValue.matches(in: decoded) {
+        for m in can.mayHoldAuthValue(decoded) ? authValue.matches(in: decoded) : [] {
             guard let name = m.group(1, in: ns), let value = m.group(2, in: ns) else { continue }
-            let words = NamePattern.words(name)
-            guard words.contains(where: { credentialWords.contains($0) || $0.contains("session") || $0.contains("sessid") })
-            else { continue }
+            guard isCredentialName(name) else { continue }
             guard !Detectors.isPlaceholder(value), !value.contains("REDACTED-"), looksRandom(value) else { continue }
-            add("auth-value", m.range(at: 2))
+            add(10, "auth-value", m.range(at: 2))
         }
         return out
+    }
+
+    /// A name with a credential word (`credentialWords`) or a word holding `session` or `sessid`.
+    static func isCredentialName(_ name: String) -> Bool {
+        NamePattern.words(name).contains { credentialWords.contains($0) || $0.contains("session") || $0.contains("sessid") }
     }
 
     /// Letters and digits both, and at least 3.5 bits of Shannon entropy per character.

@@ -179,27 +179,33 @@ public struct RedactionReport: Sendable, Hashable, CustomStringConvertible {
         public var count: Int
     }
 
-    public internal(set) var items: [Item] = []
-    /// (kind, location, name, placeholder) → index in `items`: recording is a lookup, not a scan.
-    private var itemIndex: [String: Int] = [:]
+    /// The places, a few bytes each (a recording of 20,000 pages has over 100,000 of them): see RedactionPlaces.
+    private var places = RedactionPlaces()
     public init() {}
+
+    /// Every place, in the order first recorded.
+    public var items: [Item] { places.records.indices.map(item) }
+
+    private func item(_ i: Int) -> Item {
+        let r = places.records[i]
+        return Item(
+            kind: r.kind, location: places.location(r), name: places.strings[Int(r.name)],
+            placeholder: places.placeholder(r), count: Int(r.count))
+    }
 
     /// Occurrences replaced, per kind.
     public var counts: [RedactionKind: Int] {
-        items.reduce(into: [:]) { $0[$1.kind, default: 0] += $1.count }
+        places.records.reduce(into: [:]) { $0[$1.kind, default: 0] += Int($1.count) }
     }
-    public var total: Int { items.reduce(0) { $0 + $1.count } }
+    public var total: Int { places.records.reduce(0) { $0 + Int($1.count) } }
     /// Distinct secrets replaced.
-    public var distinctSecrets: Int { Set(items.map(\.placeholder)).count }
+    public var distinctSecrets: Int { Set(places.records.map(places.placeholderCode)).count }
+
+    /// How many places are recorded.
+    var placeCount: Int { places.records.count }
 
     mutating func record(_ kind: RedactionKind, at location: String, name: String, placeholder: String, count: Int = 1) {
-        let key = "\(kind.rawValue)\u{0}\(location)\u{0}\(name)\u{0}\(placeholder)"
-        if let i = itemIndex[key] {
-            items[i].count += count
-        } else {
-            itemIndex[key] = items.count
-            items.append(Item(kind: kind, location: location, name: name, placeholder: placeholder, count: count))
-        }
+        places.record(kind, at: location, name: name, placeholder: placeholder, count: count)
     }
 
     /// `redacted 12 values (5 distinct): cookie 4, token 6, email 2` and one line per place.
@@ -207,11 +213,12 @@ public struct RedactionReport: Sendable, Hashable, CustomStringConvertible {
 
     /// The per-kind line and at most `places` lines of places (then how many more there are).
     public func summary(places: Int) -> String {
-        if items.isEmpty { return "redacted nothing" }
+        if self.places.records.isEmpty { return "redacted nothing" }
         let perKind = counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
         var lines = ["redacted \(total) value(s), \(distinctSecrets) distinct: \(perKind)"]
-        if items.count > places { lines.append("  (the first \(places) of \(items.count) places)") }
-        for item in items.prefix(places) {
+        let all = self.places.records.count
+        if all > places { lines.append("  (the first \(places) of \(all) places)") }
+        for item in (0..<min(places, all)).map(item) {
             let what = item.name.isEmpty ? item.kind.rawValue : "\(item.kind.rawValue) \(item.name)"
             lines.append("  \(item.location): \(what) → \(item.placeholder)\(item.count > 1 ? " ×\(item.count)" : "")")
         }

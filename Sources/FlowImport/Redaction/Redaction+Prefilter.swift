@@ -1,0 +1,225 @@
+// Cheap byte tests run before the detectors' regular expressions (Redactor.redactDecoded, SecretResidue.scan).
+// Each test answers "no" only when its expression cannot match the text, or when no match could be kept by the
+// checks that follow the expression; so skipping an expression on "no" changes no output. One pass over the
+// UTF-8 bytes of the decoded text answers all of them.
+import Foundation
+import PlainviewURL
+
+/// What a text holds that the detectors' expressions need (see each property for the expression it gates).
+struct SecretPrefilter {
+    /// Digits joined by at most one other character between two digits, the longest such sequence
+    /// (Detectors.cardRun needs 13, SecretResidue.digitRun 12).
+    private(set) var longestJoinedDigits = 0
+    /// The longest run of consecutive digits (Detectors.personalNumberRun needs 6, or the `NNN NNN NNN` form).
+    private(set) var longestDigitRun = 0
+    /// A run of exactly three digits followed by a space and a digit (the `NNN NNN NNN` form).
+    private(set) var threeDigitsSpaceDigit = false
+    /// `eyJ` (Detectors.jwt).
+    private(set) var mayHoldJWT = false
+    /// `AKIA` or `ASIA` (Detectors.awsAccessKey).
+    private(set) var mayHoldAWSKey = false
+    /// `/` followed by 16 or more of `A-Za-z0-9_-` (Detectors.pathSegment).
+    private(set) var mayHoldPathToken = false
+    /// `=` (Redactor.pairs).
+    private(set) var hasEquals = false
+    /// `:` (with a quote, Redactor.assignments).
+    private(set) var hasColon = false
+    /// `"` or `'` (Redactor.assignments).
+    private(set) var hasQuote = false
+    /// Any byte outside ASCII.
+    private(set) var hasNonASCII = false
+    /// A letter or mark outside ASCII (`ä`, a combining diaeresis, the Kelvin sign, `ſ`): the tests that
+    /// compare letters case-insensitively then answer "maybe".
+    private(set) var hasNonASCIILetter = false
+    /// A space outside ASCII (no-break, thin …), which `\s` matches: the authValue test then answers "maybe".
+    private(set) var hasNonASCIISpace = false
+    private var lowered: [UInt8] = []
+
+    init(_ text: String) {
+        var joined = 0, run = 0
+        var lastWasDigit = false, gap = false
+        var afterThreeAndSpace = false
+        var slashRun = -1 // token bytes after a `/`, -1 when not after one
+        var tail: UInt32 = 0 // the last four bytes
+        let bytes = text.utf8
+        lowered.reserveCapacity(bytes.count)
+        for b in bytes {
+            tail = tail << 8 | UInt32(b)
+            lowered.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
+            if b >= 0x80 {
+                hasNonASCII = true
+                slashRun = -1
+                afterThreeAndSpace = false
+                // A continuation byte belongs to the character its lead byte began: nothing more to note.
+                guard b >= 0xC0 else { continue }
+            }
+            if b >= 0x30 && b <= 0x39 {
+                joined = lastWasDigit || gap ? joined + 1 : 1
+                run += 1
+                if afterThreeAndSpace { threeDigitsSpaceDigit = true }
+                afterThreeAndSpace = false
+                lastWasDigit = true
+                gap = false
+                longestJoinedDigits = max(longestJoinedDigits, joined)
+                longestDigitRun = max(longestDigitRun, run)
+            } else {
+                // One character (of any length) may join two digits; a second ends the sequence.
+                afterThreeAndSpace = b == 0x20 && run == 3
+                if lastWasDigit {
+                    gap = true
+                } else {
+                    joined = 0
+                    gap = false
+                }
+                lastWasDigit = false
+                run = 0
+            }
+            if b >= 0x80 { continue }
+            switch b {
+            case UInt8(ascii: "="): hasEquals = true
+            case UInt8(ascii: ":"): hasColon = true
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): hasQuote = true
+            default: break
+            }
+            if tail & 0xFF_FFFF == 0x65_794A { mayHoldJWT = true } // eyJ
+            if tail == 0x414B_4941 || tail == 0x4153_4941 { mayHoldAWSKey = true } // AKIA, ASIA
+            if b == UInt8(ascii: "/") {
+                slashRun = 0
+            } else if slashRun >= 0 {
+                if Detectors.isWordByte(b) || b == UInt8(ascii: "-") {
+                    slashRun += 1
+                    if slashRun >= 16 { mayHoldPathToken = true }
+                } else {
+                    slashRun = -1
+                }
+            }
+        }
+        guard hasNonASCII else { return }
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            let p = scalar.properties
+            if p.isWhitespace { hasNonASCIISpace = true }
+            switch p.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: hasNonASCIILetter = true
+            default: if p.isAlphabetic || p.changesWhenCaseFolded || p.changesWhenLowercased { hasNonASCIILetter = true }
+            }
+        }
+    }
+
+    /// Detectors.personalNumberRun can match: six digits in a row, or a run of three then a space.
+    var mayHoldPersonalNumber: Bool { longestDigitRun >= 6 || threeDigitsSpaceDigit }
+
+    /// One of `words` (lower-case ASCII) in any case (or, with a letter or mark outside ASCII, always true: some
+    /// lower-case or fold to ASCII letters, and a name may be spelled with combining marks).
+    func mayContain(_ words: [String]) -> Bool {
+        if hasNonASCIILetter { return true }
+        return words.contains { w in SecretPrefilter.find(Array(w.utf8), in: lowered) }
+    }
+
+    /// Detectors.schemeCredential: `bearer` or `basic`, any case.
+    var mayHoldSchemeCredential: Bool { mayContain(["bearer", "basic"]) }
+
+    /// A card security code name (Detectors.cardCodeNames), any case: SecretResidue's card-code rule.
+    var mayHoldCardCodeName: Bool { mayContain(SecretPrefilter.cardCodeStems) }
+
+    /// The card code names, ASCII ones (the others hold a non-ASCII letter, answered by `hasNonASCIILetter`), without
+    /// those holding another (`cvv2` holds `cvv`).
+    static let cardCodeStems = Detectors.cardCodeNames.filter { name in
+        name.utf8.allSatisfy { $0 < 0x80 }
+            && !Detectors.cardCodeNames.contains { $0 != name && $0.utf8.allSatisfy { $0 < 0x80 } && name.contains($0) }
+    }
+
+    /// SecretResidue.authValue can report something: at some `=` or `:`, a name before it (its whole run of
+    /// name characters, after an optional quote and spaces) with a credential word (SecretResidue.isCredentialName)
+    /// or over 80 characters (the expression then takes its end only), and after it (spaces, an optional quote) a
+    /// run of 16 or more value characters with a letter and a digit and without `REDACTED-`.
+    func mayHoldAuthValue(_ text: String) -> Bool {
+        if hasNonASCIISpace { return true }
+        guard hasEquals || hasColon else { return false }
+        let u = Array(text.utf8)
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (0x09...0x0D).contains(b) }
+        func isQuote(_ b: UInt8) -> Bool { b == 0x22 || b == 0x27 }
+        let redacted = Array("REDACTED-".utf8)
+        for k in u.indices where u[k] == UInt8(ascii: "=") || u[k] == UInt8(ascii: ":") {
+            var v = k + 1
+            while v < u.count, isSpace(u[v]) { v += 1 }
+            if v < u.count, isQuote(u[v]) { v += 1 }
+            var e = v
+            var letter = false, digit = false
+            while e < u.count, SecretPrefilter.isValueByte(u[e]) {
+                if (0x30...0x39).contains(u[e]) {
+                    digit = true
+                } else if PercentEncoding.isASCIIAlphanumeric(u[e]) {
+                    letter = true
+                }
+                e += 1
+            }
+            guard e - v >= 16, letter, digit, !SecretPrefilter.find(redacted, in: Array(u[v..<e])) else { continue }
+            var n = k
+            while n > 0, isSpace(u[n - 1]) { n -= 1 }
+            if n > 0, isQuote(u[n - 1]) { n -= 1 }
+            var s = n
+            while s > 0, SecretPrefilter.isNameByte(u[s - 1]) { s -= 1 }
+            guard s < n else { continue }
+            if n - s > 80 || SecretResidue.isCredentialName(String(decoding: u[s..<n], as: UTF8.self)) { return true }
+        }
+        return false
+    }
+
+    /// `[A-Za-z0-9+/_=.~-]`: SecretResidue.authValue's value characters.
+    static func isValueByte(_ b: UInt8) -> Bool {
+        PercentEncoding.isASCIIAlphanumeric(b) || b == 0x2B || b == 0x2F || b == 0x5F || b == 0x3D || b == 0x2E || b == 0x7E
+            || b == 0x2D
+    }
+
+    /// `[A-Za-z0-9_.\-\[\]$]`: SecretResidue.authValue's name characters.
+    static func isNameByte(_ b: UInt8) -> Bool {
+        PercentEncoding.isASCIIAlphanumeric(b) || b == 0x5F || b == 0x2E || b == 0x2D || b == 0x5B || b == 0x5D || b == 0x24
+    }
+
+    /// `text.contains(ascii)` (one ASCII character) as before, answered from the bytes when the byte is absent (no character is
+    /// canonically equivalent to an ASCII one), which is most of the time.
+    static func has(_ text: String, _ ascii: String) -> Bool {
+        guard ascii.utf8.count == 1, let b = ascii.utf8.first, !text.utf8.contains(b) else { return text.contains(ascii) }
+        return false
+    }
+
+    /// `text.range(of: word, options: .caseInsensitive) != nil` as before, answered from the bytes when no
+    /// ASCII spelling of `word` (lower-case ASCII letters, `-`, `<`) is there in any case: no non-ASCII letter
+    /// case-folds to these letters.
+    static func hasIgnoringCase(_ text: String, _ word: String) -> Bool {
+        let needle = Array(word.utf8)
+        var native = text
+        native.makeContiguousUTF8()
+        let found =
+            native.utf8.withContiguousStorageIfAvailable { hay -> Bool in
+                guard needle.count <= hay.count else { return false }
+                for i in 0...(hay.count - needle.count) {
+                    var j = 0
+                    while j < needle.count {
+                        let c = hay[i + j]
+                        guard (c >= 0x41 && c <= 0x5A ? c | 0x20 : c) == needle[j] else { break }
+                        j += 1
+                    }
+                    if j == needle.count { return true }
+                }
+                return false
+            } ?? true
+        guard found else { return false }
+        return text.range(of: word, options: .caseInsensitive) != nil
+    }
+
+    static func find(_ needle: [UInt8], in hay: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= hay.count else { return false }
+        var i = 0
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count, hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}

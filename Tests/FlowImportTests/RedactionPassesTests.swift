@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import FlowImport
+
+/// Issue 34: redaction runs the detectors once per string (then only replaces known secrets), and the detectors'
+/// quick byte tests skip expressions that cannot match. Neither may change what is redacted or reported.
+@Suite struct RedactionPassesTests {
+    static let fixtures = [
+        "secrets_corpus", "secrets_spellings", "auto_post_3ds", "chrome_variant", "firefox_variant", "non_utf8_body",
+        "redirect_chain", "meta_refresh", "base64_body",
+    ]
+
+    static func fixture(_ name: String) -> URL {
+        Project.path("Tests/FlowImportTests/Fixtures/har/\(name).har")
+    }
+
+    /// The way before: learn everything, then run every detector again (a configured pattern keeps that path;
+    /// this one never matches).
+    static func twoFullPasses(_ log: HARLog) -> (HARLog, RedactionReport) {
+        var config = RedactionConfig.default
+        config.patterns = ["(?!x)x"]
+        var redactor = Redactor(config: config)
+        var out = log
+        redactor.redact(&out)
+        return (out, redactor.report)
+    }
+
+    static func onePass(_ log: HARLog) -> (HARLog, RedactionReport) {
+        var redactor = Redactor()
+        var out = log
+        redactor.redact(&out)
+        return (out, redactor.report)
+    }
+
+    @Test(arguments: fixtures) func oneDetectingPassRedactsAndReportsAsTwoFullPasses(_ name: String) throws {
+        let log = try HARReader().read(contentsOf: Self.fixture(name))
+        let (before, beforeReport) = Self.twoFullPasses(log)
+        let (after, afterReport) = Self.onePass(log)
+        #expect(after == before)
+        #expect(afterReport.items == beforeReport.items)
+        #expect(afterReport.description == beforeReport.description)
+    }
+
+    /// Secrets first seen late (a cookie set by the last response, a token in the last URL) stand earlier in
+    /// bodies and other URLs: the known-secrets pass replaces them there, and the report lists those places
+    /// where one full pass would have, between the places of the detectors.
+    @Test func secretsSeenLateAreReplacedEarlyAndReportedInOrder() throws {
+        let late = "Zq8xW2vR7tY4uP1nM6kL"
+        let mail = "anna.svensson@shop.se"
+        func entry(_ url: String, body: String, setCookie: String = "", cookie: String = "") -> String {
+            let requestHeaders = cookie.isEmpty ? "" : #"{"name":"Cookie","value":"\#(cookie)"}"#
+            var responseHeaders = #"{"name":"Content-Type","value":"text/html"}"#
+            if !setCookie.isEmpty { responseHeaders += #",{"name":"Set-Cookie","value":"\#(setCookie)"}"# }
+            return """
+                {"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z",\
+                "request":{"method":"GET","url":"\(url)","httpVersion":"h2","headers":[\(requestHeaders)],"queryString":[],"cookies":[]},\
+                "response":{"status":200,"statusText":"OK","httpVersion":"h2","headers":[\(responseHeaders)],"cookies":[],\
+                "content":{"size":1,"mimeType":"text/html","text":"\(body)"},"redirectURL":""},"cache":{},"timings":{}}
+                """
+        }
+        let entries = [
+            entry("https://shop.example.com/a?x=1", body: "<p>ref \(late) and \(mail) and \(late)</p>"),
+            entry("https://shop.example.com/b?note=\(late)", body: "<p>\(late)</p>", cookie: "SID=\(late)"),
+            entry("https://shop.example.com/c?token=\(late)", body: "<p>card 4111 1111 1111 1111, \(mail)</p>"),
+            entry("https://shop.example.com/d", body: "<p>done \(late)</p>", setCookie: "SID=\(late); Path=/"),
+        ]
+        let json =
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":["#
+            + entries.joined(separator: ",") + "]}}"
+        let log = try HARReader().read(data: Data(json.utf8))
+        let (before, beforeReport) = Self.twoFullPasses(log)
+        let (after, afterReport) = Self.onePass(log)
+        #expect(after == before)
+        #expect(afterReport.items == beforeReport.items)
+        #expect(
+            afterReport.items.contains { $0.location == "log.entries[0].response.content" && $0.kind == .cookie && $0.count == 2 }
+        )
+        let bodies = after.entries.compactMap { $0.response.content.body.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(!bodies.contains { $0.contains(late) || $0.contains(mail) })
+    }
+
+    /// Every line of the fixtures (and every line decoded): where an expression matches, its quick test says
+    /// it may.
+    @Test(arguments: fixtures) func quickTestsNeverSkipAMatch(_ name: String) throws {
+        let data = try Data(contentsOf: Self.fixture(name))
+        let text = String(decoding: data, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        lines += lines.map { DecodedText($0).string }
+        for line in lines {
+            let can = SecretPrefilter(line)
+            func matches(_ box: RegexBox) -> Bool { !box.matches(in: line).isEmpty }
+            if matches(Detectors.jwt) { #expect(can.mayHoldJWT) }
+            if matches(Detectors.schemeCredential) { #expect(can.mayHoldSchemeCredential) }
+            if matches(Detectors.awsAccessKey) { #expect(can.mayHoldAWSKey) }
+            if matches(Detectors.cardRun) { #expect(can.longestJoinedDigits >= 13) }
+            if matches(SecretResidue.digitRun) { #expect(can.longestJoinedDigits >= 12) }
+            if matches(Detectors.personalNumberRun) { #expect(can.mayHoldPersonalNumber) }
+            if matches(Detectors.pathSegment) { #expect(can.mayHoldPathToken) }
+            if matches(Redactor.pairs) { #expect(can.hasEquals) }
+            if matches(Redactor.assignments) { #expect(can.hasQuote && (can.hasColon || can.hasEquals)) }
+            let ns = line as NSString
+            for m in SecretResidue.cardCode.matches(in: line) where Detectors.isCardCodeName(ns.substring(with: m.range(at: 1))) {
+                #expect(can.mayHoldCardCodeName)
+            }
+            for m in SecretResidue.authValue.matches(in: line) {
+                let name = ns.substring(with: m.range(at: 1)), value = ns.substring(with: m.range(at: 2))
+                guard SecretResidue.isCredentialName(name), !Detectors.isPlaceholder(value), !value.contains("REDACTED-"),
+                    SecretResidue.looksRandom(value)
+                else { continue }
+                #expect(can.mayHoldAuthValue(line))
+            }
+        }
+    }
+
+    @Test func quickTestsOnShapes() {
+        #expect(SecretPrefilter("card 4111 1111 1111 1111").longestJoinedDigits == 16)
+        #expect(SecretPrefilter("4111\u{2009}1111\u{2009}1111\u{2009}1111").longestJoinedDigits == 16)
+        #expect(SecretPrefilter("12 / 34 / 56").longestJoinedDigits == 2)
+        #expect(SecretPrefilter("org 923 456 789").mayHoldPersonalNumber)
+        #expect(!SecretPrefilter("4111 1111 1111 1111").mayHoldPersonalNumber)
+        #expect(SecretPrefilter("Authorization: BEARER abc").mayHoldSchemeCredential)
+        #expect(!SecretPrefilter("no credentials here").mayHoldSchemeCredential)
+        #expect(SecretPrefilter("baſic x").mayHoldSchemeCredential) // non-ASCII: maybe
+        #expect(SecretPrefilter("https://x.se/u/AbCdEfGh12345678/x").mayHoldPathToken)
+        #expect(!SecretPrefilter("https://x.se/u/AbCdEfGh1234567").mayHoldPathToken)
+        #expect(SecretPrefilter("x CVC2=123").mayHoldCardCodeName)
+        #expect(!SecretPrefilter("x code=123").mayHoldCardCodeName)
+        let session = "url: \"https://shop.example.com/p0?session=REDACTED-TOKEN-1\""
+        #expect(!SecretPrefilter(session).mayHoldAuthValue(session))
+        let leak = "jsessionid=A1b2C3d4E5f6G7h8J9k0"
+        #expect(SecretPrefilter(leak).mayHoldAuthValue(leak))
+        // Outside ASCII: punctuation (a flow file's comments) keeps the quick tests; letters, marks and spaces
+        // make them answer "maybe".
+        #expect(!SecretPrefilter("# the browser's “Open in …?” prompt").mayHoldCardCodeName)
+        #expect(SecretPrefilter("SÄKERHETSKOD=123").mayHoldCardCodeName)
+        #expect(SecretPrefilter("pru\u{0308}fziffer=123").mayHoldCardCodeName)
+        let spaced = "token\u{00A0}=\u{00A0}A1b2C3d4E5f6G7h8J9k0"
+        #expect(SecretPrefilter(spaced).mayHoldAuthValue(spaced))
+        #expect(SecretPrefilter.hasIgnoringCase("<TextArea name=x>", "<textarea"))
+        #expect(!SecretPrefilter.hasIgnoringCase("<text area>", "<textarea"))
+        #expect(SecretPrefilter.has("a@b", "@") && !SecretPrefilter.has("ab", "@"))
+    }
+}
