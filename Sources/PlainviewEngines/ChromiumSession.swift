@@ -65,8 +65,8 @@ final class ChromiumSession: EngineSession {
     private var uncommitted: Set<String> = []
     /// What the page's `confirm()` answers (the flow's `webView.dialogs`).
     private let confirms: Bool
-    /// Dialogs answered while a command waited (their queued events need no second answer).
-    private var answeredDialogs: Set<String> = []
+    /// Dialogs answered while a command waited, whose queued events are still to come (they need no second answer).
+    private var dialogsAnsweredEarly = 0
 
     init(
         connection: CDPConnection, flow: Flow, deadline: Date, timeout: TimeInterval,
@@ -186,7 +186,10 @@ final class ChromiumSession: EngineSession {
                 ],
                 session: session, deadline: deadline,
                 meanwhile: { [self] m in
-                    if m.method == "Page.javascriptDialogOpening" { answerDialog(m) }
+                    if m.method == "Page.javascriptDialogOpening" {
+                        answerDialog(m)
+                        dialogsAnsweredEarly += 1
+                    }
                 })
             let tapped = ((r["result"] as? [String: Any])?["value"] as? Bool) ?? false
             if tapped {
@@ -304,8 +307,8 @@ final class ChromiumSession: EngineSession {
             activity = true
             return nil
         case "Page.javascriptDialogOpening":
-            if !answeredDialogs.contains(m.string("message") ?? "") { answerDialog(m) }
-            answeredDialogs = []
+            // One answered while a tap waited is queued too: it needs no second answer.
+            if dialogsAnsweredEarly > 0 { dialogsAnsweredEarly -= 1 } else { answerDialog(m) }
             return nil
         case "Runtime.bindingCalled":
             guard m.string("name") == Self.hookBinding else { return nil }
@@ -405,7 +408,6 @@ final class ChromiumSession: EngineSession {
     private func answerDialog(_ m: CDPMessage) {
         let accept = m.string("type") == "beforeunload" || m.string("type") == "alert" || confirms
         send("Page.handleJavaScriptDialog", [("accept", .bool(accept))])
-        answeredDialogs.insert(m.string("message") ?? "")
     }
 
     private func takeGesture(_ reason: String) -> Bool {

@@ -22,23 +22,12 @@ struct MergeResults: AsyncParsableCommand {
     @Argument(help: "Results files written by plainview simulate --results FILE, one per shard.")
     var files: [String] = []
 
-    @Option(help: "Write every event of every run as JSON Lines to FILE.")
-    var trace: String?
+    @OptionGroup(title: "Output") var output: SimulateOutputArguments
 
-    @Option(help: "Write a JUnit XML report to FILE (time: wall-clock seconds; simulatedTime: a property).")
-    var junit: String?
-
-    @Option(help: "Write a self-contained HTML report (a sequence diagram per flow and branch) to FILE.")
-    var report: String?
 
     @Option(help: "Write the merged results to FILE (the results file of the whole run).")
     var results: String?
 
-    @Flag(help: "Print one JSON object per flow instead of the text summary.")
-    var json = false
-
-    @Flag(name: .shortAndLong, help: "Print the trace of every run, not only of failing ones.")
-    var verbose = false
 
     func validate() throws {
         guard !files.isEmpty else {
@@ -52,7 +41,7 @@ struct MergeResults: AsyncParsableCommand {
             for file in files { read.append((file, try ResultsFile.read(path: file))) }
             let merged = try ResultsFile.merge(read)
             for problem in merged.problems { printError("error: \(problem.message)") }
-            try SimulateOutput(json: json, verbose: verbose, trace: trace, junit: junit, report: report, results: results)
+            try output.output(results: results)
                 .write(merged)
         } catch let error as ResultsFileError {
             throw inputError(error.description)

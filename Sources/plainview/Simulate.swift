@@ -22,17 +22,11 @@ struct Simulate: AsyncParsableCommand {
     @Argument(help: "Flow folders, flow files or folders of flows (default: Pages/).")
     var paths: [String] = []
 
+    @OptionGroup(title: "Output") var output: SimulateOutputArguments
+
     @Flag(help: "Run every branch of the world's uncertain points (universal links, installed apps, prompts, blocked redirects).")
     var explore = false
 
-    @Option(help: "Write every event of every run as JSON Lines to FILE.")
-    var trace: String?
-
-    @Option(help: "Write a JUnit XML report to FILE (time: wall-clock seconds; simulatedTime: a property).")
-    var junit: String?
-
-    @Option(help: "Write a self-contained HTML report (a sequence diagram per flow and branch) to FILE.")
-    var report: String?
 
     @Option(
         help:
@@ -47,11 +41,6 @@ struct Simulate: AsyncParsableCommand {
         })
     var shard: FlowShard?
 
-    @Flag(help: "Print one JSON object per flow instead of the text summary.")
-    var json = false
-
-    @Flag(name: .shortAndLong, help: "Print the trace of every run, not only of failing ones.")
-    var verbose = false
 
     @Option(
         help:
@@ -82,7 +71,7 @@ struct Simulate: AsyncParsableCommand {
         let ran = ResultsFile(
             plainview: Plainview.version, engine: engine.rawValue, explore: explore, shard: shard,
             paths: paths.isEmpty ? ["Pages"] : paths, loaded: loaded, sections: run.sections(engine))
-        try SimulateOutput(json: json, verbose: verbose, trace: trace, junit: junit, report: report, results: results)
+        try output.output(results: results)
             .write(ran)
     }
 }

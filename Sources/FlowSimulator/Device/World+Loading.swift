@@ -204,12 +204,13 @@ extension World {
     /// when it does not. A `confirm()` answers as the surface's dialogs do: the web view's as the environment says
     /// (`webView.dialogs`; by default it shows none, so Cancel), the browser's as the user does (OK). What
     /// waits on a network answer the model does not run (an engine does).
-    func holds(_ condition: PageScanResult.ScriptCondition?, _ surface: Surface, page: String, url: String) -> Bool {
+    func holds(_ condition: PageScanResult.ScriptCondition?, _ surface: Surface, url: String) -> Bool {
         guard let condition else { return true }
         let context = surface == .host ? "webview" : "browser"
         switch condition {
         case .networkAnswer:
-            waitsOnNetwork = page
+            // The page the surface shows (a frame's wait is its page's): what a `stuck` verdict there names.
+            waitsOnNetwork = (surface == .host ? web.page : browser.page)?.url
             emit(
                 .note, context: context, url: url,
                 reason: "a script goes here only after a network answer (fetch(…).then, await): the model does not run it")
@@ -244,10 +245,10 @@ extension World {
         // parses (in document order) before load-time code, then timers; a `setTimeout(…, N)` navigation waits
         // its N ms on the simulated clock (ordered against refreshes).
         var actions: [(order: Int, delay: Int, kind: TimerKind)] = []
-        for s in page.scan.scriptNavigations where s.onLoad && holds(s.condition, surface, page: page.url, url: s.url) {
+        for s in page.scan.scriptNavigations where s.onLoad && holds(s.condition, surface, url: s.url) {
             actions.append((s.runOrder ?? .max, s.delay ?? 0, .script(s)))
         }
-        for f in page.scan.forms where f.autoSubmit && holds(f.autoSubmitCondition, surface, page: page.url, url: f.action) {
+        for f in page.scan.forms where f.autoSubmit && holds(f.autoSubmitCondition, surface, url: f.action) {
             actions.append((f.autoSubmitOrder ?? .max, 0, .form(f)))
         }
         for a in actions.enumerated().sorted(by: { ($0.element.order, $0.offset) < ($1.element.order, $1.offset) }) {

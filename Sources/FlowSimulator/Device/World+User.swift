@@ -87,7 +87,7 @@ extension World {
             }
             switch hit {
             case .link(let link, let frameIndex):
-                guard holds(link.condition, front, page: link.url, url: link.url) else { break }
+                guard holds(link.condition, front, url: link.url) else { break }
                 let (frame, index) = targetFrame(link.target, from: frameIndex, in: front)
                 // A `javascript:` link whose code navigates: a script navigation (one that submits a form is found
                 // as that form: `findTap`).
@@ -96,7 +96,7 @@ extension World {
             case .form(let form, let frameIndex):
                 submit(front, form, frameIndex: frameIndex, gesture: true)
             case .button(let button, let form, let frameIndex):
-                guard holds(button.condition, front, page: form?.action ?? "", url: button.onclickURL ?? form?.action ?? "")
+                guard holds(button.condition, front, url: button.onclickURL ?? form?.action ?? "")
                 else { break }
                 if let form, button.kind == .submit || button.kind == .image {
                     // The submitter goes with the form as a browser sends it: its name and value, or for an image

@@ -136,7 +136,7 @@ struct PageCollectorState {
             let unit = scripts.addHandler(cBytes(v), onLoad: onLoad, formsBefore: forms.count)
             if cEqual(n, "onclick") {
                 onclickUnit = unit
-                onclickCondition = Self.confirmGuard(Array(cBytes(v)))
+                onclickCondition = Self.confirmGuard(Array(cBytes(v).prefix(64)))
             }
         }
 
