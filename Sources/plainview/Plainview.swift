@@ -20,4 +20,19 @@ struct Plainview: AsyncParsableCommand {
         ],
         defaultSubcommand: nil
     )
+
+    /// ArgumentParser's own entry point, after setting how memory goes back to the system (`ProcessMemory`).
+    static func main() async {
+        ProcessMemory.returnBigBuffersWhenFreed()
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
