@@ -7,6 +7,7 @@
 //                         ├─► BackendChecker (AsyncHTTPClient: probes a merchant backend's helper endpoints)
 //                         ├─► PlainviewEngines (Chromium over the DevTools pipe; plainview-webkit over the same framing)
 //                         ├─► GoodlistTools (lint, check, diff, learn, fix)
+//                         ├─► AppConfiguration (the host app's manifest, Info.plist, entitlements; check-app)
 //                         └─► FlowSimulator (the simulated phone, flows, runs, reports)
 //                                  │
 //                                  ├──► FlowImport (HAR 1.2 import, redaction) ──┐
@@ -36,6 +37,7 @@ let package = Package(
         .library(name: "PaymentURLHelpers", targets: ["PaymentURLHelpers"]),
         .library(name: "PageScan", targets: ["PageScan"]),
         .library(name: "PlainviewConfig", targets: ["PlainviewConfig"]),
+        .library(name: "AppConfiguration", targets: ["AppConfiguration"]),
         .library(name: "GoodlistTools", targets: ["GoodlistTools"]),
         .library(name: "FlowImport", targets: ["FlowImport"]),
         .library(name: "FlowSimulator", targets: ["FlowSimulator"]),
@@ -70,13 +72,16 @@ let package = Package(
         .target(name: "AppSwitch", dependencies: ["NavigationPolicy", "PlainviewURL", "PlainviewSupport"]),
         // The payment-url helper endpoints' responses (intent page, universal-link ladder, AASA, assetlinks); pure.
         .target(name: "PaymentURLHelpers", dependencies: ["NavigationPolicy", "PlainviewURL", "PlainviewSupport"]),
-        // libxml2 through pkg-config; only PageScan imports it.
+        // libxml2 through pkg-config; PageScan (HTML) and AppConfiguration (the host app's XML files) import it.
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "PageScan", dependencies: ["CLibXML2", "PlainviewURL"]),
+        // The host app's own files (AndroidManifest.xml, Info.plist, entitlements) and `check-app`: whether the
+        // returns the policy and the flows rely on reach the app.
+        .target(name: "AppConfiguration", dependencies: ["CLibXML2", "NavigationPolicy", "PlainviewURL"]),
         // The one strict config reader (ConfigNode: policy, environment with app behaviours, flow and redaction
         // files; file:line:key errors), goodlist files and the built-in list, the Public Suffix List, atomic writes.
         .target(
@@ -141,7 +146,7 @@ let package = Package(
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
                 "GoodlistTools", "FlowImport", "FlowSimulator", "PlainviewServer", "BackendChecker", "PlainviewEngines",
-                "PlainviewSupport",
+                "PlainviewSupport", "AppConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -170,6 +175,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PageScanTests", dependencies: ["PageScan", "PlainviewURL", "TestSupport"]),
+        .testTarget(name: "AppConfigurationTests", dependencies: ["AppConfiguration"]),
         .testTarget(
             name: "PlainviewConfigTests",
             dependencies: ["PlainviewConfig", "NavigationPolicy", "PlainviewURL", "AppSwitch", "TestSupport"]

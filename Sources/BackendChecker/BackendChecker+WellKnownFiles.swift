@@ -68,33 +68,14 @@ extension BackendChecker {
             guard r.status == 200 else {
                 report.fail(name, "missing assetlinks.json: expected 200 application/json, \(r.summary)"); return
             }
-            guard let list = try? JSONSerialization.jsonObject(with: Data(r.body.utf8)) as? [[String: Any]] else {
-                report.fail(name, "not a JSON array of statements: \(r.summaryWithBody)")
+            let links: AssetLinks
+            do {
+                links = try AssetLinks(json: Array(r.body.utf8))
+            } catch {
+                report.fail(name, "\(error) (expected AB:CD:… upper-case fingerprints, 32 bytes): \(r.summaryWithBody)")
                 return
             }
-            var packages: [String] = []
-            var certificates: [String: [String]] = [:] // by package
-            for s in list {
-                guard let relation = s["relation"] as? [String], let target = s["target"] as? [String: Any],
-                    let ns = target["namespace"] as? String
-                else {
-                    report.fail(name, "a statement lacks relation/target.namespace: \(r.summaryWithBody)")
-                    return
-                }
-                guard ns == "android_app", relation.contains("delegate_permission/common.handle_all_urls") else { continue }
-                guard let pkg = target["package_name"] as? String, HelperValidation.isAndroidPackage(pkg),
-                    let fps = target["sha256_cert_fingerprints"] as? [String], !fps.isEmpty,
-                    fps.allSatisfy({ HelperEndpointsConfiguration.normalizeFingerprint($0) == $0 })
-                else {
-                    report.fail(
-                        name,
-                        "an android_app statement has a bad package_name or sha256_cert_fingerprints (expected AB:CD:… upper-case, 32 bytes): \(r.summaryWithBody)"
-                    )
-                    return
-                }
-                packages.append(pkg)
-                certificates[pkg, default: []] += fps
-            }
+            let packages = links.packages
             let notChecked =
                 expectedCertificates.isEmpty
                 ? "; certificate fingerprint not checked (give the app's with --android-cert-sha256)" : ""
@@ -108,7 +89,7 @@ extension BackendChecker {
             }
             // The certificates listed for the expected package (any delegated package when none was named).
             let apps = options.expectedAndroidPackage.map { [$0] } ?? packages
-            let listed = apps.flatMap { certificates[$0] ?? [] }
+            let listed = apps.flatMap { links.fingerprints(for: $0) }
             let missing = expectedCertificates.filter { !listed.contains($0) }
             if !missing.isEmpty {
                 report.fail(

@@ -177,42 +177,14 @@ public struct HelperEndpointsConfiguration: Sendable {
     }
 
     /// Upper-case colon-separated form of a SHA-256 fingerprint (with or without colons); nil if not 32 bytes.
-    public static func normalizeFingerprint(_ raw: String) -> String? {
-        let hex = raw.utf8.filter { $0 != UInt8(ascii: ":") }
-        guard hex.count == 64, hex.allSatisfy(PercentEncoding.isHex) else { return nil }
-        // Colons, when present, must separate every byte.
-        if raw.contains(":") {
-            let groups = raw.split(separator: ":", omittingEmptySubsequences: false)
-            guard groups.count == 32, groups.allSatisfy({ $0.utf8.count == 2 }) else { return nil }
-        }
-        let upper = String(decoding: hex, as: UTF8.self).uppercased()
-        var out = ""
-        for (i, ch) in upper.enumerated() {
-            if i > 0 && i % 2 == 0 { out += ":" }
-            out.append(ch)
-        }
-        return out
-    }
+    public static func normalizeFingerprint(_ raw: String) -> String? { AssetLinks.normalizeFingerprint(raw) }
 }
 
 /// Parameter rules shared by the endpoints and the backend checker.
 public enum HelperValidation {
     /// Android's package name rule (PackageParser.validateName with a required separator): at least two
     /// dot-separated segments, each an ASCII letter followed by letters, digits or `_`; at most 255 bytes.
-    public static func isAndroidPackage(_ s: String) -> Bool {
-        guard s.utf8.count <= 255 else { return false }
-        let segs = s.split(separator: ".", omittingEmptySubsequences: false)
-        guard segs.count >= 2 else { return false }
-        for seg in segs {
-            guard let first = seg.utf8.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
-                seg.utf8.allSatisfy({
-                    ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39)
-                        || $0 == UInt8(ascii: "_")
-                })
-            else { return false }
-        }
-        return true
-    }
+    public static func isAndroidPackage(_ s: String) -> Bool { AssetLinks.isPackageName(s) }
 
     /// RFC 3986 `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, at most 64 bytes, and a custom scheme
     /// (`SchemeKind.isCustom`: not web, intent or never-external — redirecting the fallback to one of those
