@@ -72,9 +72,11 @@ extension World {
             }
             guard let hit = findTap(tab, text: text, url: url) else {
                 let choices = tappable(tab)
+                // What went wrong before the step could not be taken is the likelier cause: say it first.
                 finish(
                     .stuck,
-                    reason: "step \(n) (\(step)): nothing on \(page.url) matches; "
+                    reason: (lastProblem.map { "\($0); then " } ?? "")
+                        + "step \(n) (\(step)): nothing on \(page.url) matches; "
                         + (choices.isEmpty
                             ? "nothing there can be tapped" : "what can be tapped: " + choices.joined(separator: ", ")))
                 return

@@ -75,6 +75,9 @@ final class World {
     let oracle: ChoiceOracle
     let system: DeviceSystem
     let decider: any NavigationDeciding
+    /// What the host app does with a URL the OS hands it (its paymentUrl, completeUrl or cancelUrl): the policy's
+    /// reading, whatever handles the web view's own navigations (`webView.handler`).
+    let receiver: any NavigationDeciding
     /// The OS routing table every URL hand-off goes through.
     let router: OSRouter
     var network: Network
@@ -131,7 +134,17 @@ final class World {
             hostApp: flow.hostApp)
         self.system = system
         self.router = OSRouter(platform: flow.policy.platform, system: system)
-        self.decider = decider?(system) ?? NavigationPolicyEngine(policy: flow.policy, system: system)
+        let engine = NavigationPolicyEngine(policy: flow.policy, system: system)
+        self.receiver = engine
+        if let decider {
+            self.decider = decider(system)
+        } else if flow.webView.handler != .plainview {
+            self.decider = HostHandlerDecider(
+                handler: flow.webView.handler, policy: flow.policy, system: system,
+                originWhitelist: flow.webView.originWhitelist)
+        } else {
+            self.decider = engine
+        }
         self.network = Network(pages: flow.pages, responder: flow.responder)
         oracle.onChoice = { [weak self] label in self?.emit(.choice, context: "os", action: label) }
     }

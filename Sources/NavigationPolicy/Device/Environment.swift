@@ -35,6 +35,13 @@ public struct Environment: Sendable, Hashable, Codable {
         public var supportMultipleWindows: Bool
         /// What the app does with a page's JavaScript dialogs (`alert`, `confirm`, `prompt`).
         public var dialogs: Dialogs
+        /// How the app answers the web view's navigations (`HostHandler`): Plainview's policy, or what an app
+        /// that does not use it does.
+        public var handler: HostHandler
+        /// For `allow-list`: react-native-webview's `originWhitelist`, origin patterns with `*` (its default:
+        /// `http://*` and `https://*`).
+        public var originWhitelist: [String]
+        public static let defaultOriginWhitelist = ["http://*", "https://*"]
 
         /// A web view shows no JavaScript dialog by itself. WKWebView asks its `WKUIDelegate`
         /// (`runJavaScriptConfirmPanelWithMessage…`); without that method, `confirm()` answers false and `alert()`
@@ -54,14 +61,19 @@ public struct Environment: Sendable, Hashable, Codable {
 
         public init(
             javaScriptCanOpenWindowsAutomatically: Bool = false, supportMultipleWindows: Bool = false,
-            dialogs: Dialogs = .none
+            dialogs: Dialogs = .none, handler: HostHandler = .plainview,
+            originWhitelist: [String] = WebViewSettings.defaultOriginWhitelist
         ) {
             self.javaScriptCanOpenWindowsAutomatically = javaScriptCanOpenWindowsAutomatically
             self.supportMultipleWindows = supportMultipleWindows
             self.dialogs = dialogs
+            self.handler = handler
+            self.originWhitelist = originWhitelist
         }
 
-        private enum CodingKeys: String, CodingKey { case javaScriptCanOpenWindowsAutomatically, supportMultipleWindows, dialogs }
+        private enum CodingKeys: String, CodingKey {
+            case javaScriptCanOpenWindowsAutomatically, supportMultipleWindows, dialogs, handler, originWhitelist
+        }
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -69,6 +81,8 @@ public struct Environment: Sendable, Hashable, Codable {
                 try c.decodeIfPresent(Bool.self, forKey: .javaScriptCanOpenWindowsAutomatically) ?? false
             supportMultipleWindows = try c.decodeIfPresent(Bool.self, forKey: .supportMultipleWindows) ?? false
             dialogs = try c.decodeIfPresent(Dialogs.self, forKey: .dialogs) ?? .none
+            handler = try c.decodeIfPresent(HostHandler.self, forKey: .handler) ?? .plainview
+            originWhitelist = try c.decodeIfPresent([String].self, forKey: .originWhitelist) ?? Self.defaultOriginWhitelist
         }
     }
 

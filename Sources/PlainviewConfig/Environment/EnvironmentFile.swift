@@ -6,7 +6,9 @@ import NavigationPolicy
 /// Loads environment files (YAML or JSON). Every problem is a `ConfigError` naming the file, line and key.
 public enum EnvironmentFile {
     public static let keys = ["apps", "defaultApps", "webView"]
-    public static let webViewKeys = ["javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs"]
+    public static let webViewKeys = [
+        "javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs", "handler", "originWhitelist",
+    ]
     public static let appKeys = ["name", "schemes", "universalLinks", "package", "appLinks", "behaviour"]
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
@@ -164,6 +166,29 @@ public enum EnvironmentFile {
                     throw v.error("expected one of \(known), found '\(text)'")
                 }
                 webView.dialogs = dialogs
+            }
+            if let v = w.value("handler") {
+                let text = try v.text()
+                guard let handler = HostHandler(rawValue: text) else {
+                    throw v.error(
+                        "expected one of \(HostHandler.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+                }
+                webView.handler = handler
+            }
+            if let v = w.value("originWhitelist") {
+                var patterns: [String] = []
+                for item in try v.items() {
+                    let pattern = try item.string()
+                    // react-native-webview compares the pattern with the URL's `scheme://host[:port]`.
+                    guard let colon = pattern.firstIndex(of: ":"), colon != pattern.startIndex else {
+                        throw item.error("expected an origin pattern such as https://*.shop.example, found '\(pattern)'")
+                    }
+                    patterns.append(pattern)
+                }
+                webView.originWhitelist = patterns
+            }
+            if w.value("originWhitelist") != nil && webView.handler != .allowList {
+                throw node.error("originWhitelist applies only with handler: allow-list")
             }
         }
         return LoadedEnvironment(
