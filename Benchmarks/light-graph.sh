@@ -50,8 +50,8 @@ swift build "${opts[@]}" >build.log 2>&1
 t2=$(date +%s.%N)
 echo "app:         $app (.package(url: \"$url\", from: \"$version\"${traits:+, traits: $traits}))"
 echo "checked out: $(ls .build/checkouts | wc -l) ($(ls .build/checkouts | tr '\n' ' '))"
-echo "resolve:     $(echo "$t1 - $t0" | bc) s"
-echo "build:       $(echo "$t2 - $t1" | bc) s"
-echo ".build:      $(du -sh .build | cut -f1)"
+printf 'resolve:     %.1f s\nbuild:       %.1f s\n' "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
+size() { du -sh "$1" | cut -f1; }
+echo ".build:      $(size .build) (checkouts $(size .build/checkouts), repositories $(size .build/repositories))"
 echo "modules:     $(ls .build/debug/Modules | sed -n 's/\.swiftmodule$//p' | tr '\n' ' ')"
 echo "runs:        $(.build/debug/Checkout)"
