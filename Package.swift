@@ -27,9 +27,18 @@
 //   (Benchmarks/Package.swift), so `swift build` never builds them.
 import PackageDescription
 
+/// A product of the tools' packages (argument parsing, logging, Hummingbird, async-http-client, SwiftNIO, NIOSSL),
+/// used only with the `Tools` trait. Every use of those packages goes through this, so that a package that turns
+/// the trait off (`traits: []` on its `.package` line) never fetches them (docs/embedding.md).
+func tools(_ product: String, _ package: String) -> Target.Dependency {
+    .product(name: product, package: package, condition: .when(traits: ["Tools"]))
+}
+
 let package = Package(
     name: "Plainview",
-    platforms: [.macOS(.v15), .iOS(.v17)],
+    // The lowest the code allows (docs/embedding.md, "Platforms"): String(validating:as:), used by PlainviewURL,
+    // NavigationPolicy and AppSwitch, and Synchronization's Mutex need macOS 15 and iOS 18.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "PlainviewURL", targets: ["PlainviewURL"]),
         .library(name: "NavigationPolicy", targets: ["NavigationPolicy"]),
@@ -49,6 +58,17 @@ let package = Package(
         .library(name: "PlainviewTestSupport", targets: ["TestSupport"]),
         .executable(name: "plainview", targets: ["plainview"]),
         .executable(name: "plainview-webkit", targets: ["plainview-webkit"]),
+    ],
+    // On by default: `swift build`, `swift test` and `swift run plainview` here build everything. An app that wants
+    // only the pure libraries (PlainviewURL, NavigationPolicy, AppSwitch, PaymentURLHelpers, PageScan,
+    // PlainviewConfig) turns it off and fetches Yams beside Plainview, nothing more.
+    traits: [
+        .trait(
+            name: "Tools",
+            description: "The CLI, the helper-endpoint server, the backend checker, the WebKit driver's proxy and the "
+                + "test helpers, with the packages they need (all but Yams)"
+        ),
+        .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -112,10 +132,10 @@ let package = Package(
         .target(
             name: "PlainviewRecordingProxy",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                tools("NIOCore", "swift-nio"),
+                tools("NIOPosix", "swift-nio"),
+                tools("NIOHTTP1", "swift-nio"),
+                tools("NIOSSL", "swift-nio-ssl"),
             ]
         ),
         // The WebKitGTK driver of `simulate --engine webkit` (loads WebKitGTK at run time).
@@ -126,9 +146,9 @@ let package = Package(
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "PaymentURLHelpers", "PageScan", "PlainviewConfig", "FlowSimulator",
                 "PlainviewSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                tools("Hummingbird", "hummingbird"),
+                tools("Logging", "swift-log"),
+                tools("HTTPTypes", "swift-http-types"),
             ]
         ),
         // Probes a merchant backend's helper endpoints over real HTTP; the only target with an HTTP client.
@@ -136,9 +156,9 @@ let package = Package(
             name: "BackendChecker",
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "PaymentURLHelpers", "PageScan",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                tools("AsyncHTTPClient", "async-http-client"),
+                tools("NIOCore", "swift-nio"),
+                tools("NIOHTTP1", "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -147,15 +167,15 @@ let package = Package(
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
                 "GoodlistTools", "FlowImport", "FlowSimulator", "PlainviewServer", "BackendChecker", "PlainviewEngines",
                 "PlainviewSupport", "AppConfiguration",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                tools("Logging", "swift-log"),
+                tools("ArgumentParser", "swift-argument-parser"),
             ]
         ),
         // Shared by the test targets and the benchmark package: project paths, the test vectors in Tests/Vectors,
         // running the built CLI, generated dense pages.
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "Logging", package: "swift-log")],
+            dependencies: [tools("Logging", "swift-log")],
             path: "Sources/TestSupport"
         ),
 
@@ -204,19 +224,19 @@ let package = Package(
             name: "RecordingProxyTests",
             dependencies: [
                 "PlainviewRecordingProxy", "TestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                tools("AsyncHTTPClient", "async-http-client"),
+                tools("NIOCore", "swift-nio"),
+                tools("NIOHTTP1", "swift-nio"),
+                tools("NIOSSL", "swift-nio-ssl"),
             ]
         ),
         .testTarget(
             name: "PlainviewServerTests",
             dependencies: [
                 "PlainviewServer", "FlowSimulator", "PlainviewConfig", "NavigationPolicy", "PaymentURLHelpers", "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                tools("Hummingbird", "hummingbird"),
+                tools("HummingbirdTesting", "hummingbird"),
+                tools("Logging", "swift-log"),
             ]
         ),
         .testTarget(
@@ -224,9 +244,9 @@ let package = Package(
             dependencies: [
                 "BackendChecker", "PlainviewServer", "NavigationPolicy", "PaymentURLHelpers", "PlainviewURL", "PlainviewSupport",
                 "PageScan", "TestSupport",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                tools("Hummingbird", "hummingbird"),
+                tools("HummingbirdTesting", "hummingbird"),
+                tools("Logging", "swift-log"),
             ]
         ),
         .testTarget(

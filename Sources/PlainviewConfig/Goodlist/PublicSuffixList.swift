@@ -42,7 +42,7 @@ public enum PublicSuffixList {
         return rules
     }
 
-    /// The last list read and the file stamp it was read at (NSLock: the library also runs on iOS 17).
+    /// The last list read and the file stamp it was read at (an NSLock, on every OS version the package supports).
     private final class Remembered: @unchecked Sendable {
         static let shared = Remembered()
         private let lock = NSLock()
