@@ -1,6 +1,7 @@
 import ArgumentParser
 import FlowSimulator
 import Foundation
+import NavigationPolicy
 import PlainviewConfig
 
 struct Simulate: AsyncParsableCommand {
@@ -57,6 +58,21 @@ struct Simulate: AsyncParsableCommand {
             valueName: "N"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
+    @Option(
+        name: .customLong("host-handler"),
+        help: ArgumentHelp(
+            "Run every flow with the host app handling its web view this way instead of as its environment says: plainview (the policy), none, guide, in-app-browser, cordova or allow-list (docs/environment.md).",
+            valueName: "HANDLER"),
+        transform: { text in
+            guard let handler = HostHandler(rawValue: text) else {
+                throw ValidationError(
+                    "--host-handler: expected one of \(HostHandler.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'"
+                )
+            }
+            return handler
+        })
+    var hostHandler: HostHandler?
+
     @OptionGroup(title: "HAR replay") var har: HARReplayArguments
 
     func validate() throws {
@@ -65,7 +81,10 @@ struct Simulate: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded = LoadedFlows.loadEach(paths.isEmpty ? ["Pages"] : paths, har: try har.options(), shard: shard)
+        var loaded = LoadedFlows.loadEach(paths.isEmpty ? ["Pages"] : paths, har: try har.options(), shard: shard)
+        if let hostHandler {
+            for i in loaded.flows.indices { loaded.flows[i].webView.handler = hostHandler }
+        }
         for problem in loaded.problems { printError("error: \(problem.message)") }
         let run = try EngineRun.run(loaded.flows, mode: engine, explore: explore, timeout: engineTimeout, jobs: jobs)
         let ran = ResultsFile(

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Three publicly reported failures of payments in Android web views, as flows (Examples/host-apps): each fails
+/// under the reporter's host-app handler with the reported symptom, and passes under Plainview's policy.
+@Suite struct HostHandlerCLITests {
+    static let folder = Project.path("Examples/host-apps").path
+
+    @Test func eachReportFailsUnderItsAppsHandlerAsReported() throws {
+        let r = try CLI.run(["simulate", Self.folder])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("3 flows: 0 passed, 3 failed"), "\(r)")
+        // Cap-go/capacitor-inappbrowser #206, pagopa/io-app #7294, apache/cordova-android #1171.
+        for symptom in [
+            "host:in-app-browser: the web view cannot load intent: URLs and shows net::ERR_UNKNOWN_URL_SCHEME",
+            "host:allow-list: intent://authorize is not in originWhitelist: Linking.openURL",
+            "host:cordova: Cordova's startActivity finds no app for the intent (ActivityNotFoundException) and ignores its S.browser_fallback_url",
+        ] {
+            #expect(r.stdout.contains(symptom), "missing: \(symptom)\n\(r)")
+        }
+    }
+
+    @Test func underThePolicyEveryReportCompletes() throws {
+        let r = try CLI.run(["simulate", Self.folder, "--host-handler", "plainview", "--explore"])
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("3 flows: 3 passed, 0 failed"), "\(r)")
+    }
+
+    @Test func anUnknownHandlerIsAUsageError() throws {
+        let r = try CLI.run(["simulate", Self.folder, "--host-handler", "webkit"])
+        #expect(r.status == 64)
+        #expect(
+            r.stderr.contains("--host-handler: expected one of plainview, none, guide, in-app-browser, cordova, allow-list"),
+            "\(r)")
+    }
+}
