@@ -135,15 +135,19 @@ final class World {
         self.system = system
         self.router = OSRouter(platform: flow.policy.platform, system: system)
         let engine = NavigationPolicyEngine(policy: flow.policy, system: system)
-        self.receiver = engine
         if let decider {
-            self.decider = decider(system)
+            // A fixed table (tests, `goodlist learn`) answers for the app's receiving too.
+            let table = decider(system)
+            self.decider = table
+            self.receiver = table
         } else if flow.webView.handler != .plainview {
+            self.receiver = engine
             self.decider = HostHandlerDecider(
                 handler: flow.webView.handler, policy: flow.policy, system: system,
                 originWhitelist: flow.webView.originWhitelist)
         } else {
             self.decider = engine
+            self.receiver = engine
         }
         self.network = Network(pages: flow.pages, responder: flow.responder)
         oracle.onChoice = { [weak self] label in self?.emit(.choice, context: "os", action: label) }
