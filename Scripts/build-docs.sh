@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the reference documentation (DocC) of the two products an app embeds, NavigationPolicy and
+# PlainviewConfig, into .build/docs/NAME.doccarchive, from their public symbols and their catalogues
+# (Sources/NAME/NAME.docc). A broken symbol link or any other DocC warning fails the build.
+#   Scripts/build-docs.sh            (then open .build/docs/NAME.doccarchive with `docc preview` or Xcode)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+docc=$(command -v docc || true)
+if [ -z "$docc" ]; then
+    docc=$(dirname "$(readlink -f "$(command -v swift)")")/docc
+fi
+[ -x "$docc" ] || { echo "build-docs: docc not found (it ships with the Swift toolchain)" >&2; exit 1; }
+# The symbol graphs of every module (a debug build first, as `swift build` makes it).
+swift package dump-symbol-graph --minimum-access-level public > .build/symbol-graph.log 2>&1 ||
+    { cat .build/symbol-graph.log >&2; exit 1; }
+graphs=$(sed -n 's/^Files written to //p' .build/symbol-graph.log | tail -1)
+[ -d "$graphs" ] || { echo "build-docs: no symbol graphs written (see .build/symbol-graph.log)" >&2; exit 1; }
+mkdir -p .build/docs
+for module in NavigationPolicy PlainviewConfig; do
+    only=$(mktemp -d)
+    cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json "$only"/ 2>/dev/null || cp "$graphs/$module".symbols.json "$only"/
+    rm -rf ".build/docs/$module.doccarchive"
+    "$docc" convert "Sources/$module/$module.docc" --additional-symbol-graph-dir "$only" \
+        --output-path ".build/docs/$module.doccarchive" --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.plainview.$module" --warnings-as-errors
+    rm -rf "$only"
+    echo "build-docs: .build/docs/$module.doccarchive"
+done
