@@ -118,7 +118,7 @@ let package = Package(
             name: "FlowSimulator",
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
-                "FlowImport", "PlainviewSupport",
+                "FlowImport", "PlainviewSupport", "AppConfiguration",
             ]
         ),
         // Engine mode's drivers: Chromium over the DevTools pipe, plainview-webkit over the same framing (child

@@ -39,7 +39,7 @@ enum ConfigBridge {
             loaded = try EnvironmentFile.decode(node, baseDirectory: folder, behaviour: AppBehaviour.decode)
         }
         return LoadedEnvironment(
-            system: EnvironmentSystem(loaded.device), apps: loaded.behaviours,
+            system: try ConfiguredAppsSystem.make(loaded.device), apps: loaded.behaviours,
             appNames: loaded.environment.apps.map(\.name), webView: loaded.environment.webView)
     }
 }

@@ -100,10 +100,25 @@ public struct Environment: Sendable, Hashable, Codable {
         /// The built-in app this is (`behaviour: {model: swish}` in an environment file), which fills in
         /// the schemes, universal links and package the file does not give.
         public var model: KnownApp?
+        /// The app's own files (absolute paths), which the simulator reads instead of `schemes`, `appLinks` and
+        /// the universal links its entitlements do not claim.
+        public var files: Files?
+
+        /// The app's real configuration: AndroidManifest.xml, Info.plist, entitlements.
+        public struct Files: Sendable, Hashable, Codable {
+            public var manifest: String?
+            public var infoPlist: String?
+            public var entitlements: String?
+            public init(manifest: String? = nil, infoPlist: String? = nil, entitlements: String? = nil) {
+                self.manifest = manifest
+                self.infoPlist = infoPlist
+                self.entitlements = entitlements
+            }
+        }
 
         public init(
             name: String, schemes: [String] = [], universalLinks: [UniversalLink] = [], package: String? = nil,
-            appLinks: [LinkClaim] = [], model: KnownApp? = nil
+            appLinks: [LinkClaim] = [], model: KnownApp? = nil, files: Files? = nil
         ) {
             self.name = name
             self.schemes = schemes.map { $0.lowercased() }
@@ -111,6 +126,7 @@ public struct Environment: Sendable, Hashable, Codable {
             self.package = package
             self.appLinks = appLinks
             self.model = model
+            self.files = files
         }
     }
 

@@ -9,7 +9,9 @@ public enum EnvironmentFile {
     public static let webViewKeys = [
         "javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs", "handler", "originWhitelist",
     ]
-    public static let appKeys = ["name", "schemes", "universalLinks", "package", "appLinks", "behaviour"]
+    public static let appKeys = [
+        "name", "schemes", "universalLinks", "package", "appLinks", "behaviour", "manifest", "infoPlist", "entitlements",
+    ]
     public static let universalLinkKeys = ["host", "paths", "aasa"]
     public static let appLinkKeys = ["host", "paths"]
 
@@ -119,6 +121,23 @@ public enum EnvironmentFile {
                 let paths = try l.value("paths")?.strings() ?? ["/*"]
                 appLinks.append(Environment.LinkClaim(host: host, paths: paths))
             }
+            // The app's own files: checked to exist here, read by the simulator (docs/environment.md).
+            var files: Environment.App.Files?
+            for key in ["manifest", "infoPlist", "entitlements"] {
+                guard let node = a.value(key) else { continue }
+                let given = try node.string()
+                let path = given.hasPrefix("/") ? given : (baseDirectory as NSString).appendingPathComponent(given)
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw node.error("cannot read '\(given)' (relative to the environment file)")
+                }
+                var f = files ?? Environment.App.Files()
+                switch key {
+                case "manifest": f.manifest = path
+                case "infoPlist": f.infoPlist = path
+                default: f.entitlements = path
+                }
+                files = f
+            }
             var model: KnownApp?
             if let b = a.value("behaviour") {
                 guard let decodeBehaviour else {
@@ -132,7 +151,7 @@ public enum EnvironmentFile {
             apps.append(
                 Environment.App(
                     name: name, schemes: schemes, universalLinks: uls, package: package,
-                    appLinks: appLinks, model: model
+                    appLinks: appLinks, model: model, files: files
                 ).withModelDefaults())
         }
         // Which of the platform's own apps (tel: Phone, mailto: Mail …) the device has; absent: all of them.
