@@ -124,12 +124,16 @@ struct SchemaTests {
 
     // MARK: the shipped examples
 
-    /// Every YAML/JSON file shipped under Pages/, with the schema its `# yaml-language-server: $schema=` line names.
+    /// Every YAML/JSON file shipped under Pages/ and Examples/host-apps/, with the schema its
+    /// `# yaml-language-server: $schema=` line names.
     static func shippedFiles() throws -> [(file: URL, schema: String)] {
-        let pages = Project.path("Pages")
         var out: [(URL, String)] = []
-        let walker = FileManager.default.enumerator(at: pages, includingPropertiesForKeys: nil)
-        while let url = walker?.nextObject() as? URL {
+        var files: [URL] = []
+        for root in ["Pages", "Examples/host-apps"] {
+            let walker = FileManager.default.enumerator(at: Project.path(root), includingPropertiesForKeys: nil)
+            while let url = walker?.nextObject() as? URL { files.append(url) }
+        }
+        for url in files {
             guard ["yaml", "yml", "json"].contains(url.pathExtension) else { continue }
             let text = try String(contentsOf: url, encoding: .utf8)
             let first = text.split(separator: "\n", maxSplits: 1).first.map(String.init) ?? ""
