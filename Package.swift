@@ -101,7 +101,7 @@ let package = Package(
         .target(name: "PageScan", dependencies: ["CLibXML2", "PlainviewURL"]),
         // The host app's own files (AndroidManifest.xml, Info.plist, entitlements) and `check-app`: whether the
         // returns the policy and the flows rely on reach the app.
-        .target(name: "AppConfiguration", dependencies: ["CLibXML2", "NavigationPolicy", "PlainviewURL"]),
+        .target(name: "AppConfiguration", dependencies: ["CLibXML2", "NavigationPolicy", "PaymentURLHelpers", "PlainviewURL"]),
         // The one strict config reader (ConfigNode: policy, environment with app behaviours, flow and redaction
         // files; file:line:key errors), goodlist files and the built-in list, the Public Suffix List, atomic writes.
         .target(

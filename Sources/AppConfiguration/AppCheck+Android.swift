@@ -13,7 +13,21 @@ extension AppCheck {
                         "the application id is not known (no package attribute, or a build placeholder): give --package; intents naming a package and assetlinks.json were not checked",
                     file: file, line: nil))
         }
-        for r in returns(on: .android) { out += androidReturn(r, a) }
+        // An app with a VIEW filter for https links of a host means to take them (App Links): a link it means to
+        // take must reach it, verified.
+        let appLinks = a.manifest.components.contains { c in
+            c.filters.contains {
+                $0.actions.contains(AndroidIntentFilter.view) && $0.categories.contains(AndroidIntentFilter.browsable)
+                    && $0.schemes.contains("https") && !$0.hosts.isEmpty
+            }
+        }
+        for var r in returns(on: .android) {
+            if r.requiredWithAppLinks && appLinks && r.need == .recommended {
+                r.need = .required
+                r.why += " (an App Link: the manifest takes https links)"
+            }
+            out += androidReturn(r, a)
+        }
         return out
     }
 

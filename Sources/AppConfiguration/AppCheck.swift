@@ -1,4 +1,5 @@
 import NavigationPolicy
+import PaymentURLHelpers
 import PlainviewURL
 
 /// `plainview check-app`: whether every return the policy and the flows rely on reaches the app, judged on the
@@ -86,12 +87,28 @@ public struct AppCheck: Sendable {
     public static func returns(of policy: Policy) -> [AppReturn] {
         var out = [
             AppReturn(url: policy.paymentURL, why: "paymentUrl", need: .required, platform: .ios),
-            AppReturn(url: policy.paymentURL, why: "paymentUrl", need: .recommended, platform: .android),
+            {
+                var r = AppReturn(url: policy.paymentURL, why: "paymentUrl", need: .recommended, platform: .android)
+                r.requiredWithAppLinks = true
+                return r
+            }(),
         ]
         if let scheme = policy.callbackScheme, let url = WebURL(policy.paymentURL) {
             var alias = "\(scheme)://\(url.hostname ?? "")\(url.path)"
             if let q = url.query { alias += "?\(q)" }
             out.append(AppReturn(url: alias, why: "callbackScheme", need: .required))
+        }
+        // paymentUrl as the Android payment-url helper: its page in the browser returns by an intent with
+        // Swedbank Pay's action and the app's package, which the app's manifest must take.
+        if let url = WebURL(policy.paymentURL), url.path.hasSuffix("/" + HelperEndpoints.androidPath),
+            let package = url.queryItems.first(where: { $0.name == "package" })?.value
+        {
+            let authority = (url.hostname ?? "") + (url.port.map { ":\($0)" } ?? "")
+            let intent = HelperEndpoints.androidReturnIntent(
+                scheme: url.scheme, authority: authority, pathAndQuery: url.path + (url.query.map { "?\($0)" } ?? ""),
+                package: package)
+            out.append(
+                AppReturn(url: intent, why: "paymentUrl's return page (the Android helper)", need: .required, platform: .android))
         }
         out.append(AppReturn(url: policy.completeURL, why: "completeUrl", need: .recommended))
         out.append(AppReturn(url: policy.cancelURL, why: "cancelUrl", need: .recommended))

@@ -15,6 +15,9 @@ public struct AppReturn: Sendable, Hashable {
     public var need: Need
     /// The platform whose app it must reach; nil: both.
     public var platform: Platform?
+    /// Android: required after all when the app's manifest claims https links (an intent filter with
+    /// `autoVerify`): the app then relies on App Links for it.
+    public var requiredWithAppLinks = false
 
     /// What decides whether it reaches the app: the URL without its query and fragment (an AASA rule may read
     /// the query, so each distinct query of a path that only an AASA with components decides is still one URL

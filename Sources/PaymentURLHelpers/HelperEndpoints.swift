@@ -183,11 +183,17 @@ public struct HelperEndpoints: Sendable {
                     parameter: "package"))
         }
         let origin = configuration.publicOrigin
-        // The intent's data is exactly the request URL: `intent://` + authority + raw path?query, with the
-        // real scheme restored from `scheme=` (Android's Intent.parseUri).
-        let intentURL =
-            "intent://\(origin.authority)\(t.rawPathAndQuery)#Intent;scheme=\(origin.scheme);action=\(Self.intentAction);package=\(package);end;"
+        let intentURL = Self.androidReturnIntent(
+            scheme: origin.scheme, authority: origin.authority, pathAndQuery: t.rawPathAndQuery, package: package)
         return .success(Self.document("text/html; charset=utf-8", HelperDocuments.androidPage(intentURL: intentURL), html: true))
+    }
+
+    /// The `intent:` URL the Android helper's page sends the browser to, for a request to
+    /// `scheme://authority` + `pathAndQuery`: its data is exactly the request URL (`intent://` + authority + raw
+    /// path and query, the real scheme restored from `scheme=`, as Android's `Intent.parseUri` reads it), with
+    /// Swedbank Pay's action and the app's package.
+    public static func androidReturnIntent(scheme: String, authority: String, pathAndQuery: String, package: String) -> String {
+        "intent://\(authority)\(pathAndQuery)#Intent;scheme=\(scheme);action=\(intentAction);package=\(package);end;"
     }
 
     private func ios(_ t: ParsedTarget) -> Result<HelperResponse, HelperProblem> {

@@ -111,7 +111,7 @@ import TestSupport
             from: "<data android:scheme=\"https\" android:host=\"shop.example.com\"",
             to: "<data android:scheme=\"https\" android:host=\"www.shop.example.com\"", platform: "android",
             expected: [
-                "FAIL  flow android-", "no activity's intent filter takes com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER",
+                "FAIL  paymentUrl's return page (the Android helper)", "no activity's intent filter takes com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER",
                 "its hosts are www.shop.example.com, not shop.example.com",
             ]),
         Defect(
@@ -121,7 +121,7 @@ import TestSupport
             to: "android:host=\"shop.example.com\"\n                    android:pathPrefix=\"/sdk-callback/\"",
             platform: "android",
             expected: [
-                "FAIL  flow android-",
+                "FAIL  paymentUrl's return page (the Android helper)",
                 "no path rule (pathPrefix=\"/sdk-callback/\") matches /swedbank-pay-mobile/sdk-callback/android-intent",
             ]),
         Defect(
@@ -131,23 +131,23 @@ import TestSupport
             to:
                 "                <action android:name=\"com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER\" />\n                <category android:name=\"android.intent.category.DEFAULT\" />",
             platform: "android",
-            expected: ["FAIL  flow android-", "it lacks <category android:name=\"android.intent.category.BROWSABLE\"/>"]),
+            expected: ["FAIL  paymentUrl's return page (the Android helper)", "it lacks <category android:name=\"android.intent.category.BROWSABLE\"/>"]),
         Defect(
             name: "not exported", file: "android/AndroidManifest.xml",
             from: "<activity android:name=\".PaymentActivity\" android:exported=\"true\">",
             to: "<activity android:name=\".PaymentActivity\" android:exported=\"false\">", platform: "android",
-            expected: ["FAIL  flow android-", "AndroidManifest.xml:15: .PaymentActivity takes it", "android:exported=\"false\""]),
+            expected: ["FAIL  paymentUrl's return page (the Android helper)", "AndroidManifest.xml:15: .PaymentActivity takes it", "android:exported=\"false\""]),
         Defect(
             name: "missing autoVerify", file: "android/AndroidManifest.xml", from: "<intent-filter android:autoVerify=\"true\">",
             to: "<intent-filter>", platform: "android",
             expected: [
-                "WARN  paymentUrl",
+                "FAIL  paymentUrl (an App Link",
                 "has no android:autoVerify=\"true\": since Android 12 an unverified https link opens in the browser",
             ]),
         Defect(
             name: "fingerprint mismatch", file: "served/assetlinks.json", from: "14:6D:E9:83", to: "14:6D:E9:84",
             platform: "android",
-            expected: ["WARN  paymentUrl", "not the app's certificate 14:6D:E9:83"]),
+            expected: ["FAIL  paymentUrl (an App Link", "not the app's certificate 14:6D:E9:83"]),
     ]
 
     @Test(arguments: defects)
@@ -155,22 +155,32 @@ import TestSupport
         let app = try Self.app(editing: defect.file) { $0.replacingOccurrences(of: defect.from, with: defect.to) }
         let r = try await offPool { defect.platform == "ios" ? try Self.ios(app) : try Self.android(app) }
         for text in defect.expected { #expect(r.stdout.contains(text), "\(defect): missing \(text)\n\(r)") }
-        // A required return that breaks fails the check; paymentUrl on Android is only recommended (the return
-        // page's intent is what the flows rely on), so its defects warn.
-        let fails = defect.expected.first!.hasPrefix("FAIL")
-        #expect(r.status == (fails ? 1 : 0), "\(defect)\n\(r)")
+        // Every planted defect breaks a return the app relies on: the check fails.
+        #expect(r.status == 1, "\(defect)\n\(r)")
     }
 
-    @Test func paymentUrlAsAnAppLinkFailsWhenAReturnReliesOnIt() async throws {
-        // The same defects fail once a return relies on the link itself.
-        let app = try Self.app(editing: "served/assetlinks.json") {
-            $0.replacingOccurrences(of: "14:6D:E9:83", with: "14:6D:E9:84")
+    @Test func withoutFlowsThePolicyStillNamesTheHelpersIntentAndTheAppLink() async throws {
+        // paymentUrl is the Android helper: its return page's intent must reach the app, flows or not.
+        let app = try Self.app(editing: "android/AndroidManifest.xml") {
+            $0.replacingOccurrences(of: "com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER", with: "com.example.VIEW")
         }
-        let r = try await offPool {
-            try Self.android(app, ["--return", "https://shop.example.com/swedbank-pay-mobile/sdk-callback/android-intent?id=1"])
-        }
+        let manifest = app.appendingPathComponent("android/AndroidManifest.xml").path
+        let policy = Project.path("Pages/common/android-policy.yaml").path
+        let r = try await offPool { try CLI.run(["check-app", "--policy", policy, "--manifest", manifest]) }
         #expect(r.status == 1, "\(r)")
-        #expect(r.stdout.contains("FAIL  --return https://shop.example.com/swedbank-pay-mobile/sdk-callback/android-intent?id=1"))
+        #expect(r.stdout.contains("FAIL  paymentUrl's return page (the Android helper) intent://shop.example.com/"), "\(r)")
+        #expect(r.stdout.contains("its actions are com.example.VIEW, not com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER"), "\(r)")
+        // An app that takes no https links at all (no App Links) is only warned about paymentUrl as a link.
+        let plain = try Self.app(editing: "android/AndroidManifest.xml") {
+            $0.replacingOccurrences(of: "<data android:host=\"shop.example.com\" />", with: "")
+        }
+        let p = try await offPool {
+            try CLI.run([
+                "check-app", "--policy", policy, "--manifest", plain.appendingPathComponent("android/AndroidManifest.xml").path,
+            ])
+        }
+        #expect(p.status == 0, "\(p)")
+        #expect(p.stdout.contains("WARN  paymentUrl https://"), "\(p)")
     }
 
     @Test(arguments: [
