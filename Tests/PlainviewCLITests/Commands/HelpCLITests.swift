@@ -6,7 +6,10 @@ import TestSupport
     @Test func helpListsEverySubcommand() throws {
         let r = try CLI.run(["--help"])
         #expect(r.status == 0, "\(r)")
-        for sub in ["simulate", "merge-results", "decide", "extract", "goodlist", "serve", "check-backend", "app", "import"] {
+        for sub in [
+            "simulate", "merge-results", "decide", "extract", "goodlist", "serve", "check-backend", "app", "import",
+            "decision-table",
+        ] {
             #expect(r.stdout.contains(sub), "help does not mention \(sub)")
         }
     }
