@@ -6,6 +6,9 @@ import PlainviewConfig
 /// A decider for world-only tests: web pages load, completeUrl completes, everything else as the table says.
 /// (Flows always run on NavigationPolicyEngine; these tests check the world's own mechanics.)
 struct TableDecider: NavigationDeciding {
+    /// The table answers the host app's receiving too.
+    func decideReceived(_ navigation: Navigation) -> Decision? { decide(navigation) }
+
     var table: [String: NavigationAction] = [:]
     func decide(_ n: Navigation) -> Decision {
         if let a = table[n.url] { return Decision(a, rule: RuleID("table"), reason: "test table") }

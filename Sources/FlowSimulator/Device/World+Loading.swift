@@ -86,7 +86,7 @@ extension World {
         case .unrecorded:
             if surface == .browser {
                 // The browser knows nothing of completeUrl/cancelUrl: reaching them there leaves the app uninformed.
-                let d = receiver.decide(Navigation(url: url, currentURL: nil, frame: .main, trigger: .link, userGesture: false))
+                let d = received(Navigation(url: url, currentURL: nil, frame: .main, trigger: .link, userGesture: false))
                 if d.action == .complete || d.action == .canceled {
                     finish(
                         .stuck, place: .browser,

@@ -86,7 +86,7 @@ extension World {
         switchTo(.host)
         emit(.receive, context: "webview", url: url, app: flow.hostApp)
         system.beginAttempt()
-        let d = receiver.decide(Navigation(url: url, currentURL: web.page?.url, frame: .main, trigger: .link, userGesture: false))
+        let d = received(Navigation(url: url, currentURL: web.page?.url, frame: .main, trigger: .link, userGesture: false))
         emit(
             .decide, context: "webview", url: url, action: d.action.name, target: d.action.target,
             via: d.action.via?.rawValue, rule: d.rule.rawValue, reason: d.reason)

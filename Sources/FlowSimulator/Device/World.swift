@@ -17,6 +17,13 @@ import PageScan
 /// uses for flows; tests may pass a fixed table for world-only checks.
 public protocol NavigationDeciding: Sendable {
     func decide(_ navigation: Navigation) -> Decision
+    /// What the host app does with a URL the OS hands it (its paymentUrl, completeUrl or cancelUrl); nil: the
+    /// policy's reading, whatever decides the web view's navigations (the default).
+    func decideReceived(_ navigation: Navigation) -> Decision?
+}
+
+extension NavigationDeciding {
+    public func decideReceived(_ navigation: Navigation) -> Decision? { nil }
 }
 
 extension NavigationPolicyEngine: NavigationDeciding {}
@@ -75,9 +82,14 @@ final class World {
     let oracle: ChoiceOracle
     let system: DeviceSystem
     let decider: any NavigationDeciding
-    /// What the host app does with a URL the OS hands it (its paymentUrl, completeUrl or cancelUrl): the policy's
-    /// reading, whatever handles the web view's own navigations (`webView.handler`).
-    let receiver: any NavigationDeciding
+    /// The policy's reading of a URL the OS hands the host app, unless the decider answers it
+    /// (`NavigationDeciding.decideReceived`): whatever handles the web view's own navigations (`webView.handler`).
+    let receiver: NavigationPolicyEngine
+
+    /// What the host app does with a URL it receives from the OS (or meets in the browser).
+    func received(_ navigation: Navigation) -> Decision {
+        decider.decideReceived(navigation) ?? receiver.decide(navigation)
+    }
     /// The OS routing table every URL hand-off goes through.
     let router: OSRouter
     var network: Network
@@ -135,19 +147,15 @@ final class World {
         self.system = system
         self.router = OSRouter(platform: flow.policy.platform, system: system)
         let engine = NavigationPolicyEngine(policy: flow.policy, system: system)
+        self.receiver = engine
         if let decider {
-            // A fixed table (tests, `goodlist learn`) answers for the app's receiving too.
-            let table = decider(system)
-            self.decider = table
-            self.receiver = table
+            self.decider = decider(system)
         } else if flow.webView.handler != .plainview {
-            self.receiver = engine
             self.decider = HostHandlerDecider(
                 handler: flow.webView.handler, policy: flow.policy, system: system,
                 originWhitelist: flow.webView.originWhitelist)
         } else {
             self.decider = engine
-            self.receiver = engine
         }
         self.network = Network(pages: flow.pages, responder: flow.responder)
         oracle.onChoice = { [weak self] label in self?.emit(.choice, context: "os", action: label) }
