@@ -82,15 +82,25 @@ extension AppCheck {
                     claim.entry.file, claim.entry.line))
             return out
         }
-        guard let appID = ios.appID else {
-            out.append(
-                finding(
-                    .warn,
-                    "the app ID is not known (the entitlements do not spell out application-identifier): give --app-id TEAMID.bundle.id",
-                    claim.entry.file, claim.entry.line))
+        let document = served.document
+        guard let appID = ios.appID ?? Self.inferredAppID(document, bundle: c.bundleIdentifier?.value) else {
+            // The app ID is not spelled out: judge by every app the file names for this path.
+            let covering = document.appIDs.filter { document.verdict(appID: $0, url: url.href) == .match }
+            if covering.isEmpty {
+                out.append(
+                    finding(
+                        AppCheck.miss(r),
+                        "the apple-app-site-association of \(host) lets no app (it names \(document.appIDs.isEmpty ? "none" : document.appIDs.joined(separator: ", "))) open \(url.path); add a path or component for it",
+                        served.file, nil))
+            } else {
+                out.append(
+                    finding(
+                        .warn,
+                        "\(served.file) lists \(covering.joined(separator: ", ")) for \(url.path); which one this app is was not checked (the entitlements do not spell out application-identifier: give --app-id TEAMID.bundle.id)",
+                        claim.entry.file, claim.entry.line))
+            }
             return out
         }
-        let document = served.document
         guard document.appIDs.contains(appID) else {
             out.append(
                 finding(
@@ -119,6 +129,14 @@ extension AppCheck {
                     served.file, nil))
         }
         return out
+    }
+
+    /// The app ID when the entitlements leave it to build variables but the Info.plist spells out the bundle
+    /// identifier: the one app ID of the AASA that ends with `.BUNDLE` (a team ID is 10 characters before it).
+    static func inferredAppID(_ document: AppSiteAssociation, bundle: String?) -> String? {
+        guard let bundle, !bundle.contains("$(") else { return nil }
+        let matching = document.appIDs.filter { $0.hasSuffix("." + bundle) && $0.count == bundle.count + 11 }
+        return matching.count == 1 ? matching[0] : nil
     }
 
     /// `WKAppBoundDomains`: when the key is there, WebKit gives script, user scripts and message handlers only to

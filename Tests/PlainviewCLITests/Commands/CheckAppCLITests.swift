@@ -111,7 +111,8 @@ import TestSupport
             from: "<data android:scheme=\"https\" android:host=\"shop.example.com\"",
             to: "<data android:scheme=\"https\" android:host=\"www.shop.example.com\"", platform: "android",
             expected: [
-                "FAIL  paymentUrl's return page (the Android helper)", "no activity's intent filter takes com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER",
+                "FAIL  paymentUrl's return page (the Android helper)",
+                "no activity's intent filter takes com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER",
                 "its hosts are www.shop.example.com, not shop.example.com",
             ]),
         Defect(
@@ -131,12 +132,18 @@ import TestSupport
             to:
                 "                <action android:name=\"com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER\" />\n                <category android:name=\"android.intent.category.DEFAULT\" />",
             platform: "android",
-            expected: ["FAIL  paymentUrl's return page (the Android helper)", "it lacks <category android:name=\"android.intent.category.BROWSABLE\"/>"]),
+            expected: [
+                "FAIL  paymentUrl's return page (the Android helper)",
+                "it lacks <category android:name=\"android.intent.category.BROWSABLE\"/>",
+            ]),
         Defect(
             name: "not exported", file: "android/AndroidManifest.xml",
             from: "<activity android:name=\".PaymentActivity\" android:exported=\"true\">",
             to: "<activity android:name=\".PaymentActivity\" android:exported=\"false\">", platform: "android",
-            expected: ["FAIL  paymentUrl's return page (the Android helper)", "AndroidManifest.xml:15: .PaymentActivity takes it", "android:exported=\"false\""]),
+            expected: [
+                "FAIL  paymentUrl's return page (the Android helper)", "AndroidManifest.xml:15: .PaymentActivity takes it",
+                "android:exported=\"false\"",
+            ]),
         Defect(
             name: "missing autoVerify", file: "android/AndroidManifest.xml", from: "<intent-filter android:autoVerify=\"true\">",
             to: "<intent-filter>", platform: "android",
@@ -157,6 +164,30 @@ import TestSupport
         for text in defect.expected { #expect(r.stdout.contains(text), "\(defect): missing \(text)\n\(r)") }
         // Every planted defect breaks a return the app relies on: the check fails.
         #expect(r.status == 1, "\(defect)\n\(r)")
+    }
+
+    @Test func withoutTheAppIDTheAASAIsJudgedByEveryAppItNames() async throws {
+        // The entitlements and Info.plist leave the app ID to build variables, and no --app-id is given.
+        @Sendable func run(_ app: URL) throws -> CLIResult {
+            try CLI.run([
+                "check-app", "--policy", Project.path("Pages/common/ios-policy.yaml").path,
+                "--info-plist", app.appendingPathComponent("ios/Info.plist").path,
+                "--entitlements", app.appendingPathComponent("ios/Shop.entitlements").path,
+                "--aasa", "shop.example.com=" + app.appendingPathComponent("served/apple-app-site-association").path,
+            ])
+        }
+        let good = try Self.app()
+        let r = try await offPool { try run(good) }
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("WARN  paymentUrl") && r.stdout.contains("give --app-id TEAMID.bundle.id"), "\(r)")
+        let bad = try Self.app(editing: "served/apple-app-site-association") {
+            $0.replacingOccurrences(of: "/swedbank-pay-mobile/sdk-callback/*", with: "/pay/*")
+        }
+        let b = try await offPool { try run(bad) }
+        #expect(b.status == 1, "\(b)")
+        #expect(
+            b.stdout.contains("FAIL  paymentUrl") && b.stdout.contains("lets no app (it names ABCDE12345.com.example.shop) open"),
+            "\(b)")
     }
 
     @Test func withoutFlowsThePolicyStillNamesTheHelpersIntentAndTheAppLink() async throws {
