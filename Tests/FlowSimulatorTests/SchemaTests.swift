@@ -124,12 +124,12 @@ struct SchemaTests {
 
     // MARK: the shipped examples
 
-    /// Every YAML/JSON file shipped under Pages/ and Examples/host-apps/, with the schema its
+    /// Every YAML/JSON file shipped under Pages/, Examples/host-apps/ and Examples/web-view-rules/, with the schema its
     /// `# yaml-language-server: $schema=` line names.
     static func shippedFiles() throws -> [(file: URL, schema: String)] {
         var out: [(URL, String)] = []
         var files: [URL] = []
-        for root in ["Pages", "Examples/host-apps"] {
+        for root in ["Pages", "Examples/host-apps", "Examples/web-view-rules"] {
             let walker = FileManager.default.enumerator(at: Project.path(root), includingPropertiesForKeys: nil)
             while let url = walker?.nextObject() as? URL { files.append(url) }
         }

@@ -19,6 +19,13 @@ struct ConfiguredAppsSystem: SystemServices {
     /// The device's system: the environment's, wrapped when an app names its own files. Reading a file that
     /// is not what it should be is a ConfigError naming that file and line.
     static func make(_ environment: Environment) throws(ConfigError) -> any SystemServices {
+        try load(environment).system
+    }
+
+    /// The device's system, and the host app's `WKAppBoundDomains` when its Info.plist is given.
+    static func load(_ environment: Environment) throws(ConfigError) -> (
+        system: any SystemServices, appBoundDomains: [String]?
+    ) {
         var configured: [(name: String, manifest: AndroidManifest?, ios: IOSAppConfiguration?)] = []
         var cleared = environment
         for (i, app) in environment.apps.enumerated() {
@@ -53,7 +60,8 @@ struct ConfiguredAppsSystem: SystemServices {
             }
         }
         let base = EnvironmentSystem(cleared)
-        return configured.isEmpty ? base : ConfiguredAppsSystem(base: base, configured: configured)
+        let bound = configured.first { $0.name == environment.hostApp }?.ios?.appBoundDomains?.map { $0.value.lowercased() }
+        return (configured.isEmpty ? base : ConfiguredAppsSystem(base: base, configured: configured), bound)
     }
 
     private static func bytes(_ path: String) throws(AppConfigurationError) -> [UInt8] {

@@ -23,9 +23,7 @@ extension World {
             case .unrecorded: session.refuse(id)
             }
         case .hook(let name):
-            if let kind = flow.hooks[name] {
-                finish(kind, place: .host, reason: "the page called the app's JavaScript hook '\(name)'")
-            }
+            if let kind = flow.hooks[name] { callHook(name, kind) }
         case .idle:
             engineIdle = true
         case .failed(let reason):

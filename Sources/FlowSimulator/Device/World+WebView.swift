@@ -1,6 +1,7 @@
 // The host app's web view: every navigation is asked to the policy, and the decision is carried out; the
 // host app receiving a URL from the OS (its paymentUrl, completeUrl or cancelUrl) and reloading the payment page.
 import NavigationPolicy
+import PlainviewURL
 
 extension World {
     /// A navigation in the host app's web view: the policy decides it, the world carries the decision out.
@@ -40,6 +41,11 @@ extension World {
         switch a {
         case .allow: break
         default: refuseEngineRequest()
+        }
+        if case .allow = a, let refusal = appBoundRefusal(url, frame: frame) {
+            emit(.note, context: "webview", url: url, reason: refusal)
+            lastProblem = refusal
+            return
         }
         switch a {
         case .allow:
@@ -126,5 +132,33 @@ extension World {
         emit(.navigate, context: context, url: url, frame: frame, trigger: trigger, gesture: gesture, method: method)
         system.beginAttempt()
         return true
+    }
+
+    /// iOS App-Bound Domains (WebKit's "App-Bound Domains", webkit.org/blog/10882): with
+    /// `limitsNavigationsToAppBoundDomains`, a main-frame load of a domain the Info.plist's `WKAppBoundDomains`
+    /// does not list fails with `WKError.navigationAppBoundDomain`. Nil: the load goes ahead.
+    func appBoundRefusal(_ url: String, frame: NavigationFrame) -> String? {
+        guard flow.policy.platform == .ios, flow.webView.limitsNavigationsToAppBoundDomains, frame != .sub,
+            let u = WebURL(url), SchemeKind(scheme: u.scheme) == .web, let host = u.comparableHost,
+            !flow.webView.isAppBound(host: host)
+        else { return nil }
+        return
+            "iOS: \(host) is not an app-bound domain (WKAppBoundDomains), and the web view limits navigations to them: the load fails with WKError.navigationAppBoundDomain (WebKit's App-Bound Domains)"
+    }
+
+    /// The page calls one of the app's JavaScript hooks (a script message handler). iOS gives message handlers
+    /// only to app-bound domains once the Info.plist declares `WKAppBoundDomains`: elsewhere the call reaches
+    /// nothing (WebKit's App-Bound Domains).
+    func callHook(_ name: String, _ kind: Outcome.Kind) {
+        if flow.policy.platform == .ios, flow.webView.appBoundDomains != nil,
+            let host = web.page.flatMap({ WebURL($0.url) })?.comparableHost, !flow.webView.isAppBound(host: host)
+        {
+            let reason =
+                "iOS: the page on \(host) called the app's JavaScript hook '\(name)', but \(host) is not an app-bound domain (WKAppBoundDomains): its message handlers are not there (WebKit's App-Bound Domains)"
+            emit(.note, context: "webview", url: web.page?.url, reason: reason)
+            lastProblem = reason
+            return
+        }
+        finish(kind, place: .host, reason: "the page called the app's JavaScript hook '\(name)'")
     }
 }

@@ -269,7 +269,7 @@ final class World {
             case .refresh(let u):
                 navigate(t.surface, u, frame: frame, frameIndex: t.frame, trigger: .metaRefresh, gesture: false, method: "GET")
             case .hook(let name, let kind):
-                finish(kind, place: .host, reason: "the page called the app's JavaScript hook '\(name)'")
+                callHook(name, kind)
             case .appAct:
                 break
             }

@@ -38,8 +38,12 @@ enum ConfigBridge {
         } else {
             loaded = try EnvironmentFile.decode(node, baseDirectory: folder, behaviour: AppBehaviour.decode)
         }
+        let device = try ConfiguredAppsSystem.load(loaded.device)
+        var webView = loaded.environment.webView
+        // The host app's Info.plist gives WKAppBoundDomains unless the environment says them itself.
+        if webView.appBoundDomains == nil { webView.appBoundDomains = device.appBoundDomains }
         return LoadedEnvironment(
-            system: try ConfiguredAppsSystem.make(loaded.device), apps: loaded.behaviours,
-            appNames: loaded.environment.apps.map(\.name), webView: loaded.environment.webView)
+            system: device.system, apps: loaded.behaviours, appNames: loaded.environment.apps.map(\.name),
+            webView: webView)
     }
 }

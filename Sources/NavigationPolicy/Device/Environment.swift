@@ -42,6 +42,13 @@ public struct Environment: Sendable, Hashable, Codable {
         /// `http://*` and `https://*`).
         public var originWhitelist: [String]
         public static let defaultOriginWhitelist = ["http://*", "https://*"]
+        /// iOS: the Info.plist's `WKAppBoundDomains` (nil: the key is absent). WebKit reads at most 10; a domain
+        /// stands for itself and its subdomains. Declaring the key at all keeps script message handlers (the
+        /// app's JavaScript hooks) from pages on other domains.
+        public var appBoundDomains: [String]?
+        /// iOS: `WKWebViewConfiguration.limitsNavigationsToAppBoundDomains`: a main-frame navigation to a domain
+        /// that is not app-bound fails (`WKError.navigationAppBoundDomain`).
+        public var limitsNavigationsToAppBoundDomains: Bool
 
         /// A web view shows no JavaScript dialog by itself. WKWebView asks its `WKUIDelegate`
         /// (`runJavaScriptConfirmPanelWithMessage…`); without that method, `confirm()` answers false and `alert()`
@@ -69,10 +76,22 @@ public struct Environment: Sendable, Hashable, Codable {
             self.dialogs = dialogs
             self.handler = handler
             self.originWhitelist = originWhitelist
+            self.appBoundDomains = nil
+            self.limitsNavigationsToAppBoundDomains = false
+        }
+
+        /// Whether `host` (normalised) is app-bound: one of the first 10 domains or a subdomain of one.
+        public func isAppBound(host: String) -> Bool {
+            guard let domains = appBoundDomains else { return true }
+            return domains.prefix(10).contains { d in
+                let d = d.lowercased()
+                return host == d || host.hasSuffix("." + d)
+            }
         }
 
         private enum CodingKeys: String, CodingKey {
             case javaScriptCanOpenWindowsAutomatically, supportMultipleWindows, dialogs, handler, originWhitelist
+            case appBoundDomains, limitsNavigationsToAppBoundDomains
         }
 
         public init(from decoder: any Decoder) throws {
@@ -83,6 +102,9 @@ public struct Environment: Sendable, Hashable, Codable {
             dialogs = try c.decodeIfPresent(Dialogs.self, forKey: .dialogs) ?? .none
             handler = try c.decodeIfPresent(HostHandler.self, forKey: .handler) ?? .plainview
             originWhitelist = try c.decodeIfPresent([String].self, forKey: .originWhitelist) ?? Self.defaultOriginWhitelist
+            appBoundDomains = try c.decodeIfPresent([String].self, forKey: .appBoundDomains)
+            limitsNavigationsToAppBoundDomains =
+                try c.decodeIfPresent(Bool.self, forKey: .limitsNavigationsToAppBoundDomains) ?? false
         }
     }
 

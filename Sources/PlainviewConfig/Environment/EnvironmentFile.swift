@@ -8,6 +8,7 @@ public enum EnvironmentFile {
     public static let keys = ["apps", "defaultApps", "webView"]
     public static let webViewKeys = [
         "javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs", "handler", "originWhitelist",
+        "appBoundDomains", "limitsNavigationsToAppBoundDomains",
     ]
     public static let appKeys = [
         "name", "schemes", "universalLinks", "package", "appLinks", "behaviour", "manifest", "infoPlist", "entitlements",
@@ -205,6 +206,14 @@ public enum EnvironmentFile {
                     patterns.append(pattern)
                 }
                 webView.originWhitelist = patterns
+            }
+            if let v = w.value("appBoundDomains") {
+                var domains: [String] = []
+                for item in try v.items() { domains.append(try hostValue(item)) }
+                webView.appBoundDomains = domains
+            }
+            if let v = w.value("limitsNavigationsToAppBoundDomains") {
+                webView.limitsNavigationsToAppBoundDomains = try v.bool()
             }
             if w.value("originWhitelist") != nil && webView.handler != .allowList {
                 throw node.error("originWhitelist applies only with handler: allow-list")

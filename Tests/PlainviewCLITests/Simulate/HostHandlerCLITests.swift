@@ -35,3 +35,16 @@ import TestSupport
             "\(r)")
     }
 }
+
+/// pwa-builder/PWABuilder #2439 as a flow (Examples/web-view-rules): App-Bound Domains keep the 3-D Secure page
+/// from loading; the control without the limit completes.
+@Suite struct WebViewRulesCLITests {
+    @Test func appBoundDomainsStopThe3DSPageAndTheControlCompletes() throws {
+        let r = try CLI.run(["simulate", Project.path("Examples/web-view-rules").path, "--explore"])
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("2 flows: 1 passed, 1 failed"), "\(r)")
+        #expect(r.stdout.contains("FAIL  pwabuilder-2439 "), "\(r)")
+        #expect(r.stdout.contains("acs4.sparebank1.no is not an app-bound domain"), "\(r)")
+        #expect(r.stdout.contains("PASS  pwabuilder-2439-fixed"), "\(r)")
+    }
+}
