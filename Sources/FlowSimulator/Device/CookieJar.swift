@@ -7,6 +7,9 @@ struct CookieJar: Sendable, Hashable {
     /// Domain → cookie name → value. A dictionary, not a list: a response may set hundreds of thousands of
     /// cookies, and storing or looking one up must not scan the others.
     private var byDomain: [String: [String: String]] = [:]
+    /// The cookies set with `Expires` or `Max-Age` (persistent): `domain name`. The others are session cookies,
+    /// which an app's process keeps only while it lives.
+    private var persistent: Set<String> = []
 
     /// Stores a `Set-Cookie` value received from `url`.
     mutating func set(_ header: String, from url: String) {
@@ -17,8 +20,10 @@ struct CookieJar: Sendable, Hashable {
         let value = String(first[first.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return }
         var domain = host
+        var lasts = false
         for attr in parts.dropFirst() {
             let kv = attr.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+            if kv.count == 2, ["expires", "max-age"].contains(kv[0].lowercased()) { lasts = true }
             if kv.count == 2, kv[0].lowercased() == "domain" {
                 var d = kv[1].lowercased()
                 if d.hasPrefix(".") { d.removeFirst() }
@@ -27,6 +32,20 @@ struct CookieJar: Sendable, Hashable {
             }
         }
         byDomain[domain, default: [:]][name] = value
+        if lasts { persistent.insert("\(domain) \(name)") } else { persistent.remove("\(domain) \(name)") }
+    }
+
+    /// The jar after the app's process ended: its persistent cookies only (WKWebView's default data store and
+    /// Android's CookieManager write those to disk; session cookies lived in the process).
+    func afterProcessDeath() -> CookieJar {
+        var out = CookieJar()
+        for (domain, cookies) in byDomain {
+            for (name, value) in cookies where persistent.contains("\(domain) \(name)") {
+                out.byDomain[domain, default: [:]][name] = value
+            }
+        }
+        out.persistent = persistent
+        return out
     }
 
     /// True when a request to `url` carries the cookie `requirement` (`name` or `name=value`).

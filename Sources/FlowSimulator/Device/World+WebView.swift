@@ -89,7 +89,10 @@ extension World {
     /// The web view hands an app URL to the OS (the policy decided open-app).
     /// recognises its paymentUrl (reload), completeUrl or cancelUrl; anything else is ignored.
     func hostReceive(_ url: String) {
+        arrivingURL = url
         switchTo(.host)
+        arrivingURL = nil
+        guard outcome == nil else { return }
         emit(.receive, context: "webview", url: url, app: flow.hostApp)
         system.beginAttempt()
         let d = received(Navigation(url: url, currentURL: web.page?.url, frame: .main, trigger: .link, userGesture: false))

@@ -104,6 +104,10 @@ final class World {
     var apps = OtherApps()
     var autoLoads: [String: Int] = [:]
     var lastProblem: String?
+    /// The URL the OS is handing the host app while it comes to the front (`hostReceive`), if any.
+    var arrivingURL: String?
+    /// The host app was ended once while away in this run (`assume: {hostKilled: true}` ends it once).
+    var killedOnce = false
     /// The last page whose scripts would navigate only after a network answer the model cannot know (named in a
     /// `stuck` verdict there).
     var waitsOnNetwork: String?
@@ -226,7 +230,9 @@ final class World {
 
     func switchTo(_ s: Surface) {
         guard front != s else { return }
+        let wasAway = front != .host
         front = s
+        if s == .host, wasAway, killedWhileAway() { return }
         // A web view in front again runs its timers again.
         if s == .host { engineIdle = false }
         emit(.switch, context: s.name)

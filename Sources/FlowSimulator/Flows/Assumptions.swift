@@ -12,6 +12,8 @@ public struct Assumptions: Sendable, Hashable {
     public var missingApps: Set<String>
     /// The browser blocks automatic (non-gesture) redirects to an app (intent: / custom scheme).
     public var blockAutomaticAppRedirects: Bool
+    /// The phone ends the host app while the user is away (the first time it comes back; `host-killed`).
+    public var hostKilled = false
 
     public init(universalLinks: [String: [Bool]] = [:], missingApps: Set<String> = [], blockAutomaticAppRedirects: Bool = false) {
         self.universalLinks = universalLinks

@@ -77,7 +77,7 @@ public enum FlowLoader {
     static let stepKeys = ["tap", "app", "accept", "decline"]
     static let tapKeys = ["text", "url"]
     static let appStepKeys = ["name", "then"]
-    static let assumeKeys = ["universalLinks", "missingApps", "blockAutomaticRedirects"]
+    static let assumeKeys = ["universalLinks", "missingApps", "blockAutomaticRedirects", "hostKilled"]
     static let expectKeys = [
         "outcome", "hops", "endsIn", "appsOpened", "reasonContains", "everyBranch", "branches", "modelOutcome",
     ]
@@ -403,6 +403,7 @@ public enum FlowLoader {
                 a.universalLinks["*"] = list.count == 1 ? Array(repeating: list[0], count: 64) : list
             }
         }
+        if let k = f.value("hostKilled") { a.hostKilled = try k.bool() }
         if let m = f.value("missingApps") {
             for n in try m.list() {
                 let name = try n.string()

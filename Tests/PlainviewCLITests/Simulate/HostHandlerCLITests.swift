@@ -36,15 +36,25 @@ import TestSupport
     }
 }
 
-/// pwa-builder/PWABuilder #2439 as a flow (Examples/web-view-rules): App-Bound Domains keep the 3-D Secure page
-/// from loading; the control without the limit completes.
+/// Reports that come from the phone's own rules, as flows (Examples/web-view-rules), each with its control:
+/// pwa-builder/PWABuilder #2439 (App-Bound Domains keep the 3-D Secure page from loading) and LivotovLabs/3DSView
+/// #39 (the app ended while the user approves in the bank's app).
 @Suite struct WebViewRulesCLITests {
-    @Test func appBoundDomainsStopThe3DSPageAndTheControlCompletes() throws {
-        let r = try CLI.run(["simulate", Project.path("Examples/web-view-rules").path, "--explore"])
+    @Test func eachReportFailsAsReportedAndItsControlCompletes() throws {
+        let r = try CLI.run(["simulate", Project.path("Examples/web-view-rules").path])
         #expect(r.status == 1, "\(r)")
-        #expect(r.stdout.contains("2 flows: 1 passed, 1 failed"), "\(r)")
+        #expect(r.stdout.contains("4 flows: 2 passed, 2 failed"), "\(r)")
         #expect(r.stdout.contains("FAIL  pwabuilder-2439 "), "\(r)")
         #expect(r.stdout.contains("acs4.sparebank1.no is not an app-bound domain"), "\(r)")
         #expect(r.stdout.contains("PASS  pwabuilder-2439-fixed"), "\(r)")
+        #expect(r.stdout.contains("FAIL  3dsview-39 "), "\(r)")
+        #expect(r.stdout.contains("the host app was ended while away and comes back without a URL"), "\(r)")
+        #expect(r.stdout.contains("PASS  3dsview-39-fixed"), "\(r)")
+    }
+
+    @Test func exploreShowsTheKilledAppAsABranch() throws {
+        let r = try CLI.run(["simulate", Project.path("Examples/web-view-rules/3dsview-39").path, "--explore"])
+        #expect(r.stdout.contains("host-killed: stuck in web view: the host app was ended while away"), "\(r)")
+        #expect(r.stdout.contains("default: complete"), "\(r)")
     }
 }
