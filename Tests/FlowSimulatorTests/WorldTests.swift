@@ -235,7 +235,9 @@ func runWorld(_ flow: Flow, table: [String: NavigationAction] = [:], script: [Ch
         let table: [String: NavigationAction] = ["https://app.bank.example/x": .openBrowser(target: "https://app.bank.example/x")]
         let result = Simulator.explore(flow, decider: { _ in TableDecider(table: table) })
         #expect(
-            result.branches.map(\.branch).sorted() == ["app-missing:Bank", "default", "universal-link-fails:app.bank.example"])
+            result.branches.map(\.branch).sorted() == [
+                "app-missing:Bank", "default", "host-killed", "universal-link-fails:app.bank.example",
+            ])
     }
 
     @Test func theExploreBoundCutsTheTreeAndSaysSo() {

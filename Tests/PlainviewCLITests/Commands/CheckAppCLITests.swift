@@ -257,8 +257,9 @@ import TestSupport
             "\(r)")
     }
 
-    @Test func withoutTheAppsFilesItIsAUsageError() throws {
-        let r = try CLI.run(["check-app", "--policy", Project.path("Pages/common/ios-policy.yaml").path])
+    @Test func withoutTheAppsFilesItIsAUsageError() async throws {
+        let policy = Project.path("Pages/common/ios-policy.yaml").path
+        let r = try await offPool { try CLI.run(["check-app", "--policy", policy]) }
         #expect(r.status == 64)
         #expect(r.stderr.contains("give the app's files"))
     }

@@ -17,10 +17,11 @@ import TestSupport
     static let jdkMissing = "the JDK (javac, java) is not installed (apt-get install default-jdk-headless)"
 
     /// The table of the shipped flows on `env` (nil: a phone without apps), as its text and its rows' fields.
-    static func table(env: String?, in dir: URL, extra: [String] = []) throws -> (path: String, lines: [String]) {
+    static func table(env: String?, in dir: URL, extra: [String] = []) async throws -> (path: String, lines: [String]) {
         let out = dir.appendingPathComponent(env == nil ? "no-apps.tsv" : "table.tsv").path
-        let r = try CLI.run(
-            ["decision-table", "--policy", policy] + (env.map { ["--env", $0] } ?? []) + ["Pages", "--out", out] + extra)
+        let arguments =
+            ["decision-table", "--policy", policy] + (env.map { ["--env", $0] } ?? []) + ["Pages", "--out", out] + extra
+        let r = try await offPool { try CLI.run(arguments) }
         #expect(r.status == 0, "\(r)")
         let text = try String(contentsOfFile: out, encoding: .utf8)
         return (out, text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init))
@@ -30,10 +31,10 @@ import TestSupport
         line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
     }
 
-    @Test func everyNavigationOfTheShippedAndroidFlowsOnceWithItsCommand() throws {
+    @Test func everyNavigationOfTheShippedAndroidFlowsOnceWithItsCommand() async throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (_, lines) = try Self.table(env: Self.environment, in: dir)
+        let (_, lines) = try await Self.table(env: Self.environment, in: dir)
         #expect(lines.first == "plainview-decision-table\t1")
         let header = Self.fields(lines[1])
         #expect(
@@ -61,15 +62,17 @@ import TestSupport
         // The same flows give the same bytes.
         let other = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: other) }
-        let again = try Self.table(env: Self.environment, in: other).lines
+        let again = try await Self.table(env: Self.environment, in: other).lines
         #expect(again == lines)
     }
 
-    @Test func plainURLsEscapedFieldsAndIOSFlowsSkipped() throws {
-        let r = try CLI.run([
-            "decision-table", "--policy", Self.policy, "Pages/01-ios-card-3ds-goodlisted", "Pages/04-android-return-page",
-            "--url", "https://shop.example.com/a\tb\\c", "--url", "bankapp://authorize",
-        ])
+    @Test func plainURLsEscapedFieldsAndIOSFlowsSkipped() async throws {
+        let r = try await offPool {
+            try CLI.run([
+                "decision-table", "--policy", Self.policy, "Pages/01-ios-card-3ds-goodlisted", "Pages/04-android-return-page",
+                "--url", "https://shop.example.com/a\tb\\c", "--url", "bankapp://authorize",
+            ])
+        }
         #expect(r.status == 0, "\(r)")
         #expect(r.stderr.contains("skipped 1 iOS flow(s): ios-card-3ds-goodlisted"), "\(r)")
         let lines = r.stdoutLines
@@ -80,30 +83,34 @@ import TestSupport
         #expect(Self.fields(scheme)[9] == "custom-scheme.no-app" && Self.fields(scheme)[11] == "nothing")
     }
 
-    @Test func badInputsExit64NamingTheFile() throws {
+    @Test func badInputsExit64NamingTheFile() async throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         try "platform: android\npaymentUrl: [\n".write(
             to: dir.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
-        let badPolicy = try CLI.run(["decision-table", "--policy", "bad.yaml", "--url", "https://x.example/"], in: dir)
+        let badPolicy = try await offPool {
+            try CLI.run(["decision-table", "--policy", "bad.yaml", "--url", "https://x.example/"], in: dir)
+        }
         #expect(badPolicy.status == 64 && badPolicy.stderr.contains("bad.yaml:"), "\(badPolicy)")
-        let ios = try CLI.run(["decision-table", "--policy", "Pages/common/ios-policy.yaml", "Pages"])
+        let ios = try await offPool { try CLI.run(["decision-table", "--policy", "Pages/common/ios-policy.yaml", "Pages"]) }
         #expect(ios.status == 64 && ios.stderr.contains("platform: android"), "\(ios)")
         let flow = dir.appendingPathComponent("broken")
         try FileManager.default.createDirectory(at: flow, withIntermediateDirectories: true)
         try "name: broken\npolicy: nowhere.yaml\nsteps: 3\n".write(
             to: flow.appendingPathComponent("flow.yaml"), atomically: true, encoding: .utf8)
-        let badFlow = try CLI.run(["decision-table", "--policy", Self.policy, flow.path])
+        let badFlow = try await offPool { try CLI.run(["decision-table", "--policy", Self.policy, flow.path]) }
         #expect(badFlow.status == 64 && badFlow.stderr.contains("broken/flow.yaml"), "\(badFlow)")
         #expect(badFlow.stdout.isEmpty)
-        let nothing = try CLI.run(["decision-table", "--policy", Self.policy])
+        let nothing = try await offPool { try CLI.run(["decision-table", "--policy", Self.policy]) }
         #expect(nothing.status == 64, "\(nothing)")
-        let onlyIOS = try CLI.run(["decision-table", "--policy", Self.policy, "Pages/01-ios-card-3ds-goodlisted"])
+        let onlyIOS = try await offPool {
+            try CLI.run(["decision-table", "--policy", Self.policy, "Pages/01-ios-card-3ds-goodlisted"])
+        }
         #expect(onlyIOS.status == 64 && onlyIOS.stderr.contains("no Android flow"), "\(onlyIOS)")
     }
 
     /// Compiles the consumer (optionally with one source line replaced) into `dir`/classes.
-    static func compile(in dir: URL, replacing: (file: String, line: String, with: String)? = nil) throws -> URL {
+    static func compile(in dir: URL, replacing: (file: String, line: String, with: String)? = nil) async throws -> URL {
         let javac = try #require(Self.javac, "CI=true: \(jdkMissing); .ci/run installs it")
         let sources = dir.appendingPathComponent("src")
         try FileManager.default.copyItem(at: Project.path("\(consumer)/src"), to: sources)
@@ -119,58 +126,60 @@ import TestSupport
         let files = FileManager.default.enumerator(atPath: sources.path)!.compactMap { $0 as? String }
             .filter { $0.hasSuffix(".java") }.sorted().map { sources.appendingPathComponent($0).path }
         let classes = dir.appendingPathComponent("classes")
-        let r = try Program.run(javac, ["-Xlint:all", "-Werror", "-d", classes.path] + files, timeout: 300)
+        let arguments = ["-Xlint:all", "-Werror", "-d", classes.path] + files
+        let r = try await offPool { try Program.run(javac, arguments, timeout: 300) }
         #expect(r.status == 0, "javac: \(r)")
         return classes
     }
 
-    static func replay(_ classes: URL, _ table: String, _ installed: [String]) throws -> CLIResult {
+    static func replay(_ classes: URL, _ table: String, _ installed: [String]) async throws -> CLIResult {
         let java = try #require(Self.java, "CI=true: \(jdkMissing)")
-        return try Program.run(java, ["-cp", classes.path, replay, table] + installed, timeout: 300)
+        let arguments = ["-cp", classes.path, replay, table] + installed
+        return try await offPool { try Program.run(java, arguments, timeout: 300) }
     }
 
     @Test(.enabled(if: (javac != nil && java != nil) || Program.isCI, "\(jdkMissing)"))
-    func theAppsFunctionAnswersEveryRowOnBothDevices() throws {
+    func theAppsFunctionAnswersEveryRowOnBothDevices() async throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let classes = try Self.compile(in: dir)
-        let phone = try Self.table(env: Self.environment, in: dir).path
-        let ok = try Self.replay(classes, phone, Self.installed)
+        let classes = try await Self.compile(in: dir)
+        let phone = try await Self.table(env: Self.environment, in: dir).path
+        let ok = try await Self.replay(classes, phone, Self.installed)
         #expect(ok.status == 0, "\(ok)")
         #expect(ok.stdout.contains("replayed") && ok.stdout.contains("every one as the policy does"), "\(ok)")
         // A phone without the bank app: the intents block or load their fallback, and the app must agree.
-        let bare = try Self.table(
+        let bare = try await Self.table(
             env: nil, in: dir, extra: ["--url", "javascript:alert(1)", "--url", "http://shop.example.com/x"]
         ).path
         let bareText = try String(contentsOfFile: bare, encoding: .utf8)
         #expect(bareText.contains("\tintent.no-app\t") && bareText.contains("\tintent.fallback\t"))
-        let ok2 = try Self.replay(classes, bare, [])
+        let ok2 = try await Self.replay(classes, bare, [])
         #expect(ok2.status == 0, "\(ok2)")
     }
 
     @Test(.enabled(if: (javac != nil && java != nil) || Program.isCI, "\(jdkMissing)"))
-    func theReplayFailsWhenTheAppsFunctionIsWrong() throws {
+    func theReplayFailsWhenTheAppsFunctionIsWrong() async throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         // The app forgets to make the intent browsable (it would reach activities no browser may open).
-        let classes = try Self.compile(
+        let classes = try await Self.compile(
             in: dir,
             replacing: (
                 "main/java/com/example/shop/checkout/CheckoutPolicy.java", "if (!safe.contains(BROWSABLE)) {", "if (false) {"
             ))
-        let table = try Self.table(env: Self.environment, in: dir).path
-        let r = try Self.replay(classes, table, Self.installed)
+        let table = try await Self.table(env: Self.environment, in: dir).path
+        let r = try await Self.replay(classes, table, Self.installed)
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("intent://authorize") && r.stdout.contains("[intent.app: "), "\(r)")
         #expect(r.stdout.contains("rows differ"), "\(r)")
     }
 
     @Test(.enabled(if: (javac != nil && java != nil) || Program.isCI, "\(jdkMissing)"))
-    func theReplayFailsOnARowTheAppDoesNotAnswer() throws {
+    func theReplayFailsOnARowTheAppDoesNotAnswer() async throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let classes = try Self.compile(in: dir)
-        let (path, lines) = try Self.table(env: Self.environment, in: dir)
+        let classes = try await Self.compile(in: dir)
+        let (path, lines) = try await Self.table(env: Self.environment, in: dir)
         // completeUrl said to load in the web view: the app finishes instead, and the replay names the line.
         let index = try #require(lines.firstIndex { $0.hasPrefix("https://shop.example.com/payment-completed\t") })
         var row = Self.fields(lines[index])
@@ -179,13 +188,13 @@ import TestSupport
         var changed = lines
         changed[index] = row.joined(separator: "\t")
         try (changed.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try Self.replay(classes, path, Self.installed)
+        let r = try await Self.replay(classes, path, Self.installed)
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("\(path):\(index + 1): https://shop.example.com/payment-completed"), "\(r)")
         #expect(r.stdout.contains("got      override=true then=finish-complete"), "\(r)")
         // A file that is not a decision table is refused, not replayed as zero rows.
         try "url\taction\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let refused = try Self.replay(classes, path, Self.installed)
+        let refused = try await Self.replay(classes, path, Self.installed)
         #expect(refused.status == 2 && refused.stderr.contains(":1: expected the format line"), "\(refused)")
     }
 }

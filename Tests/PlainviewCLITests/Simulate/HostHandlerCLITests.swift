@@ -7,8 +7,8 @@ import TestSupport
 @Suite struct HostHandlerCLITests {
     static let folder = Project.path("Examples/host-apps").path
 
-    @Test func eachReportFailsUnderItsAppsHandlerAsReported() throws {
-        let r = try CLI.run(["simulate", Self.folder])
+    @Test func eachReportFailsUnderItsAppsHandlerAsReported() async throws {
+        let r = try await offPool { try CLI.run(["simulate", Self.folder]) }
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("3 flows: 0 passed, 3 failed"), "\(r)")
         // Cap-go/capacitor-inappbrowser #206, pagopa/io-app #7294, apache/cordova-android #1171.
@@ -21,14 +21,14 @@ import TestSupport
         }
     }
 
-    @Test func underThePolicyEveryReportCompletes() throws {
-        let r = try CLI.run(["simulate", Self.folder, "--host-handler", "plainview", "--explore"])
+    @Test func underThePolicyEveryReportCompletes() async throws {
+        let r = try await offPool { try CLI.run(["simulate", Self.folder, "--host-handler", "plainview", "--explore"]) }
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("3 flows: 3 passed, 0 failed"), "\(r)")
     }
 
-    @Test func anUnknownHandlerIsAUsageError() throws {
-        let r = try CLI.run(["simulate", Self.folder, "--host-handler", "webkit"])
+    @Test func anUnknownHandlerIsAUsageError() async throws {
+        let r = try await offPool { try CLI.run(["simulate", Self.folder, "--host-handler", "webkit"]) }
         #expect(r.status == 64)
         #expect(
             r.stderr.contains("--host-handler: expected one of plainview, none, guide, in-app-browser, cordova, allow-list"),
@@ -40,8 +40,8 @@ import TestSupport
 /// pwa-builder/PWABuilder #2439 (App-Bound Domains keep the 3-D Secure page from loading) and LivotovLabs/3DSView
 /// #39 (the app ended while the user approves in the bank's app).
 @Suite struct WebViewRulesCLITests {
-    @Test func eachReportFailsAsReportedAndItsControlCompletes() throws {
-        let r = try CLI.run(["simulate", Project.path("Examples/web-view-rules").path])
+    @Test func eachReportFailsAsReportedAndItsControlCompletes() async throws {
+        let r = try await offPool { try CLI.run(["simulate", Project.path("Examples/web-view-rules").path]) }
         #expect(r.status == 1, "\(r)")
         #expect(r.stdout.contains("4 flows: 2 passed, 2 failed"), "\(r)")
         #expect(r.stdout.contains("FAIL  pwabuilder-2439 "), "\(r)")
@@ -52,8 +52,10 @@ import TestSupport
         #expect(r.stdout.contains("PASS  3dsview-39-fixed"), "\(r)")
     }
 
-    @Test func exploreShowsTheKilledAppAsABranch() throws {
-        let r = try CLI.run(["simulate", Project.path("Examples/web-view-rules/3dsview-39").path, "--explore"])
+    @Test func exploreShowsTheKilledAppAsABranch() async throws {
+        let r = try await offPool {
+            try CLI.run(["simulate", Project.path("Examples/web-view-rules/3dsview-39").path, "--explore"])
+        }
         #expect(r.stdout.contains("host-killed: stuck in web view: the host app was ended while away"), "\(r)")
         #expect(r.stdout.contains("default: complete"), "\(r)")
     }
