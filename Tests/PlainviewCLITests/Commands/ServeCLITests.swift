@@ -57,7 +57,9 @@ private final class ServeProcess: @unchecked Sendable {
 
 private struct CLIFailure: Error, CustomStringConvertible { var description: String }
 
-private func runCLI(_ arguments: [String]) async throws -> CLIResult { try await offPool { try CLI.run(arguments) } }
+private func runCLI(_ arguments: [String]) async throws -> CLIResult {
+    try await offPool { try CLI.run(arguments, timeout: 600) }
+}
 private func startServe(_ arguments: [String]) async throws -> ServeProcess { try await offPool { try ServeProcess(arguments) } }
 private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async throws -> (Int32, String) {
     try await offPool { server.stop(signal: signal) }
@@ -77,6 +79,8 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
             "check-backend", server.url + "/swedbank-pay-mobile/", "--public-url", "https://shop.example.com",
             "--app-id", "ABCDE12345.com.example.shop", "--android-package", "com.example.shop", "--scheme", "shop",
             "--android-cert-sha256", Array(repeating: "AB", count: 32).joined(separator: ":"),
+            // A generous bound per response: under the full suite two cores also run both engines and the JDK.
+            "--timeout", "60",
         ])
         #expect(r.status == 0, "\(r)")
         #expect(r.stdoutLines.filter { $0.hasPrefix("PASS ") }.count >= 30, "\(r)")
@@ -93,7 +97,9 @@ private func stopServe(_ server: ServeProcess, signal: Int32 = SIGTERM) async th
     /// refuses the OS's own schemes, which `check-backend` never asks for).
     @Test func checkBackendPassesAgainstServeWithNoSchemeFlags() async throws {
         let server = try await startServe(["--public-url", "https://shop.example.com"])
-        let r = try await runCLI(["check-backend", server.url + "/", "--public-url", "https://shop.example.com"])
+        let r = try await runCLI([
+            "check-backend", server.url + "/", "--public-url", "https://shop.example.com", "--timeout", "60",
+        ])
         let refused = try await RawHTTP.request(
             port: try #require(Int(server.url.split(separator: ":").last ?? "")),
             "GET /sdk-callback/ios-universal-link?scheme=itms-services&language=en-US&fallback=true HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"

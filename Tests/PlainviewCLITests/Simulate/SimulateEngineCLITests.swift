@@ -313,7 +313,10 @@ import TestSupport
                     guard let cmd = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
                         cmd.hasSuffix("plainview-webkit\u{0}")
                     else { continue }
-                    Thread.sleep(forTimeInterval: 2) // the page is loaded and spinning by now
+                    // Once the page spins: a web process under this driver has used 0.3 s of CPU. Killing then, not
+                    // after a fixed sleep, stays inside the 8 s after which a page that stops answering counts as hung
+                    // even when a loaded machine runs this thread late; killing before the load would be a failed start.
+                    while Date() < deadline && !Self.hasSpinningDescendant(of: pid) { Thread.sleep(forTimeInterval: 0.05) }
                     kill(pid, SIGKILL)
                     return
                 }
@@ -331,6 +334,34 @@ import TestSupport
         #expect(r.stdout.contains("PASS  engine-dies"), "\(r)")
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
         #expect(Date().timeIntervalSince(started) < 35, "the dead engine was noticed at once, not at the 40 s bound")
+    }
+
+    /// True when a process descended from `pid` (WebKit's web process, perhaps under a sandbox launcher) has used
+    /// at least 0.3 s of CPU: the page's endless script is running.
+    static func hasSpinningDescendant(of pid: Int32) -> Bool {
+        var parents: [Int32: Int32] = [:], cpu: [Int32: Int] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let p = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(p)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { continue }
+            // Fields after the command: state, ppid, …, utime (14th field overall), stime (15th).
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 13, let ppid = Int32(fields[1]), let u = Int(fields[11]), let k = Int(fields[12]) else {
+                continue
+            }
+            parents[p] = ppid
+            cpu[p] = u + k
+        }
+        let ticks = Int(sysconf(Int32(_SC_CLK_TCK)))
+        for (p, used) in cpu where used * 10 >= ticks * 3 && p != pid {
+            var q = parents[p], depth = 0
+            while let parent = q, depth < 6 {
+                if parent == pid { return true }
+                q = parents[parent]
+                depth += 1
+            }
+        }
+        return false
     }
 
     @Test(arguments: engines) func theUserAgentBranchIsTheEnginesAndAFlowCanChangeIt(engine: String) async throws {
