@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import NavigationPolicy
+import PlainviewConfig
 
 /// Exit codes of the contract: 0 success, 1 expectations failed, 64 usage or input error.
 enum Exit {
@@ -18,4 +20,17 @@ func printError(_ message: String) {
 func inputError(_ message: String) -> ExitCode {
     printError("error: \(message)")
     return Exit.inputError
+}
+
+/// The policy file and, when given, the environment file's phone, as `decide` and `decision-table` ask the
+/// engine with them; a file that does not read is exit 64 with its message.
+func loadPolicyAndPhone(policy: String, platform: Platform?, env: String?) throws -> (Policy, any SystemServices) {
+    do throws(ConfigError) {
+        let loaded = try PolicyFile.load(path: policy, platform: platform)
+        var system: any SystemServices = NoApps()
+        if let env { system = EnvironmentSystem(try EnvironmentFile.device(path: env)) }
+        return (loaded, system)
+    } catch {
+        throw inputError(error.description)
+    }
 }

@@ -49,14 +49,7 @@ struct Decide: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loadedPolicy: Policy
-        var system: any SystemServices = NoApps()
-        do {
-            loadedPolicy = try PolicyFile.load(path: policy, platform: platform)
-            if let env { system = EnvironmentSystem(try EnvironmentFile.device(path: env)) }
-        } catch {
-            throw inputError(error.description)
-        }
+        let (loadedPolicy, system) = try loadPolicyAndPhone(policy: policy, platform: platform, env: env)
         let engine = NavigationPolicyEngine(policy: loadedPolicy, system: system)
         var inputs = urls
         if urls == ["-"] {

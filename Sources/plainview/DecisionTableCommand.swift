@@ -47,14 +47,7 @@ struct DecisionTableCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let appPolicy: Policy
-        var system: any SystemServices = NoApps()
-        do {
-            appPolicy = try PolicyFile.load(path: policy, platform: nil)
-            if let env { system = EnvironmentSystem(try EnvironmentFile.device(path: env)) }
-        } catch {
-            throw inputError(error.description)
-        }
+        let (appPolicy, system) = try loadPolicyAndPhone(policy: policy, platform: nil, env: env)
         guard appPolicy.platform == .android else {
             throw inputError(
                 "\(policy): the decision table holds Android commands; expected platform: android, found \(appPolicy.platform.rawValue)"
