@@ -11,11 +11,11 @@ if [ -z "$docc" ]; then
 fi
 [ -x "$docc" ] || { echo "build-docs: docc not found (it ships with the Swift toolchain)" >&2; exit 1; }
 # The symbol graphs of every module (a debug build first, as `swift build` makes it).
+mkdir -p .build/docs
 swift package dump-symbol-graph --minimum-access-level public > .build/symbol-graph.log 2>&1 ||
     { cat .build/symbol-graph.log >&2; exit 1; }
 graphs=$(sed -n 's/^Files written to //p' .build/symbol-graph.log | tail -1)
 [ -d "$graphs" ] || { echo "build-docs: no symbol graphs written (see .build/symbol-graph.log)" >&2; exit 1; }
-mkdir -p .build/docs
 for module in NavigationPolicy PlainviewConfig; do
     only=$(mktemp -d)
     cp "$graphs/$module".symbols.json "$graphs/$module"@*.symbols.json "$only"/ 2>/dev/null || cp "$graphs/$module".symbols.json "$only"/
