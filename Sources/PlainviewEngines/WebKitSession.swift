@@ -323,8 +323,9 @@ final class WebKitSession: EngineSession {
     static let answerWait: TimeInterval = 8
 
     /// `answerWait`, longer after a large main document: parsing and laying out megabytes on a busy machine keeps
-    /// the web process from answering for a while (10 MB: 28 s) without it being hung.
-    private var answerWait: TimeInterval { Self.answerWait + 8 * largePageQuiet }
+    /// the web process from answering for a while (10 MB: 48 s; under a full test run on two cores 28 s was once
+    /// not enough) without it being hung.
+    private var answerWait: TimeInterval { Self.answerWait + 16 * largePageQuiet }
 
     /// The main document's `readyState` when the page's main world runs a script within `answerWait` (bounded by
     /// the run's deadline; past it the caller reports the run's own bound), nil when it does not answer.

@@ -35,7 +35,10 @@ extension SimulateEngineCLITests {
         let r = try await Self.cli(["simulate", "--engine", engine, leftLoading.path, first.path, second.path], timeout: 240)
         #expect(r.status == 0, "\(r)")
         for name in ["frames-left-loading", "after-1", "after-2"] { #expect(r.stdout.contains("PASS  \(name)"), "\(r)") }
-        #expect(!r.stdout.contains("frames.example/f1"), "a later flow was given the first flow's frame requests: \(r)")
+        // The first flow ends at whichever frame the engine asked for first; the later flows never see a frame request.
+        let later = r.stdout.split(separator: "\n").drop { !$0.hasPrefix("PASS  after-1") && !$0.hasPrefix("FAIL  after-1") }
+        #expect(!later.isEmpty, "\(r)")
+        #expect(!later.contains { $0.contains("frames.example") }, "a later flow was given the first flow's frame requests: \(r)")
     }
 
     @Test(arguments: engines) func aPageWithTwoHundredFramesCompletesWithoutHittingTheStepBound(engine: String) async throws {
@@ -71,7 +74,8 @@ extension SimulateEngineCLITests {
             "<html><body>" + String(repeating: line, count: 10_000_000 / line.utf8.count)
             + "<script>location.href = 'https://shop.example.com/done'</script></body></html>"
         try Data(page.utf8).write(to: flow.appendingPathComponent("page.html"))
-        let r = try await Self.cli(["simulate", "--engine", engine, flow.path], timeout: 240)
+        // A generous bound: under the whole suite on two cores, parsing 10 MB can take WebKit most of a minute.
+        let r = try await Self.cli(["simulate", "--engine", engine, "--engine-timeout", "240", flow.path], timeout: 400)
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("PASS  large-page"), "\(r)")
     }

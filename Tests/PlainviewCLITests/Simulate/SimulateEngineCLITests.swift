@@ -304,19 +304,16 @@ import TestSupport
                 body: "<html><body><script>while (true) {}</script></body></html>"
             expect: {outcome: error, reasonContains: "webkit: the engine process exited"}
             """)
-        // Kills the first driver that appears (the suite is serialized: no other test runs an engine meanwhile).
+        // Kills the first new driver whose page spins (the suite is serialized: no other test starts an engine
+        // meanwhile). Drivers of earlier tests that are still shutting down are not this run's.
+        let earlier = Set(Self.webKitDrivers())
         let killer = Thread {
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
-                let procs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-                for pid in procs.compactMap({ Int32($0) }) {
-                    guard let cmd = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
-                        cmd.hasSuffix("plainview-webkit\u{0}")
-                    else { continue }
-                    // Once the page spins: a web process under this driver has used 0.3 s of CPU. Killing then, not
-                    // after a fixed sleep, stays inside the 8 s after which a page that stops answering counts as hung
-                    // even when a loaded machine runs this thread late; killing before the load would be a failed start.
-                    while Date() < deadline && !Self.hasSpinningDescendant(of: pid) { Thread.sleep(forTimeInterval: 0.05) }
+                // Once the page spins: a web process under the driver has used 0.3 s of CPU. Killing then, not after
+                // a fixed sleep, stays inside the 8 s after which a page that stops answering counts as hung even when
+                // a loaded machine runs this thread late; killing before the load would be a failed start.
+                if let pid = Self.webKitDrivers().first(where: { !earlier.contains($0) && Self.hasSpinningDescendant(of: $0) }) {
                     kill(pid, SIGKILL)
                     return
                 }
@@ -334,6 +331,14 @@ import TestSupport
         #expect(r.stdout.contains("PASS  engine-dies"), "\(r)")
         #expect(r.stdout.contains("PASS  ios-card-3ds-goodlisted"), "\(r)")
         #expect(Date().timeIntervalSince(started) < 35, "the dead engine was noticed at once, not at the 40 s bound")
+    }
+
+    /// The process ids of the running `plainview-webkit` drivers.
+    static func webKitDrivers() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            guard let cmd = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8) else { return false }
+            return cmd.hasSuffix("plainview-webkit\u{0}")
+        }
     }
 
     /// True when a process descended from `pid` (WebKit's web process, perhaps under a sandbox launcher) has used
