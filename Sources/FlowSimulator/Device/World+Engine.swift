@@ -49,12 +49,13 @@ extension World {
         engineRequest = nil
         engineIdle = false
         clock += Self.networkTime
-        switch network.fetch(url, method: method, context: .webview, jar: web.jar) {
+        let blockedBy = blockedThirdPartySite(.host, url, frame: frame)
+        switch network.fetch(url, method: method, context: .webview, jar: requestJar(.host, blockedBy: blockedBy)) {
         case .unrecorded:
             if let request { session.refuse(request) }
             finish(.error, place: .host, reason: "no recorded response for \(method) \(url) (in the web view)")
         case .response(let r, let missingCookie):
-            let location = receive(.host, url, response: r, missingCookie: missingCookie)
+            let location = receive(.host, url, response: r, missingCookie: missingCookie, thirdPartyOf: blockedBy)
             let deliver = {
                 if let request { session.fulfil(request, with: r) } else { session.load(url, response: r) }
             }

@@ -80,9 +80,9 @@ extension World {
             return
         }
         let context: PageContext = surface == .host ? .webview : .browser
-        let jar = surface == .host ? web.jar : browser.jar
+        let blockedBy = blockedThirdPartySite(surface, url, frame: frame)
         clock += Self.networkTime
-        switch network.fetch(url, method: method, context: context, jar: jar) {
+        switch network.fetch(url, method: method, context: context, jar: requestJar(surface, blockedBy: blockedBy)) {
         case .unrecorded:
             if surface == .browser {
                 // The browser knows nothing of completeUrl/cancelUrl: reaching them there leaves the app uninformed.
@@ -111,7 +111,7 @@ extension World {
                 .error, place: surface,
                 reason: "no recorded response for \(method) \(url) (in the \(context == .webview ? "web view" : "browser"))")
         case .response(let r, let missingCookie):
-            let location = receive(surface, url, response: r, missingCookie: missingCookie)
+            let location = receive(surface, url, response: r, missingCookie: missingCookie, thirdPartyOf: blockedBy)
             if (300..<400).contains(r.status), let location {
                 guard redirects < Self.redirectLimit else {
                     finish(.loop, place: surface, reason: "more than \(Self.redirectLimit) redirects from \(url)")
@@ -127,17 +127,32 @@ extension World {
         }
     }
 
-    /// A response arrives in a context: its cookies are stored, the trace records it, a missing cookie is a
-    /// problem. Returns the redirect target (Location resolved against `url`), if any.
-    func receive(_ surface: Surface, _ url: String, response r: RecordedResponse, missingCookie: String?) -> String? {
-        let jar = surface == .host ? web.jar : browser.jar
-        var newJar = jar
-        for c in r.headers("Set-Cookie") { newJar.set(c, from: url) }
-        if surface == .host { web.jar = newJar } else { browser.jar = newJar }
+    /// A response arrives in a context: its cookies are stored (not those of a blocked third-party frame,
+    /// `thirdPartyOf` the page's site), the trace records it, a missing cookie is a problem. Returns the redirect
+    /// target (Location resolved against `url`), if any.
+    func receive(
+        _ surface: Surface, _ url: String, response r: RecordedResponse, missingCookie: String?, thirdPartyOf site: String? = nil
+    ) -> String? {
+        let setCookies = r.headers("Set-Cookie")
+        if site == nil {
+            var newJar = surface == .host ? web.jar : browser.jar
+            for c in setCookies { newJar.set(c, from: url) }
+            if surface == .host { web.jar = newJar } else { browser.jar = newJar }
+        }
         let location = r.header("Location").flatMap { URLTools.resolve($0, against: url) }
         emit(
             .response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
-        if let missingCookie {
+        if let site, !setCookies.isEmpty {
+            let names = setCookies.map { String($0.prefix { $0 != "=" && $0 != ";" }).trimmingCharacters(in: .whitespaces) }
+            emit(
+                .note, context: surface.name, url: url,
+                reason: "cookie \(names.map { "'\($0)'" }.joined(separator: ", ")) not kept: \(thirdPartyRule(site: site))")
+        }
+        if let missingCookie, let site {
+            problem(
+                "the web view sent no cookie '\(CookieJar.split(missingCookie).0)' to \(url), which requires it: \(thirdPartyRule(site: site))",
+                context: surface, url: url)
+        } else if let missingCookie {
             let other = surface == .host ? browser.jar : web.jar
             let here = surface == .host ? "web view" : "browser", there = surface == .host ? "browser" : "web view"
             var text = "the \(here) has no cookie '\(CookieJar.split(missingCookie).0)' for \(url), which requires it"

@@ -49,6 +49,13 @@ public struct Environment: Sendable, Hashable, Codable {
         /// iOS: `WKWebViewConfiguration.limitsNavigationsToAppBoundDomains`: a main-frame navigation to a domain
         /// that is not app-bound fails (`WKError.navigationAppBoundDomain`).
         public var limitsNavigationsToAppBoundDomains: Bool
+        /// Whether the web view keeps and sends cookies of a sub-frame whose site is not the page's (an ACS or a
+        /// 3DS Method frame on the bank's domain inside the merchant's page). False on both platforms by default:
+        /// Android's `CookieManager.setAcceptThirdPartyCookies(webView, true)` turns it on (apps targeting
+        /// Lollipop or later start with it off); WebKit blocks every cross-site cookie in WKWebView since iOS 13.4
+        /// ("Full Third-Party Cookie Blocking"), unless the user allows the app cross-website tracking in Settings,
+        /// which an app may ask for with `NSCrossWebsiteTrackingUsageDescription`.
+        public var acceptThirdPartyCookies: Bool
 
         /// A web view shows no JavaScript dialog by itself. WKWebView asks its `WKUIDelegate`
         /// (`runJavaScriptConfirmPanelWithMessage…`); without that method, `confirm()` answers false and `alert()`
@@ -78,6 +85,7 @@ public struct Environment: Sendable, Hashable, Codable {
             self.originWhitelist = originWhitelist
             self.appBoundDomains = nil
             self.limitsNavigationsToAppBoundDomains = false
+            self.acceptThirdPartyCookies = false
         }
 
         /// Whether `host` (normalised) is app-bound: one of the first 10 domains or a subdomain of one.
@@ -91,7 +99,7 @@ public struct Environment: Sendable, Hashable, Codable {
 
         private enum CodingKeys: String, CodingKey {
             case javaScriptCanOpenWindowsAutomatically, supportMultipleWindows, dialogs, handler, originWhitelist
-            case appBoundDomains, limitsNavigationsToAppBoundDomains
+            case appBoundDomains, limitsNavigationsToAppBoundDomains, acceptThirdPartyCookies
         }
 
         public init(from decoder: any Decoder) throws {
@@ -105,6 +113,7 @@ public struct Environment: Sendable, Hashable, Codable {
             appBoundDomains = try c.decodeIfPresent([String].self, forKey: .appBoundDomains)
             limitsNavigationsToAppBoundDomains =
                 try c.decodeIfPresent(Bool.self, forKey: .limitsNavigationsToAppBoundDomains) ?? false
+            acceptThirdPartyCookies = try c.decodeIfPresent(Bool.self, forKey: .acceptThirdPartyCookies) ?? false
         }
     }
 

@@ -119,6 +119,17 @@ public struct PublicSuffixRules: Sendable {
         return suffix(1)
     }
 
+    /// The site of a normalised host as browsers compare them for cookies (its registrable domain, "eTLD+1"):
+    /// `example.com` for `acs.example.com`, `bank.co.uk` for `www.bank.co.uk`; a host that is itself a public
+    /// suffix (or one label) is its own site.
+    public func site(of host: String) -> String {
+        let suffix = publicSuffix(of: host)
+        guard host.count > suffix.count, host.hasSuffix("." + suffix) else { return host }
+        let rest = host.dropLast(suffix.count + 1)
+        let label = rest.lastIndex(of: ".").map { rest[rest.index(after: $0)...] } ?? rest
+        return label + "." + suffix
+    }
+
     /// True when `host` (normalised) is itself a public suffix: `com`, `co.uk`, `github.io`, anything under a
     /// wildcard rule (`foo.ck`) unless excepted, and every single label (default rule `*`).
     public func isPublicSuffix(_ host: String) -> Bool {

@@ -8,7 +8,7 @@ public enum EnvironmentFile {
     public static let keys = ["apps", "defaultApps", "webView"]
     public static let webViewKeys = [
         "javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs", "handler", "originWhitelist",
-        "appBoundDomains", "limitsNavigationsToAppBoundDomains",
+        "appBoundDomains", "limitsNavigationsToAppBoundDomains", "acceptThirdPartyCookies",
     ]
     public static let appKeys = [
         "name", "schemes", "universalLinks", "package", "appLinks", "behaviour", "manifest", "infoPlist", "entitlements",
@@ -215,6 +215,7 @@ public enum EnvironmentFile {
             if let v = w.value("limitsNavigationsToAppBoundDomains") {
                 webView.limitsNavigationsToAppBoundDomains = try v.bool()
             }
+            if let v = w.value("acceptThirdPartyCookies") { webView.acceptThirdPartyCookies = try v.bool() }
             if w.value("originWhitelist") != nil && webView.handler != .allowList {
                 throw node.error("originWhitelist applies only with handler: allow-list")
             }

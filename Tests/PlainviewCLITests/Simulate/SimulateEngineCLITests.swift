@@ -117,6 +117,21 @@ import TestSupport
         #expect(differences.allSatisfy { $0.contains("android-runtime-navigation") }, "\(r)")
     }
 
+    /// The third-party cookie rule is the world's (it answers the engines' requests from one cookie jar): both
+    /// engines stop at the ACS frame's "session expired" where the model does, and complete the control.
+    @Test func bothEnginesAgreeWithTheModelOnAThirdPartyFrameCookie() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let r = try await Self.cli(
+            [
+                "simulate", "--engine", "compare", "Examples/web-view-rules/acs-frame-cookie",
+                "Examples/web-view-rules/acs-frame-cookie-fixed",
+            ], timeout: 300)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("compare: 2 flows, 0 differ"), "\(r)")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("FAIL  acs-frame-cookie ") }.count == 3, "\(r)")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS  acs-frame-cookie-fixed") }.count == 3, "\(r)")
+    }
+
     @Test(arguments: engines) func tracesRecordTheEnginesNavigations(engine: String) async throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
