@@ -37,6 +37,9 @@ public struct IOSAppConfiguration: Sendable, Hashable {
     public var queriedSchemes: [Located]?
     /// `WKAppBoundDomains` (nil: the key is absent).
     public var appBoundDomains: [Located]?
+    /// `NSCrossWebsiteTrackingUsageDescription` is declared: Settings offers the user "Allow Cross-Website
+    /// Tracking" for the app, which lets its WKWebView keep third-party cookies.
+    public var asksForCrossWebsiteTracking = false
     public var associatedDomains: [AssociatedDomain] = []
     /// Where `com.apple.developer.associated-domains` is (or the entitlements' top dict).
     public var associatedDomainsLine: Int?
@@ -85,6 +88,10 @@ public struct IOSAppConfiguration: Sendable, Hashable {
             queriedSchemes = try Self.array(q, "LSApplicationQueriesSchemes", file).map { (s) throws(AppConfigurationError) in
                 Located(value: try Self.string(s, "LSApplicationQueriesSchemes", file), file: file, line: s.line)
             }
+        }
+        if let t = plist["NSCrossWebsiteTrackingUsageDescription"] {
+            _ = try Self.string(t, "NSCrossWebsiteTrackingUsageDescription", file)
+            asksForCrossWebsiteTracking = true
         }
         if let d = plist["WKAppBoundDomains"] {
             appBoundDomains = try Self.array(d, "WKAppBoundDomains", file).map { (s) throws(AppConfigurationError) in

@@ -1,12 +1,56 @@
 import Foundation
 import NavigationPolicy
 import Testing
+import TestSupport
 
 @testable import FlowSimulator
 
 /// Third-party cookies in the host app's web view (`webView.acceptThirdPartyCookies`): a frame on another site
 /// than its page neither keeps nor sends cookies unless the web view accepts them.
 @Suite struct ThirdPartyCookiesTests {
+    /// The flow of `run` with an iOS host app whose Info.plist holds `plistKeys`.
+    static func flowWithInfoPlist(_ plistKeys: String) throws -> Flow {
+        let dir = try Project.temporaryDirectory()
+        let plist = dir.appendingPathComponent("Info.plist")
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict>\(plistKeys)</dict></plist>
+        """.write(to: plist, atomically: true, encoding: .utf8)
+        return try ShopFlow.load(
+            """
+            environment:
+              apps:
+                - name: Shop
+                  infoPlist: \(plist.path)
+                  behaviour: {host: true}
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<iframe src='https://acs.bank.example/start'></iframe>"
+              - url: https://acs.bank.example/start
+                setCookie: "tx=1; Path=/; Secure; SameSite=None"
+                body: "<script>location.href='https://acs.bank.example/next'</script>"
+              - url: https://acs.bank.example/next
+                requireCookie: tx
+                withoutCookie: {body: "session expired"}
+                body: "<script>top.location.href='https://shop.example.com/complete'</script>"
+            """)
+    }
+
+    /// An app that declares NSCrossWebsiteTrackingUsageDescription may have been allowed tracking by its user:
+    /// explore branches on it (blocked by default); without the key there is nothing to branch on.
+    @Test func anAppThatAsksForTrackingBranchesOnTheUsersAnswer() throws {
+        let asks = try Self.flowWithInfoPlist(
+            "<key>NSCrossWebsiteTrackingUsageDescription</key><string>Lets your bank remember this device.</string>")
+        #expect(asks.webView.mayAllowCrossWebsiteTracking)
+        let branches = Simulator.explore(asks).branches.map { "\($0.branch)=\($0.outcome.kind.rawValue)" }
+        #expect(branches.sorted() == ["default=stuck", "third-party-cookies-allowed=complete"], "\(branches)")
+        let silent = try Self.flowWithInfoPlist("<key>CFBundleIdentifier</key><string>com.example.shop</string>")
+        #expect(!silent.webView.mayAllowCrossWebsiteTracking)
+        #expect(Simulator.explore(silent).branches.map(\.branch) == ["default"])
+        // A normal run takes the default: the user has not turned it on.
+        #expect(Simulator.run(asks).branches[0].outcome.kind == .stuck)
+    }
+
     /// A page of shop.example.com framing `frame`, whose answer sets a session cookie and moves on to `frame`'s
     /// `/next`, which needs the cookie and sends the top window to completeUrl (without it: a dead end).
     static func run(platform: String, frame: String, accept: Bool?, webViewYAML: String? = nil) throws -> SimulationReport {

@@ -22,9 +22,10 @@ struct ConfiguredAppsSystem: SystemServices {
         try load(environment).system
     }
 
-    /// The device's system, and the host app's `WKAppBoundDomains` when its Info.plist is given.
+    /// The device's system, and from the host app's Info.plist (when given) its `WKAppBoundDomains` and whether it
+    /// declares `NSCrossWebsiteTrackingUsageDescription`.
     static func load(_ environment: Environment) throws(ConfigError) -> (
-        system: any SystemServices, appBoundDomains: [String]?
+        system: any SystemServices, appBoundDomains: [String]?, asksForCrossWebsiteTracking: Bool
     ) {
         var configured: [(name: String, manifest: AndroidManifest?, ios: IOSAppConfiguration?)] = []
         var cleared = environment
@@ -60,8 +61,12 @@ struct ConfiguredAppsSystem: SystemServices {
             }
         }
         let base = EnvironmentSystem(cleared)
-        let bound = configured.first { $0.name == environment.hostApp }?.ios?.appBoundDomains?.map { $0.value.lowercased() }
-        return (configured.isEmpty ? base : ConfiguredAppsSystem(base: base, configured: configured), bound)
+        let host = configured.first { $0.name == environment.hostApp }?.ios
+        let bound = host?.appBoundDomains?.map { $0.value.lowercased() }
+        return (
+            configured.isEmpty ? base : ConfiguredAppsSystem(base: base, configured: configured), bound,
+            host?.asksForCrossWebsiteTracking ?? false
+        )
     }
 
     private static func bytes(_ path: String) throws(AppConfigurationError) -> [UInt8] {

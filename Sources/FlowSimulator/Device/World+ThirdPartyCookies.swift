@@ -22,7 +22,20 @@ extension World {
             let top = web.page.flatMap({ URLTools.host($0.url) }), let host = URLTools.host(url)
         else { return nil }
         let topSite = Self.siteRules.site(of: top)
-        return Self.siteRules.site(of: host) == topSite ? nil : topSite
+        guard Self.siteRules.site(of: host) != topSite else { return nil }
+        return userAllowedCrossWebsiteTracking() ? nil : topSite
+    }
+
+    /// iOS: whether the user allowed the host app cross-website tracking in Settings, which lets its WKWebView keep
+    /// third-party cookies. Only an app whose Info.plist declares `NSCrossWebsiteTrackingUsageDescription` is
+    /// offered the switch, and it is off until the user turns it on: an uncertain point (`--explore`).
+    func userAllowedCrossWebsiteTracking() -> Bool {
+        guard flow.policy.platform == .ios, flow.webView.mayAllowCrossWebsiteTracking else { return false }
+        if let known = crossWebsiteTrackingAllowed { return known }
+        let allowed =
+            oracle.choose("third-party-cookies \(flow.hostApp)", ["third-party-cookies-blocked", "third-party-cookies-allowed"]) == 1
+        crossWebsiteTrackingAllowed = allowed
+        return allowed
     }
 
     /// The jar a request carries: none for a blocked third-party request.

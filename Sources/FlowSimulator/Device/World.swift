@@ -108,6 +108,9 @@ final class World {
     var arrivingURL: String?
     /// The host app was ended once while away in this run (`assume: {hostKilled: true}` ends it once).
     var killedOnce = false
+    /// iOS, an app that asks for cross-website tracking: whether its user allowed it (asked once per run, the first
+    /// time a frame on another site meets the rule).
+    var crossWebsiteTrackingAllowed: Bool?
     /// The last page whose scripts would navigate only after a network answer the model cannot know (named in a
     /// `stuck` verdict there).
     var waitsOnNetwork: String?

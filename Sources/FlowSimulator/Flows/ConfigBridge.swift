@@ -42,6 +42,7 @@ enum ConfigBridge {
         var webView = loaded.environment.webView
         // The host app's Info.plist gives WKAppBoundDomains unless the environment says them itself.
         if webView.appBoundDomains == nil { webView.appBoundDomains = device.appBoundDomains }
+        webView.mayAllowCrossWebsiteTracking = device.asksForCrossWebsiteTracking
         return LoadedEnvironment(
             system: device.system, apps: loaded.behaviours, appNames: loaded.environment.apps.map(\.name),
             webView: webView)

@@ -56,6 +56,11 @@ public struct Environment: Sendable, Hashable, Codable {
         /// ("Full Third-Party Cookie Blocking"), unless the user allows the app cross-website tracking in Settings,
         /// which an app may ask for with `NSCrossWebsiteTrackingUsageDescription`.
         public var acceptThirdPartyCookies: Bool
+        /// iOS: the host app's Info.plist declares `NSCrossWebsiteTrackingUsageDescription`, so its user may have
+        /// allowed it cross-website tracking in Settings (off until they do). Read from the Info.plist, not a key
+        /// of the environment file: with it, whether third-party cookies are kept is an uncertain point that
+        /// `--explore` branches on (`third-party-cookies-allowed`).
+        public var mayAllowCrossWebsiteTracking: Bool = false
 
         /// A web view shows no JavaScript dialog by itself. WKWebView asks its `WKUIDelegate`
         /// (`runJavaScriptConfirmPanelWithMessage…`); without that method, `confirm()` answers false and `alert()`
