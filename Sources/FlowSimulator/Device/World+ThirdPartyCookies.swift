@@ -33,7 +33,8 @@ extension World {
         guard flow.policy.platform == .ios, flow.webView.mayAllowCrossWebsiteTracking else { return false }
         if let known = crossWebsiteTrackingAllowed { return known }
         let allowed =
-            oracle.choose("third-party-cookies \(flow.hostApp)", ["third-party-cookies-blocked", "third-party-cookies-allowed"]) == 1
+            oracle.choose("third-party-cookies \(flow.hostApp)", ["third-party-cookies-blocked", "third-party-cookies-allowed"])
+            == 1
         crossWebsiteTrackingAllowed = allowed
         return allowed
     }
