@@ -27,7 +27,9 @@ enum EngineScripts {
             }
           } else {
             var handlers = list('[onclick]');
+            var labelled = list('button, input[type=button], input[type=submit], a, [role=button]');
             el = (want ? handlers.find(function(e) { return loose(e.textContent).indexOf(want) >= 0; }) : null)
+              || (want ? labelled.find(function(e) { return loose(e.value || e.textContent).indexOf(want) >= 0; }) : null)
               || handlers.find(function(e) { return (e.getAttribute('onclick') || '').indexOf(url) >= 0; })
               || handlers[0] || document.body;
           }

@@ -440,6 +440,21 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
             "onclick handler is not on load", "<button onclick=\"location.href='/tap'\">x</button>",
             [N(url: "https://shop.example/tap", kind: .assign, onLoad: false)]),
         .init(
+            "an arrow-function click listener is a tap",
+            "<button id=b>x</button><script>document.getElementById('b').addEventListener('click', (e) => { location.href = '/arrow' })</script>",
+            [N(url: "https://shop.example/arrow", kind: .assign, onLoad: false)]),
+        .init(
+            "an async arrow click listener with one bare parameter is a tap",
+            "<script>b.addEventListener('click', async e => { await fetch('/s'); location.href = '/after' })</script>",
+            [N(url: "https://shop.example/after", kind: .assign, onLoad: false, condition: .networkAnswer)]),
+        .init(
+            "an arrow onclick property is a tap", "<script>btn.onclick = () => { window.location = '/prop' }</script>",
+            [N(url: "https://shop.example/prop", kind: .assign, onLoad: false)]),
+        .init(
+            "an arrow load listener runs on load",
+            "<script>window.addEventListener('load', () => { location.replace('/loaded') })</script>",
+            [N(url: "https://shop.example/loaded", kind: .replace, onLoad: true)]),
+        .init(
             "body onload is on load", "<body onload=\"location.replace('/load')\">",
             [N(url: "https://shop.example/load", kind: .replace, onLoad: true)]),
         .init(

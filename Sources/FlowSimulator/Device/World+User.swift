@@ -123,6 +123,14 @@ extension World {
                             "step \(n) (\(step)): the button '\(button.label)' on \(page.url) submits no form and its onclick navigates nowhere Plainview can see"
                     )
                 }
+            case .script(let s, let frameIndex) where s.delay != nil || s.condition == .networkAnswer:
+                // The handler navigates later: after its timer, or once its request is answered (the model takes the
+                // answer to be the one that navigates).
+                let network = s.condition == .networkAnswer
+                schedule(
+                    front, generation: tab.generation, frame: frameIndex,
+                    delay: (s.delay ?? 0) + (network ? Self.networkTime : 0),
+                    .tapped(s, tappedAt: clock, afterNetworkWait: network))
             case .script(let s, let frameIndex):
                 let (frame, index) =
                     s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: frameIndex, in: front)
@@ -200,7 +208,13 @@ extension World {
                 for f in page.scan.forms where !f.autoSubmit {
                     if let b = f.buttons.first(where: { Self.buttonMatches($0, wantText) }) { return .button(b, f, fi) }
                 }
-                if let b = page.scan.buttons.first(where: { Self.buttonMatches($0, wantText) }) { return .button(b, nil, fi) }
+                if let b = page.scan.buttons.first(where: { Self.buttonMatches($0, wantText) }) {
+                    // A button with no handler of its own on a page with one tap listener
+                    // (`addEventListener("click", …)` on it by id): that listener is the button's.
+                    let listeners = page.scan.scriptNavigations.filter { !$0.onLoad }
+                    if b.onclickURL == nil, listeners.count == 1 { return .script(listeners[0], fi) }
+                    return .button(b, nil, fi)
+                }
             }
             for f in page.scan.forms where !f.autoSubmit || wantURL != nil {
                 if let wantURL, URLTools.pageKey(f.action) == wantURL { return .form(f, fi) }

@@ -61,6 +61,9 @@ struct Tab {
 
 enum TimerKind {
     case script(PageScanResult.ScriptNavigation)
+    /// A tapped handler's navigation that runs later (after its `setTimeout`, or once its request is answered):
+    /// it is the user's only while the tap's activation lasts (`UserActivation`).
+    case tapped(PageScanResult.ScriptNavigation, tappedAt: Int, afterNetworkWait: Bool)
     case form(PageScanResult.Form)
     case refresh(String)
     case hook(String, Outcome.Kind)
@@ -273,6 +276,12 @@ final class World {
                 // A link a script clicks is followed as a link, without the user's gesture.
                 let trigger: NavigationTrigger = s.kind == .click ? .link : .script
                 navigate(t.surface, s.url, frame: to, frameIndex: index, trigger: trigger, gesture: false, method: "GET")
+            case .tapped(let s, let tappedAt, let afterNetworkWait):
+                let (to, index) = s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: t.frame, in: t.surface)
+                let gesture = activationHolds(t.surface, s.url, tappedAt: tappedAt, afterNetworkWait: afterNetworkWait)
+                navigate(
+                    t.surface, s.url, frame: to, frameIndex: index, trigger: s.kind == .click ? .link : .script, gesture: gesture,
+                    method: "GET")
             case .form(let f):
                 submit(t.surface, f, frameIndex: t.frame, gesture: false)
             case .refresh(let u):

@@ -61,6 +61,8 @@ public struct Environment: Sendable, Hashable, Codable {
         /// of the environment file: with it, whether third-party cookies are kept is an uncertain point that
         /// `--explore` branches on (`third-party-cookies-allowed`).
         public var mayAllowCrossWebsiteTracking: Bool = false
+        /// The engine's user-activation rule (nil: the platform's, `UserActivation.platformDefault`).
+        public var userActivation: UserActivation?
 
         /// A web view shows no JavaScript dialog by itself. WKWebView asks its `WKUIDelegate`
         /// (`runJavaScriptConfirmPanelWithMessage…`); without that method, `confirm()` answers false and `alert()`
@@ -104,7 +106,7 @@ public struct Environment: Sendable, Hashable, Codable {
 
         private enum CodingKeys: String, CodingKey {
             case javaScriptCanOpenWindowsAutomatically, supportMultipleWindows, dialogs, handler, originWhitelist
-            case appBoundDomains, limitsNavigationsToAppBoundDomains, acceptThirdPartyCookies
+            case appBoundDomains, limitsNavigationsToAppBoundDomains, acceptThirdPartyCookies, userActivation
         }
 
         public init(from decoder: any Decoder) throws {
@@ -119,6 +121,7 @@ public struct Environment: Sendable, Hashable, Codable {
             limitsNavigationsToAppBoundDomains =
                 try c.decodeIfPresent(Bool.self, forKey: .limitsNavigationsToAppBoundDomains) ?? false
             acceptThirdPartyCookies = try c.decodeIfPresent(Bool.self, forKey: .acceptThirdPartyCookies) ?? false
+            userActivation = try c.decodeIfPresent(UserActivation.self, forKey: .userActivation)
         }
     }
 

@@ -318,6 +318,31 @@ struct ScriptScanner {
                 if let deferredName { out.append((body, deferredName)) }
             }
         }
+        // Arrow functions as tap listeners: `addEventListener("click", (e) => {…})` (also `async`, one bare
+        // parameter) and `el.onclick = () => {…}`.
+        for k in t.indices where isPunct(t[k], s, "=>") && k > 0 && k + 1 < t.count && isPunct(t[k + 1], s, "{") {
+            guard let end = matching(t, s, from: k + 1) else { continue }
+            var start = k - 1
+            if isPunct(t[start], s, ")") {
+                guard let open = matchingBackward(t, s, from: start) else { continue }
+                start = open
+            } else if t[start].kind != .ident {
+                continue
+            }
+            if start > 0, t[start - 1].kind == .ident, isWord(t[start - 1], s, "async") { start -= 1 }
+            guard start > 0 else { continue }
+            let prev = t[start - 1]
+            var tapOnly = false
+            if isPunct(prev, s, ","), start > 3, t[start - 2].kind == .string, isPunct(t[start - 3], s, "("),
+                text(t[start - 4], s) == "addEventListener"
+            {
+                tapOnly = !loadEvents.contains(String(decoding: s[t[start - 2].start..<t[start - 2].end], as: UTF8.self))
+            } else if isPunct(prev, s, "="), start > 2, t[start - 2].kind == .ident, isPunct(t[start - 3], s, ".") {
+                let assigned = text(t[start - 2], s)
+                tapOnly = assigned.hasPrefix("on") && !loadEvents.contains(String(assigned.dropFirst(2)))
+            }
+            if tapOnly { out.append(((k + 2)..<end, nil)) }
+        }
         return (out, declNames)
     }
 

@@ -8,8 +8,9 @@ public enum EnvironmentFile {
     public static let keys = ["apps", "defaultApps", "webView"]
     public static let webViewKeys = [
         "javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs", "handler", "originWhitelist",
-        "appBoundDomains", "limitsNavigationsToAppBoundDomains", "acceptThirdPartyCookies",
+        "appBoundDomains", "limitsNavigationsToAppBoundDomains", "acceptThirdPartyCookies", "userActivation",
     ]
+    public static let userActivationKeys = ["lifespanMs", "survivesNetworkWait"]
     public static let appKeys = [
         "name", "schemes", "universalLinks", "package", "appLinks", "behaviour", "manifest", "infoPlist", "entitlements",
     ]
@@ -22,7 +23,7 @@ public enum EnvironmentFile {
         nested: [
             "apps": ConfigKeys(
                 appKeys, nested: ["universalLinks": ConfigKeys(universalLinkKeys), "appLinks": ConfigKeys(appLinkKeys)]),
-            "webView": ConfigKeys(webViewKeys),
+            "webView": ConfigKeys(webViewKeys, nested: ["userActivation": ConfigKeys(userActivationKeys)]),
         ])
 
     /// Decodes an app's `behaviour` node into the caller's model (the simulator owns it) and says which
@@ -216,6 +217,18 @@ public enum EnvironmentFile {
                 webView.limitsNavigationsToAppBoundDomains = try v.bool()
             }
             if let v = w.value("acceptThirdPartyCookies") { webView.acceptThirdPartyCookies = try v.bool() }
+            if let v = w.value("userActivation") {
+                let a = try v.fields(userActivationKeys)
+                // Absent keys keep the platform's values (the platform is the policy's, known when a flow runs).
+                var rule = UserActivation()
+                if let n = a.value("lifespanMs") {
+                    let ms = try n.int()
+                    guard ms >= 0 else { throw n.error("expected milliseconds (0 or more), found \(ms)") }
+                    rule.lifespanMs = ms
+                }
+                if let n = a.value("survivesNetworkWait") { rule.survivesNetworkWait = try n.bool() }
+                webView.userActivation = rule
+            }
             if w.value("originWhitelist") != nil && webView.handler != .allowList {
                 throw node.error("originWhitelist applies only with handler: allow-list")
             }

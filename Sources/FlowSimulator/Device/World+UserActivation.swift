@@ -1,0 +1,27 @@
+// User activation on the simulated clock: a tapped handler's later navigation is the user's only while the
+// tap's activation lasts (`UserActivation`: WebKit on iOS, Chromium on Android; docs/environment.md).
+import NavigationPolicy
+
+extension World {
+    /// The engine's rule for this flow: the environment's values, the platform's where none is given.
+    var activationRule: UserActivation {
+        (flow.webView.userActivation ?? UserActivation()).resolved(for: flow.policy.platform)
+    }
+
+    /// Whether a navigation to `url` that a handler tapped at `tappedAt` makes now still has the tap's activation;
+    /// when it has not, the trace says why (and what it costs, if the run stops on it).
+    func activationHolds(_ surface: Surface, _ url: String, tappedAt: Int, afterNetworkWait: Bool) -> Bool {
+        let rule = activationRule
+        let elapsed = clock - tappedAt
+        if rule.holds(elapsedMs: elapsed, afterNetworkWait: afterNetworkWait) { return true }
+        let engine = flow.policy.platform == .ios ? "WebKit" : "Chromium"
+        let why =
+            afterNetworkWait && rule.survivesNetworkWait != true
+            ? "it waited on a network answer, and \(engine)'s user activation does not survive one"
+            : "\(elapsed) ms after the tap, past \(engine)'s user activation of \(rule.lifespanMs ?? 0) ms"
+        problem(
+            "the page navigated to \(url) without the user's activation (\(why)); a navigation that is not the user's opens no app from the browser (Safari's universal links, Chrome's app launches) and no popup",
+            context: surface, url: url)
+        return false
+    }
+}
