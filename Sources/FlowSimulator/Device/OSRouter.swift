@@ -24,11 +24,22 @@ struct BrowserNavigation: Hashable {
     var gesture: Bool
     /// The host of the page the browser shows, if any (Safari opens a universal link only to another domain).
     var currentHost: String?
+    /// Android: why Chrome's navigation-chain rules refuse an app launch without a gesture now (`BrowserChain`);
+    /// nil: they allow it (Chrome may still block it: the `redirect-blocked` choice).
+    var chainRefusal: String?
+    /// Android: a navigation without a gesture inside a chain Chrome still lets launch an app (a user's tap or
+    /// another app began it less than 15 s ago, and it launched none yet): an app link may open its app.
+    var chainAllowsLaunch: Bool
 
-    init(topLevel: Bool = true, gesture: Bool = false, currentHost: String? = nil) {
+    init(
+        topLevel: Bool = true, gesture: Bool = false, currentHost: String? = nil, chainRefusal: String? = nil,
+        chainAllowsLaunch: Bool = false
+    ) {
         self.topLevel = topLevel
         self.gesture = gesture
         self.currentHost = currentHost
+        self.chainRefusal = chainRefusal
+        self.chainAllowsLaunch = chainAllowsLaunch
     }
 }
 
@@ -69,9 +80,11 @@ struct OSRouter {
         let scheme = URLTools.scheme(url) ?? ""
         switch scheme.isEmpty ? SchemeKind.neverExternal : SchemeKind(scheme: scheme) {
         case .web:
-            // The browser opens an app by a link only on a top-level user tap (Safari: to another domain).
+            // The browser opens an app by a link only on a top-level user tap (Safari: to another domain; Chrome: also
+            // from a navigation chain a tap or another app began, ExternalNavigationHandler).
             if let b = browser {
-                guard b.topLevel, b.gesture, !ios || URLTools.host(url) != b.currentHost else { return .browser(url) }
+                guard b.topLevel, b.gesture || (!ios && b.chainAllowsLaunch), !ios || URLTools.host(url) != b.currentHost
+                else { return .browser(url) }
             }
             if ios, let app = system.universalLinkApp(for: url) { return .app(app, url: url, via: .universalLink) }
             if !ios, let app = system.appLinkApp(for: url) { return .app(app, url: url, via: .appLink) }
@@ -85,7 +98,7 @@ struct OSRouter {
             }
             if let b = browser {
                 guard b.topLevel else { return .nowhere(.silent) }
-                if !b.gesture, let refusal = blockedRedirect(url) { return .nowhere(refusal) }
+                if !b.gesture, let refusal = blockedRedirect(url, b) { return .nowhere(refusal) }
             }
             guard let intent = IntentURL.parse(url) else {
                 return .nowhere(.problem(browser != nil ? "Chrome cannot parse the intent URL" : "the OS cannot open \(url)"))
@@ -114,7 +127,7 @@ struct OSRouter {
             if let b = browser {
                 // Safari asks before it opens another app by a custom scheme; Chrome may block it without a tap.
                 if ios { return .prompt(app, url: url) }
-                if !b.gesture, let refusal = blockedRedirect(url) { return .nowhere(refusal) }
+                if !b.gesture, let refusal = blockedRedirect(url, b) { return .nowhere(refusal) }
             }
             return .app(app, url: url, via: .customScheme)
         }
@@ -138,8 +151,9 @@ struct OSRouter {
         return .app(app, url: url, via: via)
     }
 
-    private func blockedRedirect(_ url: String) -> Refusal? {
-        system.automaticAppRedirectAllowed(url)
+    private func blockedRedirect(_ url: String, _ b: BrowserNavigation) -> Refusal? {
+        if let rule = b.chainRefusal { return .problem(rule) }
+        return system.automaticAppRedirectAllowed(url)
             ? nil : .problem("Chrome blocked the automatic redirect to an app; it needs a user tap")
     }
 }

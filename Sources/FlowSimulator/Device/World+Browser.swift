@@ -15,14 +15,20 @@ extension World {
                 .browser, context: "browser", url, frame: frame, trigger: trigger, gesture: gesture,
                 method: method)
         else { return }
+        // A tap starts a new navigation chain (Chrome); what follows without one continues it.
+        if gesture && frame != .sub { browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: browser.page) }
+        let android = flow.policy.platform == .android
+        let chainRefusal = android && !gesture ? browserChain.refusal(now: clock) : nil
         let here = BrowserNavigation(
-            topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) })
+            topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) },
+            chainRefusal: chainRefusal, chainAllowsLaunch: android && !gesture && chainRefusal == nil)
         switch router.route(url, from: .browser(here)) {
         case .browser:
             fetchAndShow(
                 .browser, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,
                 redirects: redirects)
         case .app(let app, let target, let via):
+            if android { launchedFromChain(automatic: !gesture) }
             launch(app, url: target, via: via, from: .browser)
         case .prompt(let app, let target):
             showPrompt(app, url: target)
@@ -38,6 +44,23 @@ extension World {
         case .nowhere(let refusal):
             refuse(refusal, context: .browser, url: url)
         }
+    }
+
+    /// Chrome launched an app from the tab's chain: no second launch without a new activation; launched by a
+    /// navigation without a gesture (a redirect chain), the tab goes back to where the chain began, or closes if
+    /// it opened for it (components/external_intents README: after an intent launch Chrome restores the tab's
+    /// navigation state, "potentially closing the Tab").
+    func launchedFromChain(automatic: Bool) {
+        browserChain.launched = true
+        guard automatic else { return }
+        let origin = browserChain.origin
+        browser.generation += 1
+        browser.page = origin
+        browser.frames = [:]
+        emit(
+            .note, context: "browser", url: origin?.url,
+            reason: origin.map { "Chrome restores the tab to \($0.url), where the navigation chain began" }
+                ?? "Chrome closes the tab it opened only for this navigation chain")
     }
 
     /// Safari's “Open this page in …?”: the user answers it next (a step, or explore's choice).

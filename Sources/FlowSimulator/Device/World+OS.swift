@@ -29,6 +29,8 @@ extension World {
             showPrompt(app, url: target)
         case .browser(let target), .fallback(let target):
             switchTo(.browser)
+            // An app handing the browser a URL (an incoming intent) starts a chain that may launch an app.
+            browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: browser.page)
             browserNavigate(
                 target, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
         case .nowhere(let refusal):

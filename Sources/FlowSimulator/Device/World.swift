@@ -111,6 +111,8 @@ final class World {
     var arrivingURL: String?
     /// The host app was ended once while away in this run (`assume: {hostKilled: true}` ends it once).
     var killedOnce = false
+    /// Android: Chrome's navigation chain in the browser's tab (`BrowserChain`).
+    var browserChain = BrowserChain.none
     /// iOS, an app that asks for cross-website tracking: whether its user allowed it (asked once per run, the first
     /// time a frame on another site meets the rule).
     var crossWebsiteTrackingAllowed: Bool?
