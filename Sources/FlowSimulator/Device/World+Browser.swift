@@ -15,6 +15,7 @@ extension World {
                 .browser, context: "browser", url, frame: frame, trigger: trigger, gesture: gesture,
                 method: method)
         else { return }
+        if frame != .sub, authSessionCallback(url) { return }
         // A tap starts a new navigation chain (Chrome); what follows without one continues it.
         if gesture && frame != .sub { browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: browser.page) }
         let android = flow.policy.platform == .android

@@ -28,6 +28,7 @@ extension World {
         case .prompt(let app, let target):
             showPrompt(app, url: target)
         case .browser(let target), .fallback(let target):
+            showBrowser(.system)
             switchTo(.browser)
             // An app handing the browser a URL (an incoming intent) starts a chain that may launch an app.
             browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: browser.page)

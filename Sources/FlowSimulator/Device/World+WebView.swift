@@ -72,7 +72,7 @@ extension World {
         case .openApp(let target, let via):
             follow(router.route(target, from: .webView(via: via)), url: target, from: .host)
         case .openBrowser(let target):
-            osOpen(target, from: .host)
+            if flow.webView.openBrowser == .system { osOpen(target, from: .host) } else { openInApp(target) }
         case .load(let target):
             guard redirects < Self.redirectLimit else {
                 finish(.loop, place: .host, reason: "more than \(Self.redirectLimit) load/redirect hops from \(url)")

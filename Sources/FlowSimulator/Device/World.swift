@@ -113,6 +113,10 @@ final class World {
     var killedOnce = false
     /// Android: Chrome's navigation chain in the browser's tab (`BrowserChain`).
     var browserChain = BrowserChain.none
+    /// What the browser surface shows now: the system browser or the host app's in-app browser.
+    var browserKind: InAppBrowser = .system
+    /// The cookie jar of the browser that is not shown now (SFSafariViewController's and Safari's are apart).
+    var otherBrowserJar = CookieJar()
     /// iOS, an app that asks for cross-website tracking: whether its user allowed it (asked once per run, the first
     /// time a frame on another site meets the rule).
     var crossWebsiteTrackingAllowed: Bool?
@@ -243,6 +247,11 @@ final class World {
         if s == .host, wasAway, killedWhileAway() { return }
         // A web view in front again runs its timers again.
         if s == .host { engineIdle = false }
+        // Back in a Custom Tab from another app, a redirect without input may open an app again (Chromium's
+        // components/external_intents README: the supported "return to the CCT" payment flow).
+        if s == .browser, wasAway, browserKind == .customTabs {
+            browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: browser.page)
+        }
         emit(.switch, context: s.name)
     }
 

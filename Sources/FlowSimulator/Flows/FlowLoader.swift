@@ -182,6 +182,12 @@ public enum FlowLoader {
                     "step '\(step)' names an app that is not in the environment")
             }
         }
+        if let only = env.webView.openBrowser.platform, only != policy.platform {
+            throw ConfigError(
+                file: file, line: f.value("environment")?.line, key: "environment",
+                "webView.openBrowser: \(env.webView.openBrowser.rawValue) exists only on \(only.rawValue), and the policy's platform is \(policy.platform.rawValue)"
+            )
+        }
         var flow = Flow(
             name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
             hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,

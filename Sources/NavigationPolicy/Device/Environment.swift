@@ -61,6 +61,8 @@ public struct Environment: Sendable, Hashable, Codable {
         /// of the environment file: with it, whether third-party cookies are kept is an uncertain point that
         /// `--explore` branches on (`third-party-cookies-allowed`).
         public var mayAllowCrossWebsiteTracking: Bool = false
+        /// Where the host app opens a page the policy sends to the browser (`open-browser`).
+        public var openBrowser: InAppBrowser = .system
         /// The engine's user-activation rule (nil: the platform's, `UserActivation.platformDefault`).
         public var userActivation: UserActivation?
 
@@ -106,7 +108,7 @@ public struct Environment: Sendable, Hashable, Codable {
 
         private enum CodingKeys: String, CodingKey {
             case javaScriptCanOpenWindowsAutomatically, supportMultipleWindows, dialogs, handler, originWhitelist
-            case appBoundDomains, limitsNavigationsToAppBoundDomains, acceptThirdPartyCookies, userActivation
+            case appBoundDomains, limitsNavigationsToAppBoundDomains, acceptThirdPartyCookies, userActivation, openBrowser
         }
 
         public init(from decoder: any Decoder) throws {
@@ -122,6 +124,7 @@ public struct Environment: Sendable, Hashable, Codable {
                 try c.decodeIfPresent(Bool.self, forKey: .limitsNavigationsToAppBoundDomains) ?? false
             acceptThirdPartyCookies = try c.decodeIfPresent(Bool.self, forKey: .acceptThirdPartyCookies) ?? false
             userActivation = try c.decodeIfPresent(UserActivation.self, forKey: .userActivation)
+            openBrowser = try c.decodeIfPresent(InAppBrowser.self, forKey: .openBrowser) ?? .system
         }
     }
 

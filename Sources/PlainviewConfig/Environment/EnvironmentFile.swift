@@ -9,6 +9,7 @@ public enum EnvironmentFile {
     public static let webViewKeys = [
         "javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs", "handler", "originWhitelist",
         "appBoundDomains", "limitsNavigationsToAppBoundDomains", "acceptThirdPartyCookies", "userActivation",
+        "openBrowser",
     ]
     public static let userActivationKeys = ["lifespanMs", "survivesNetworkWait"]
     public static let appKeys = [
@@ -217,6 +218,14 @@ public enum EnvironmentFile {
                 webView.limitsNavigationsToAppBoundDomains = try v.bool()
             }
             if let v = w.value("acceptThirdPartyCookies") { webView.acceptThirdPartyCookies = try v.bool() }
+            if let v = w.value("openBrowser") {
+                let text = try v.text()
+                guard let kind = InAppBrowser(rawValue: text) else {
+                    throw v.error(
+                        "expected one of \(InAppBrowser.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
+                }
+                webView.openBrowser = kind
+            }
             if let v = w.value("userActivation") {
                 let a = try v.fields(userActivationKeys)
                 // Absent keys keep the platform's values (the platform is the policy's, known when a flow runs).

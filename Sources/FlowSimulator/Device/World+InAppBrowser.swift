@@ -1,0 +1,50 @@
+// In-app browsers (`webView.openBrowser`): the host app shows a page the policy sends out of its web view in
+// SFSafariViewController, a Custom Tab or ASWebAuthenticationSession instead of handing it to the OS. They are the
+// browser surface with their own rules: docs/environment.md ("In-app browsers") names the sources.
+import NavigationPolicy
+import PlainviewURL
+
+extension World {
+    /// The host app presents its in-app browser with `url`: no OS routing (a universal link loaded this way is
+    /// rendered, never handed to an app), the in-app browser's cookies, a chain another app began (Chrome's rules
+    /// for a Custom Tab the app opened).
+    func openInApp(_ url: String) {
+        let kind = flow.webView.openBrowser
+        showBrowser(kind)
+        browser.page = nil
+        browser.frames = [:]
+        browser.generation += 1
+        emit(.note, context: "browser", url: url, reason: "\(flow.hostApp) opens the page in \(kind.displayName)")
+        switchTo(.browser)
+        browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: nil)
+        browserNavigate(url, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
+    }
+
+    /// Makes the browser surface show `kind`: switching between the system browser and SFSafariViewController
+    /// swaps their cookie jars (a Custom Tab and ASWebAuthenticationSession share the system browser's); the page
+    /// of the one no longer shown is gone from the surface.
+    func showBrowser(_ kind: InAppBrowser) {
+        guard kind != browserKind else { return }
+        let ownJar = { (k: InAppBrowser) in k == .safariViewController }
+        if ownJar(kind) != ownJar(browserKind) { swap(&browser.jar, &otherBrowserJar) }
+        if browserKind != .system || kind != .system {
+            browser.page = nil
+            browser.frames = [:]
+            browser.generation += 1
+        }
+        browserKind = kind
+    }
+
+    /// ASWebAuthenticationSession: a navigation to the app's callback scheme ends the session and hands the URL
+    /// to the app, without a prompt. True when it did.
+    func authSessionCallback(_ url: String) -> Bool {
+        guard browserKind == .authSession, let scheme = flow.policy.callbackScheme, URLTools.scheme(url) == scheme else {
+            return false
+        }
+        emit(
+            .note, context: "browser", url: url,
+            reason: "ASWebAuthenticationSession ends on the callback scheme \(scheme): and hands the URL to \(flow.hostApp)")
+        hostReceive(url)
+        return true
+    }
+}
