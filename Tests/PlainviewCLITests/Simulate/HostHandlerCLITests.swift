@@ -50,7 +50,7 @@ import TestSupport
         #expect(r.stdout.contains("12 flows: 6 passed, 6 failed"), "\(r)")
         #expect(r.stdout.contains("FAIL  stripe-ios-3083 "), "\(r)")
         #expect(
-            r.stdout.contains("Shop opens the page in SFSafariViewController") || r.stdout.contains("stuck in browser"), "\(r)")
+            r.stdout.contains("Shop opens the page in SFSafariViewController"), "\(r)")
         #expect(r.stdout.contains("PASS  stripe-ios-3083-fixed"), "\(r)")
         #expect(r.stdout.contains("FAIL  activelogin-251 "), "\(r)")
         #expect(r.stdout.contains("Chrome restores the tab to https://login.idp.example/landing"), "\(r)")
