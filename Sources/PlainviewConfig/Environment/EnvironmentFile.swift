@@ -181,22 +181,8 @@ public enum EnvironmentFile {
                 webView.javaScriptCanOpenWindowsAutomatically = try v.bool()
             }
             if let v = w.value("supportMultipleWindows") { webView.supportMultipleWindows = try v.bool() }
-            if let v = w.value("dialogs") {
-                let text = try v.text()
-                guard let dialogs = Environment.WebViewSettings.Dialogs(rawValue: text) else {
-                    let known = Environment.WebViewSettings.Dialogs.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw v.error("expected one of \(known), found '\(text)'")
-                }
-                webView.dialogs = dialogs
-            }
-            if let v = w.value("handler") {
-                let text = try v.text()
-                guard let handler = HostHandler(rawValue: text) else {
-                    throw v.error(
-                        "expected one of \(HostHandler.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
-                }
-                webView.handler = handler
-            }
+            if let v = w.value("dialogs") { webView.dialogs = try v.choice(Environment.WebViewSettings.Dialogs.self) }
+            if let v = w.value("handler") { webView.handler = try v.choice(HostHandler.self) }
             if let v = w.value("originWhitelist") {
                 var patterns: [String] = []
                 for item in try v.items() {
@@ -218,14 +204,7 @@ public enum EnvironmentFile {
                 webView.limitsNavigationsToAppBoundDomains = try v.bool()
             }
             if let v = w.value("acceptThirdPartyCookies") { webView.acceptThirdPartyCookies = try v.bool() }
-            if let v = w.value("openBrowser") {
-                let text = try v.text()
-                guard let kind = InAppBrowser(rawValue: text) else {
-                    throw v.error(
-                        "expected one of \(InAppBrowser.allCases.map(\.rawValue).joined(separator: ", ")), found '\(text)'")
-                }
-                webView.openBrowser = kind
-            }
+            if let v = w.value("openBrowser") { webView.openBrowser = try v.choice(InAppBrowser.self) }
             if let v = w.value("userActivation") {
                 let a = try v.fields(userActivationKeys)
                 // Absent keys keep the platform's values (the platform is the policy's, known when a flow runs).

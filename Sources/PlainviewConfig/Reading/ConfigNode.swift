@@ -254,6 +254,16 @@ public struct ConfigNode {
         return out
     }
 
+    /// One of an enumeration's names (see `text()`); anything else is an error listing them all.
+    public func choice<Choice: RawRepresentable & CaseIterable>(_: Choice.Type) throws(ConfigError) -> Choice
+    where Choice.RawValue == String {
+        let name = try text()
+        guard let value = Choice(rawValue: name) else {
+            throw error("expected one of \(Choice.allCases.map(\.rawValue).joined(separator: ", ")), found '\(name)'")
+        }
+        return value
+    }
+
     /// A whole number.
     public func int() throws(ConfigError) -> Int {
         guard case .scalar(let s) = node, let v = Int(s.string) else { throw error("expected a whole number, found \(kind)") }
