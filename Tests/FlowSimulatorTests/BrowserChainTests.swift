@@ -80,6 +80,22 @@ import Testing
         #expect(r.outcome.reason.contains("https://pay.wallet.example/start"), "\(r.outcome)")
     }
 
+    /// An intent Chrome may not launch (the chain is too old) loads its http(s) fallback instead; once a fallback
+    /// loaded, a later intent without a new tap is not launched either, though its app is installed.
+    @Test func anIntentChromeMayNotLaunchLoadsItsFallbackAndLaterIntentsFollow() throws {
+        let intent =
+            "intent://pay#Intent;scheme=wallet;package=com.wallet.example;"
+            + "S.browser_fallback_url=https%3A%2F%2Fapp.wallet.example%2Fopen;end"
+        let late = try Self.run(delay: 16_000, target: intent)[0]
+        #expect(!late.appsOpened.contains("Wallet"), "\(late.appsOpened)")
+        #expect(late.events.contains { $0.event == .navigate && $0.url == "https://app.wallet.example/open" }, "\(late.outcome)")
+        // In time, the same intent launches the app.
+        #expect(try Self.run(delay: 1_000, target: intent)[0].appsOpened.contains("Wallet"))
+        var chain = BrowserChain(startedAt: 0, userStarted: true)
+        chain.usedFallback = true
+        #expect(chain.refusal(now: 10)?.contains("after it loaded an intent's fallback URL") == true)
+    }
+
     @Test func theChainRefusesASecondLaunchAndAChainNoOneBegan() {
         var chain = BrowserChain(startedAt: 0, userStarted: true)
         #expect(chain.refusal(now: 15_000) == nil)

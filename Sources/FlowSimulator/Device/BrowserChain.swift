@@ -12,6 +12,9 @@ struct BrowserChain {
     var userStarted: Bool
     /// An app was launched from it: Chrome launches at most one per activation.
     var launched = false
+    /// It loaded an intent's `S.browser_fallback_url`: Chrome launches no app from a fallback, and later intents
+    /// without a new gesture use their fallbacks too (ExternalNavigationHandler's anti-probing rule).
+    var usedFallback = false
     /// The page the tab showed when it began (nil: the tab opened for it). After an app launched from the chain
     /// without a new gesture, Chrome restores the tab to this point.
     var origin: LoadedPage?
@@ -28,6 +31,10 @@ struct BrowserChain {
         if !userStarted {
             return
                 "Chrome launches an app only from a navigation chain a user's tap or another app started (ExternalNavigationHandler)"
+        }
+        if usedFallback {
+            return
+                "Chrome launches no app after it loaded an intent's fallback URL in this navigation chain, until the user taps again (ExternalNavigationHandler)"
         }
         if launched {
             return

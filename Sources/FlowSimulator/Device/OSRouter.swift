@@ -98,6 +98,14 @@ struct OSRouter {
             }
             if let b = browser {
                 guard b.topLevel else { return .nowhere(.silent) }
+                // Chrome does not launch here: an intent with an http(s) fallback loads the fallback instead
+                // (ExternalNavigationHandler), else nothing happens.
+                if !b.gesture, let rule = b.chainRefusal {
+                    if let fallback = IntentURL.parse(url)?.browserFallbackURL, URLTools.isWeb(fallback) {
+                        return .fallback(fallback)
+                    }
+                    return .nowhere(.problem(rule))
+                }
                 if !b.gesture, let refusal = blockedRedirect(url, b) { return .nowhere(refusal) }
             }
             guard let intent = IntentURL.parse(url) else {

@@ -34,7 +34,11 @@ extension World {
         case .prompt(let app, let target):
             showPrompt(app, url: target)
         case .fallback(let target):
-            emit(.note, context: "browser", url: url, reason: "no app for the intent: Chrome loads S.browser_fallback_url")
+            browserChain.usedFallback = true
+            emit(
+                .note, context: "browser", url: url,
+                reason: chainRefusal.map { "Chrome does not launch the intent (\($0)): it loads S.browser_fallback_url" }
+                    ?? "no app for the intent: Chrome loads S.browser_fallback_url")
             guard redirects < Self.redirectLimit else {
                 finish(.loop, place: .browser, reason: "more than \(Self.redirectLimit) redirects from \(url)")
                 return
