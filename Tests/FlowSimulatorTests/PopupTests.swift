@@ -65,4 +65,24 @@ import TestSupport
             #expect("\(error)".contains("flow.yaml"))
         }
     }
+
+    /// `<button onclick="window.open(…)">` tapped: a new window with the tap's gesture (iOS: a new-window
+    /// navigation the policy sees; Android without multiple windows: the web view itself), not the button's page.
+    @Test(arguments: [("ios", "new-window"), ("android", "main")])
+    func aTappedButtonThatOpensAWindowOpensANewWindow(platform: String, frame: String) throws {
+        let flow = try ShopFlow.load(
+            platform: platform,
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<button onclick=\\"window.open('https://shop.example.com/complete')\\">Pay</button>"
+            steps:
+              - tap: Pay
+            """)
+        let r = Simulator.run(flow).branches[0]
+        #expect(r.outcome.kind == .complete, "\(r.outcome)")
+        let opened = r.events.first { $0.event == .navigate && $0.url == "https://shop.example.com/complete" }
+        #expect(opened?.frame == frame, "\(String(describing: opened))")
+        #expect(opened?.gesture == true)
+    }
 }

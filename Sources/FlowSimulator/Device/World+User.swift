@@ -113,9 +113,12 @@ extension World {
                     }
                     submit(front, sent, frameIndex: frameIndex, gesture: true)
                 } else if let url = button.onclickURL {
+                    // `onclick="window.open(…)"` opens a new window (with the tap's gesture), not the button's own.
+                    let scripts = (frameIndex.flatMap { tab.frames[$0] } ?? page).scan.scriptNavigations
+                    let opens = scripts.contains { !$0.onLoad && $0.kind == .windowOpen && $0.url == url }
                     navigate(
-                        front, url, frame: frameIndex == nil ? .main : .sub, frameIndex: frameIndex, trigger: .script,
-                        gesture: true, method: "GET")
+                        front, url, frame: opens ? .newWindow : frameIndex == nil ? .main : .sub,
+                        frameIndex: opens ? nil : frameIndex, trigger: .script, gesture: true, method: "GET")
                 } else {
                     finish(
                         .stuck,
