@@ -4,7 +4,7 @@ enum EngineScripts {
     /// href, else by its text; a button by its label; a form by its action or its submit button's text; a script
     /// handler (an `onclick`).
     static let tap = """
-        function(kind, url, text) {
+        function(kind, url, text, point) {
           var loose = function(s) { return (s || '').toLowerCase().replace(/\\s+/g, ' ').trim(); };
           var want = loose(text), el = null, list = function(q) { return Array.prototype.slice.call(document.querySelectorAll(q)); };
           if (kind === 'link') {
@@ -34,6 +34,12 @@ enum EngineScripts {
               || handlers[0] || document.body;
           }
           if (!el) { return false; }
+          if (point && el !== document.body) {
+            // The element's centre on screen, for a real click (a synthetic one carries no user activation).
+            el.scrollIntoView({block: 'center', inline: 'center'});
+            var r = el.getBoundingClientRect();
+            if (r.width > 0 && r.height > 0) { return {x: r.left + r.width / 2, y: r.top + r.height / 2}; }
+          }
           el.click();
           return true;
         }

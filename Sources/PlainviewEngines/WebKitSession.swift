@@ -167,10 +167,14 @@ final class WebKitSession: EngineSession {
               if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', refresh); } else { refresh(); }
               \(hooks)
               var find = (\(EngineScripts.tap));
-              var tap = function(t) { var ok = false; try { ok = find(t.kind, t.url, t.text); } catch (e) {} post({t: 'tap', token: t.token, ok: ok}); };
+              var tap = function(t, point) {
+                var ok = false; try { ok = find(t.kind, t.url, t.text, point); } catch (e) {}
+                if (ok && typeof ok === 'object') { post({t: 'tap', token: t.token, ok: true, x: ok.x, y: ok.y}); return; }
+                post({t: 'tap', token: t.token, ok: !!ok});
+              };
               window.addEventListener('message', function(e) { if (e.data && typeof e.data === 'object' && e.data.__plainviewTap) { tap(e.data.__plainviewTap); } });
               window.__plainview = { refresh: soon, tap: function(t, frameIndex) {
-                if (frameIndex === null) { tap(t); return; }
+                if (frameIndex === null) { tap(t, true); return; }
                 var w = window.frames[frameIndex];
                 if (!w) { post({t: 'tap', token: t.token, ok: false}); return; }
                 w.postMessage({__plainviewTap: t}, '*');
@@ -254,6 +258,11 @@ final class WebKitSession: EngineSession {
             {
                 lastActivity = Date()
                 tapped = body["ok"] as? Bool ?? false
+                // The element's centre: the driver clicks there with a real pointer event, which gives the page
+                // the user activation a tap has (an element's click() from a script has none in WebKit).
+                if tapped, let x = (body["x"] as? NSNumber)?.doubleValue, let y = (body["y"] as? NSNumber)?.doubleValue {
+                    send("View.click", [("x", .int(Int(x.rounded()))), ("y", .int(Int(y.rounded())))])
+                }
                 return tapped
             }
             seen.append(m)

@@ -138,6 +138,19 @@ final class Driver {
             }
             api.webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
             return []
+        case "View.click":
+            // A real pointer click (move, press and release of the first button) at the point of the view, through
+            // the X server's XTEST extension: WebKit handles it as the user's, with the user activation a tap gives
+            // (an element's click() from a script carries none). Without XTEST, the element there is clicked by
+            // script, as before.
+            guard let view, let x = p["x"] as? Int, let y = p["y"] as? Int else {
+                throw CommandError(message: "View.click needs an open view and a point")
+            }
+            if !pointerClick(view, x: Int32(x), y: Int32(y)) {
+                let script = "(function(){var e=document.elementFromPoint(\(x),\(y));if(e){e.click();}})()"
+                api.webkit_web_view_evaluate_javascript(view, script, -1, nil, nil, nil, nil, nil)
+            }
+            return []
         case "View.decide":
             guard let n = p["decision"] as? Int, let decision = decisions.removeValue(forKey: n) else { return [] }
             if p["use"] as? Bool == true {
@@ -164,6 +177,34 @@ final class Driver {
         default:
             throw CommandError(message: "unknown command \(method)")
         }
+    }
+
+    /// XTEST's fake pointer events, loaded once (nil: the library or the extension is missing).
+    private lazy var xtest: (motion: XMotion, button: XButton, flush: XFlush)? = {
+        guard let lib = dlopen("libXtst.so.6", RTLD_NOW), let motion = dlsym(lib, "XTestFakeMotionEvent"),
+            let button = dlsym(lib, "XTestFakeButtonEvent"), let flush = dlsym(dlopen(nil, RTLD_NOW), "XFlush")
+        else { return nil }
+        return (
+            unsafeBitCast(motion, to: XMotion.self), unsafeBitCast(button, to: XButton.self),
+            unsafeBitCast(flush, to: XFlush.self)
+        )
+    }()
+    typealias XMotion = @convention(c) (Ptr?, Int32, Int32, Int32, UInt) -> Int32
+    typealias XButton = @convention(c) (Ptr?, UInt32, Int32, UInt) -> Int32
+    typealias XFlush = @convention(c) (Ptr?) -> Int32
+
+    /// Clicks at (x, y) of the view with the X server's pointer. False when it cannot.
+    private func pointerClick(_ view: Ptr, x: Int32, y: Int32) -> Bool {
+        guard let xtest, let window = api.gtk_widget_get_window(view),
+            let display = api.gdk_x11_display_get_xdisplay(api.gdk_display_get_default())
+        else { return false }
+        var ox: Int32 = 0, oy: Int32 = 0
+        _ = api.gdk_window_get_origin(window, &ox, &oy)
+        guard xtest.motion(display, -1, ox + x, oy + y, 0) != 0 else { return false }
+        _ = xtest.button(display, 1, 1, 0)
+        _ = xtest.button(display, 1, 0, 0)
+        _ = xtest.flush(display)
+        return true
     }
 
     private func open(userAgent: String, script: String, canOpenWindows: Bool, handlers: [String]) throws(CommandError) {
@@ -208,6 +249,7 @@ final class Driver {
         api.connect(view, "load-failed", onLoadFailed)
         api.connect(view, "web-process-terminated", onWebProcessTerminated)
         api.connect(view, "script-dialog", onScriptDialog)
+        api.connect(view, "create", onCreate)
         // An iPhone-sized window (the page's layout, and so what is on screen, depends on it).
         let window = api.gtk_window_new(WK.gtkWindowToplevel)
         api.gtk_window_set_default_size(window, 390, 844)
@@ -238,14 +280,27 @@ final class Driver {
     func decide(_ decision: Ptr?, type: UInt32) -> Bool {
         guard type == WK.policyNavigationAction || type == WK.policyNewWindowAction, let decision else { return false }
         let action = api.webkit_navigation_policy_decision_get_navigation_action(decision)
-        let request = api.webkit_navigation_action_get_request(action)
-        let navigationType = Int(api.webkit_navigation_action_get_navigation_type(action))
         nextDecision += 1
         decisions[nextDecision] = api.g_object_ref(decision)
+        report(action, decision: nextDecision, newWindow: type == WK.policyNewWindowAction)
+        return true
+    }
+
+    /// `create`: a page opens a window (`window.open` that WebKit let through: a user's tap, or the setting). No
+    /// window is made; the navigation is reported as a new window's, under a decision number nothing holds, and
+    /// the world carries it out (as it does a `target=_blank` link's).
+    func create(_ action: Ptr?) {
+        nextDecision += 1
+        report(action, decision: nextDecision, newWindow: true)
+    }
+
+    private func report(_ action: Ptr?, decision: Int, newWindow: Bool) {
+        let request = api.webkit_navigation_action_get_request(action)
+        let navigationType = Int(api.webkit_navigation_action_get_navigation_type(action))
         output.event(
             "View.decide",
             [
-                ("decision", .int(nextDecision)),
+                ("decision", .int(decision)),
                 ("url", .string(WebKitAPI.text(api.webkit_uri_request_get_uri(request)))),
                 ("method", .string(WebKitAPI.text(api.webkit_uri_request_get_http_method(request)).uppercased())),
                 (
@@ -254,10 +309,9 @@ final class Driver {
                 ),
                 ("gesture", .bool(api.webkit_navigation_action_is_user_gesture(action) != 0)),
                 ("redirect", .bool(api.webkit_navigation_action_is_redirect(action) != 0)),
-                ("newWindow", .bool(type == WK.policyNewWindowAction)),
+                ("newWindow", .bool(newWindow)),
                 ("target", .string(WebKitAPI.text(api.webkit_navigation_action_get_frame_name(action)))),
             ])
-        return true
     }
 
     func loadChanged(_ event: Int32) {
@@ -384,6 +438,10 @@ func readIntoMainLoop() {
 // C callbacks: they capture nothing and reach the driver through the global.
 let onDecidePolicy: @convention(c) (Ptr?, Ptr?, UInt32, UnsafeMutableRawPointer?) -> Int32 = { _, decision, type, _ in
     driver.decide(decision, type: type) ? 1 : 0
+}
+let onCreate: @convention(c) (Ptr?, Ptr?, UnsafeMutableRawPointer?) -> Ptr? = { _, action, _ in
+    driver.create(action)
+    return nil
 }
 let onLoadChanged: @convention(c) (Ptr?, Int32, UnsafeMutableRawPointer?) -> Void = { _, event, _ in driver.loadChanged(event) }
 let onLoadFailed: @convention(c) (Ptr?, Int32, UnsafePointer<CChar>?, UnsafeRawPointer?, UnsafeMutableRawPointer?) -> Int32 = {

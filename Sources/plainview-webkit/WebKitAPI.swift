@@ -45,6 +45,10 @@ struct WebKitAPI {
     let gtk_container_add: @convention(c) (Ptr?, Ptr?) -> Void
     let gtk_widget_show_all: @convention(c) (Ptr?) -> Void
     let gtk_widget_destroy: @convention(c) (Ptr?) -> Void
+    let gtk_widget_get_window: @convention(c) (Ptr?) -> Ptr?
+    let gdk_window_get_origin: @convention(c) (Ptr?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Int32
+    let gdk_display_get_default: @convention(c) () -> Ptr?
+    let gdk_x11_display_get_xdisplay: @convention(c) (Ptr?) -> Ptr?
     // WebKit: the view and its context
     let webkit_get_major_version: @convention(c) () -> UInt32
     let webkit_get_minor_version: @convention(c) () -> UInt32
@@ -119,7 +123,10 @@ struct WebKitAPI {
             gtk_init_check: f("gtk_init_check"), gtk_main: f("gtk_main"), gtk_main_quit: f("gtk_main_quit"),
             gtk_window_new: f("gtk_window_new"), gtk_window_set_default_size: f("gtk_window_set_default_size"),
             gtk_container_add: f("gtk_container_add"), gtk_widget_show_all: f("gtk_widget_show_all"),
-            gtk_widget_destroy: f("gtk_widget_destroy"),
+            gtk_widget_destroy: f("gtk_widget_destroy"), gtk_widget_get_window: f("gtk_widget_get_window"),
+            gdk_window_get_origin: f("gdk_window_get_origin"),
+            gdk_display_get_default: f("gdk_display_get_default"),
+            gdk_x11_display_get_xdisplay: f("gdk_x11_display_get_xdisplay"),
             webkit_get_major_version: f("webkit_get_major_version"), webkit_get_minor_version: f("webkit_get_minor_version"),
             webkit_get_micro_version: f("webkit_get_micro_version"),
             webkit_website_data_manager_new_ephemeral: f("webkit_website_data_manager_new_ephemeral"),

@@ -448,6 +448,13 @@ struct Row<T: Sendable>: Sendable, CustomTestStringConvertible {
             "<script>b.addEventListener('click', async e => { await fetch('/s'); location.href = '/after' })</script>",
             [N(url: "https://shop.example/after", kind: .assign, onLoad: false, condition: .networkAnswer)]),
         .init(
+            "an arrow click listener with an expression body is a tap",
+            "<script>b.addEventListener('click', () => window.open('/expr'), false); location.href = '/load'</script>",
+            [
+                N(url: "https://shop.example/expr", kind: .windowOpen, onLoad: false),
+                N(url: "https://shop.example/load", kind: .assign, onLoad: true),
+            ]),
+        .init(
             "an arrow onclick property is a tap", "<script>btn.onclick = () => { window.location = '/prop' }</script>",
             [N(url: "https://shop.example/prop", kind: .assign, onLoad: false)]),
         .init(

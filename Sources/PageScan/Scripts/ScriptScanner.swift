@@ -320,8 +320,24 @@ struct ScriptScanner {
         }
         // Arrow functions as tap listeners: `addEventListener("click", (e) => {…})` (also `async`, one bare
         // parameter) and `el.onclick = () => {…}`.
-        for k in t.indices where isPunct(t[k], s, "=>") && k > 0 && k + 1 < t.count && isPunct(t[k + 1], s, "{") {
-            guard let end = matching(t, s, from: k + 1) else { continue }
+        for k in t.indices where isPunct(t[k], s, "=>") && k > 0 && k + 1 < t.count {
+            // The body: a block, or an expression up to the `,`, `;` or closing bracket that ends it.
+            let body: Range<Int>
+            if isPunct(t[k + 1], s, "{") {
+                guard let end = matching(t, s, from: k + 1) else { continue }
+                body = (k + 2)..<end
+            } else {
+                var j = k + 1
+                while j < t.count {
+                    if let close = matching(t, s, from: j) {
+                        j = close + 1
+                        continue
+                    }
+                    if isPunct(t[j], s, ",") || isPunct(t[j], s, ";") || matchingBackward(t, s, from: j) != nil { break }
+                    j += 1
+                }
+                body = (k + 1)..<j
+            }
             var start = k - 1
             if isPunct(t[start], s, ")") {
                 guard let open = matchingBackward(t, s, from: start) else { continue }
@@ -341,7 +357,7 @@ struct ScriptScanner {
                 let assigned = text(t[start - 2], s)
                 tapOnly = assigned.hasPrefix("on") && !loadEvents.contains(String(assigned.dropFirst(2)))
             }
-            if tapOnly { out.append(((k + 2)..<end, nil)) }
+            if tapOnly { out.append((body, nil)) }
         }
         return (out, declNames)
     }

@@ -132,6 +132,37 @@ import TestSupport
         #expect(r.stdoutLines.filter { $0.hasPrefix("PASS  acs-frame-cookie-fixed") }.count == 3, "\(r)")
     }
 
+    /// A tap is the user's in both engines (WebKit's is a real pointer click): a window the tapped button opens,
+    /// by an `onclick` attribute or by a click listener, reaches the app as a new window on iOS, as the model has
+    /// it, and the payment completes there.
+    @Test func aWindowATappedButtonOpensOpensInBothEngines() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let attribute = try Self.flow(
+            "window-by-attribute",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<p>Order 1001</p><button onclick=\\"window.open('https://shop.example.com/done')\\">Pay</button>"
+            steps:
+              - tap: Pay
+            expect: {outcome: complete, hops: 2}
+            """)
+        let listener = try Self.flow(
+            "window-by-listener",
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<p>Order 1001</p><button id=pay>Pay</button><script>document.getElementById('pay').addEventListener('click', () => window.open('https://shop.example.com/done'))</script>"
+            steps:
+              - tap: Pay
+            expect: {outcome: complete, hops: 2}
+            """)
+        let r = try await Self.cli(["simulate", "--engine", "compare", attribute.path, listener.path], timeout: 300)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("compare: 2 flows, 0 differ"), "\(r)")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS  window-by-") }.count == 6, "\(r)")
+    }
+
     @Test(arguments: engines) func tracesRecordTheEnginesNavigations(engine: String) async throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
