@@ -163,6 +163,41 @@ import TestSupport
         #expect(r.stdoutLines.filter { $0.hasPrefix("PASS  window-by-") }.count == 6, "\(r)")
     }
 
+    /// After an awaited request, WebKit's popup blocker has no user activation left (the model's iOS rule), while a
+    /// main-frame navigation then still counts as the user's in WebKitGTK (what docs/environment.md says of it).
+    @Test func webKitKeepsNoActivationForAWindowAfterAnAwaitedRequest() async throws {
+        guard Self.present("webkit") else { return }
+        func flow(_ name: String, _ then: String, _ outcome: String) throws -> URL {
+            try Self.flow(
+                name,
+                """
+                pages:
+                  - url: https://shop.example.com/pay
+                    body: "<button id=pay>Pay</button><script>document.getElementById('pay').addEventListener('click', async () => { await fetch('https://shop.example.com/state'); \(then) })</script>"
+                  - url: https://shop.example.com/state
+                    body: "{}"
+                steps:
+                  - tap: Pay
+                expect: {outcome: \(outcome)}
+                """)
+        }
+        let popup = try flow("popup-after-fetch", "window.open('https://shop.example.com/done')", "stuck")
+        let same = try flow("navigation-after-fetch", "location.href = 'https://shop.example.com/done'", "complete")
+        let dir = try Project.temporaryDirectory()
+        let trace = dir.appendingPathComponent("trace.jsonl").path
+        let r = try await Self.cli(
+            ["simulate", "--engine", "compare:webkit", "--trace", trace, popup.path, same.path], timeout: 300)
+        // The window: blocked in the model (iOS) and in WebKit alike.
+        #expect(!r.stdout.contains("OUTCOME  popup-after-fetch"), "\(r)")
+        // The navigation: WebKit reports it as the user's (compare's trace holds the engine's runs).
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(
+            lines.contains {
+                $0.contains(#""flow":"navigation-after-fetch""#) && $0.contains(#""event":"navigate""#)
+                    && $0.contains(#""url":"https://shop.example.com/done""#) && $0.contains(#""gesture":true"#)
+            }, "\(lines.filter { $0.contains("navigation-after-fetch") && $0.contains("done") })")
+    }
+
     @Test(arguments: engines) func tracesRecordTheEnginesNavigations(engine: String) async throws {
         guard Self.present(engine) else { return }
         let dir = try Project.temporaryDirectory()
