@@ -195,6 +195,15 @@ extension World {
         }
         if surface == .host { web = tab } else { browser = tab }
         emit(.load, context: surface.name, url: url, frame: isFrame ? .sub : .main, status: r.status)
+        if surface == .host, let host = URLTools.host(url), let restriction = EmbeddingRestriction.covering(host: host),
+            warnedProviders.insert(restriction.provider).inserted
+        {
+            emit(
+                .note, context: surface.name, url: url,
+                reason:
+                    "warning: \(restriction.provider) forbids showing its pages in an embedded web view (\(restriction.source)); open them with webView.openBrowser"
+            )
+        }
         // Engine mode: the engine runs the page (scripts, forms, refreshes, frames); the scan serves taps only.
         if surface == .host, engine != nil { return }
         scheduleAutomatic(surface, page, generation: tab.generation, frame: isFrame ? frameIndex : nil)

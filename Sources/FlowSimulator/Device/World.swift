@@ -120,6 +120,8 @@ final class World {
     /// iOS, an app that asks for cross-website tracking: whether its user allowed it (asked once per run, the first
     /// time a frame on another site meets the rule).
     var crossWebsiteTrackingAllowed: Bool?
+    /// Providers whose embedding rule the trace already named in this run.
+    var warnedProviders: Set<String> = []
     /// The last page whose scripts would navigate only after a network answer the model cannot know (named in a
     /// `stuck` verdict there).
     var waitsOnNetwork: String?
