@@ -179,23 +179,9 @@ final class Driver {
         }
     }
 
-    /// XTEST's fake pointer events, loaded once (nil: the library or the extension is missing).
-    private lazy var xtest: (motion: XMotion, button: XButton, flush: XFlush)? = {
-        guard let lib = dlopen("libXtst.so.6", RTLD_NOW), let motion = dlsym(lib, "XTestFakeMotionEvent"),
-            let button = dlsym(lib, "XTestFakeButtonEvent"), let flush = dlsym(dlopen(nil, RTLD_NOW), "XFlush")
-        else { return nil }
-        return (
-            unsafeBitCast(motion, to: XMotion.self), unsafeBitCast(button, to: XButton.self),
-            unsafeBitCast(flush, to: XFlush.self)
-        )
-    }()
-    typealias XMotion = @convention(c) (Ptr?, Int32, Int32, Int32, UInt) -> Int32
-    typealias XButton = @convention(c) (Ptr?, UInt32, Int32, UInt) -> Int32
-    typealias XFlush = @convention(c) (Ptr?) -> Int32
-
     /// Clicks at (x, y) of the view with the X server's pointer. False when it cannot.
     private func pointerClick(_ view: Ptr, x: Int32, y: Int32) -> Bool {
-        guard let xtest, let window = api.gtk_widget_get_window(view),
+        guard let xtest = XTest.shared, let window = api.gtk_widget_get_window(view),
             let display = api.gdk_x11_display_get_xdisplay(api.gdk_display_get_default())
         else { return false }
         var ox: Int32 = 0, oy: Int32 = 0

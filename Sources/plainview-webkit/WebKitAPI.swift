@@ -183,3 +183,24 @@ struct WebKitAPI {
     /// A C string WebKit owns, as Swift text ("" for NULL).
     static func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "" }
 }
+
+/// The X server's XTEST extension (`libxtst6`), found at run time as WebKitGTK is: fake pointer events, which the
+/// web view handles as the user's. nil when the library is missing (taps are then clicked by script).
+struct XTest: Sendable {
+    typealias Motion = @convention(c) (Ptr?, Int32, Int32, Int32, UInt) -> Int32
+    typealias Button = @convention(c) (Ptr?, UInt32, Int32, UInt) -> Int32
+    typealias Flush = @convention(c) (Ptr?) -> Int32
+    let motion: Motion
+    let button: Button
+    let flush: Flush
+
+    static let shared: XTest? = {
+        // XFlush is libX11's, which GDK has loaded already.
+        guard let lib = dlopen("libXtst.so.6", RTLD_NOW), let motion = dlsym(lib, "XTestFakeMotionEvent"),
+            let button = dlsym(lib, "XTestFakeButtonEvent"), let flush = dlsym(dlopen(nil, RTLD_NOW), "XFlush")
+        else { return nil }
+        return XTest(
+            motion: unsafeBitCast(motion, to: Motion.self), button: unsafeBitCast(button, to: Button.self),
+            flush: unsafeBitCast(flush, to: Flush.self))
+    }()
+}

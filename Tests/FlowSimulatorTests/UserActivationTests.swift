@@ -68,6 +68,25 @@ import Testing
         #expect(android.outcome.reason.contains("past Chromium's user activation of 5000 ms"), "\(android.outcome)")
     }
 
+    /// A same-window web navigation in the web view does not need the activation: its loss is a note in the trace,
+    /// not the reason a later stop is given.
+    @Test func aLostActivationThatChangesNothingIsOnlyANote() throws {
+        let flow = try ShopFlow.load(
+            """
+            pages:
+              - url: https://shop.example.com/pay
+                body: "<button>Go</button><script>document.querySelector('button').addEventListener('click', () => { setTimeout(() => { location.href = 'https://shop.example.com/next' }, 2000) })</script>"
+              - url: https://shop.example.com/next
+                body: "nothing to do here"
+            steps:
+              - tap: Go
+            """)
+        let r = Simulator.run(flow).branches[0]
+        #expect(r.outcome.kind == .stuck, "\(r.outcome)")
+        #expect(!r.outcome.reason.contains("without the user's activation"), "\(r.outcome)")
+        #expect(r.events.contains { $0.event == .note && ($0.reason ?? "").contains("without the user's activation") })
+    }
+
     @Test func aNegativeLifespanIsAnErrorNamingTheKey() throws {
         do {
             _ = try Self.run(platform: "ios", wait: 0, rule: "{lifespanMs: -5}")

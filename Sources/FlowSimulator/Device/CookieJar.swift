@@ -15,10 +15,8 @@ struct CookieJar: Sendable, Hashable {
     mutating func set(_ header: String, from url: String) {
         guard let host = URLTools.host(url) else { return }
         let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard let first = parts.first, let eq = first.firstIndex(of: "=") else { return }
-        let name = String(first[..<eq]).trimmingCharacters(in: .whitespaces)
+        guard let first = parts.first, let eq = first.firstIndex(of: "="), let name = Self.name(of: header) else { return }
         let value = String(first[first.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty else { return }
         var domain = host
         var lasts = false
         for attr in parts.dropFirst() {
@@ -33,6 +31,15 @@ struct CookieJar: Sendable, Hashable {
         }
         byDomain[domain, default: [:]][name] = value
         if lasts { persistent.insert("\(domain) \(name)") } else { persistent.remove("\(domain) \(name)") }
+    }
+
+    /// The cookie's name in a `Set-Cookie` value (`acs_tx` in `acs_tx=8a; Path=/`); nil when it sets none.
+    static func name(of header: String) -> String? {
+        guard let first = header.split(separator: ";", omittingEmptySubsequences: false).first,
+            let eq = first.firstIndex(of: "=")
+        else { return nil }
+        let name = first[..<eq].trimmingCharacters(in: .whitespaces)
+        return name.isEmpty ? nil : name
     }
 
     /// The jar after the app's process ended: its persistent cookies only (WKWebView's default data store and

@@ -142,8 +142,8 @@ extension World {
         let location = r.header("Location").flatMap { URLTools.resolve($0, against: url) }
         emit(
             .response, context: surface.name, url: url, target: (300..<400).contains(r.status) ? location : nil, status: r.status)
-        if let site, !setCookies.isEmpty {
-            let names = setCookies.map { String($0.prefix { $0 != "=" && $0 != ";" }).trimmingCharacters(in: .whitespaces) }
+        let names = setCookies.compactMap(CookieJar.name(of:))
+        if let site, !names.isEmpty {
             emit(
                 .note, context: surface.name, url: url,
                 reason: "cookie \(names.map { "'\($0)'" }.joined(separator: ", ")) not kept: \(thirdPartyRule(site: site))")

@@ -1,6 +1,7 @@
 // User activation on the simulated clock: a tapped handler's later navigation is the user's only while the
 // tap's activation lasts (`UserActivation`: WebKit on iOS, Chromium on Android; docs/environment.md).
 import NavigationPolicy
+import PlainviewURL
 
 extension World {
     /// The engine's rule for this flow: the environment's values, the platform's where none is given.
@@ -9,8 +10,11 @@ extension World {
     }
 
     /// Whether a navigation to `url` that a handler tapped at `tappedAt` makes now still has the tap's activation;
-    /// when it has not, the trace says why (and what it costs, if the run stops on it).
-    func activationHolds(_ surface: Surface, _ url: String, tappedAt: Int, afterNetworkWait: Bool) -> Bool {
+    /// when it has not, the trace says why. Where activation decides what happens (the browser hands links to
+    /// apps only on it, a new window opens only with it) it is also the run's problem, named if the payment stops.
+    func activationHolds(
+        _ surface: Surface, _ url: String, tappedAt: Int, afterNetworkWait: Bool, newWindow: Bool
+    ) -> Bool {
         let rule = activationRule
         let elapsed = clock - tappedAt
         if rule.holds(elapsedMs: elapsed, afterNetworkWait: afterNetworkWait) { return true }
@@ -19,9 +23,13 @@ extension World {
             afterNetworkWait && rule.survivesNetworkWait != true
             ? "it waited on a network answer, and \(engine)'s user activation does not survive one"
             : "\(elapsed) ms after the tap, past \(engine)'s user activation of \(rule.lifespanMs ?? 0) ms"
-        problem(
-            "the page navigated to \(url) without the user's activation (\(why)); a navigation that is not the user's opens no app from the browser (Safari's universal links, Chrome's app launches) and no popup",
-            context: surface, url: url)
+        let text =
+            "the page navigated to \(url) without the user's activation (\(why)); a navigation that is not the user's opens no app from the browser (Safari's universal links, Chrome's app launches) and no popup"
+        if surface == .browser || newWindow || !URLTools.isWeb(url) {
+            problem(text, context: surface, url: url)
+        } else {
+            emit(.note, context: surface.name, url: url, reason: text)
+        }
         return false
     }
 }

@@ -291,7 +291,8 @@ final class World {
                 navigate(t.surface, s.url, frame: to, frameIndex: index, trigger: trigger, gesture: false, method: "GET")
             case .tapped(let s, let tappedAt, let afterNetworkWait):
                 let (to, index) = s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: t.frame, in: t.surface)
-                let gesture = activationHolds(t.surface, s.url, tappedAt: tappedAt, afterNetworkWait: afterNetworkWait)
+                let gesture = activationHolds(
+                    t.surface, s.url, tappedAt: tappedAt, afterNetworkWait: afterNetworkWait, newWindow: to == .newWindow)
                 navigate(
                     t.surface, s.url, frame: to, frameIndex: index, trigger: s.kind == .click ? .link : .script, gesture: gesture,
                     method: "GET")
