@@ -51,6 +51,72 @@ import PlainviewConfig
         #expect(d.steps.count == 1) // the 303 to /done follows by itself
     }
 
+    /// Issue 33: a Chrome recording of a card payment whose 3-D Secure challenge is posted into an iframe. Its Fetch
+    /// Metadata and `_initiator` say who started each navigation: the user's three taps (one inside the ACS frame)
+    /// become steps, the page's own posts and its script's top navigation do not.
+    @Test func aChromeRecordingSaysWhichNavigationsTheUserMadeInAnyFrame() throws {
+        let d = try draft("chrome_3ds_iframe.har")
+        let taps = d.steps.compactMap { step -> String? in
+            guard case .tap(let url, _) = step else { return nil }
+            return url
+        }
+        #expect(
+            taps == [
+                "https://psp.example.net/card?order=7", "https://psp.example.net/card/pay",
+                "https://acs.bank.example/challenge/verify",
+            ])
+        guard case .tap(_, let why)? = d.steps.last else { return }
+        #expect(why.contains("Sec-Fetch-User: ?1") && why.contains("inside a frame") && why.contains("form the user submitted"))
+        #expect(d.unexplained.isEmpty, "\(d.unexplained)")
+        let frames = d.pages.filter(\.isFrame).map(\.url)
+        #expect(
+            frames == [
+                "https://acs.bank.example/challenge", "https://acs.bank.example/challenge/verify",
+                "https://psp.example.net/3ds/notify",
+            ])
+    }
+
+    /// A navigation the recording says the page made, which no page before it explains, is no tap: the flow says a
+    /// script only a real engine runs made it.
+    @Test func aPageNavigationNothingExplainsIsNotedNotTapped() throws {
+        var log = try HARFixture.read("chrome_3ds_iframe.har")
+        let i = try #require(log.entries.firstIndex { $0.request.url == "https://psp.example.net/3ds/notify" })
+        log.entries[i].response.content.body = Data("<p>Returning…</p><script src=\"/return.js\"></script>".utf8)
+        let d = try HARFlowBuilder.draft(from: log)
+        #expect(d.steps.count == 3)
+        #expect(d.unexplained.count == 1, "\(d.unexplained)")
+        let note = d.unexplained.first ?? ""
+        #expect(note.hasPrefix("log.entries[10]: ") && note.contains("https://psp.example.net/3ds/done?tx=T7"), "\(note)")
+        #expect(note.contains("_initiator: script") || note.contains("Sec-Fetch-Mode: navigate"), "\(note)")
+        let yaml = String(decoding: HARFlowWriter.files(for: d, options: .init(name: "n", source: "r.har"))[0].data, as: UTF8.self)
+        #expect(yaml.contains("# log.entries[10]: the recording says the page itself went to"), "\(yaml)")
+    }
+
+    @Test(arguments: [
+        ([("Sec-Fetch-User", "?1"), ("Sec-Fetch-Mode", "navigate")], "script", "user"),
+        ([("sec-fetch-mode", "navigate"), ("sec-fetch-dest", "iframe")], nil, "page"),
+        ([("Sec-Fetch-Mode", "nested-navigate")], "other", "page"),
+        ([], "script", "page"),
+        ([], "parser", "page"),
+        ([], "other", "unknown"),
+        ([("Sec-Fetch-Dest", "document")], nil, "unknown"),
+        ([("Sec-Fetch-User", "?0"), ("Sec-Fetch-Mode", "cors")], nil, "unknown"),
+    ] as [([(String, String)], String?, String)])
+    func whoStartedANavigation(headers: [(String, String)], initiator: String?, expected: String) {
+        let entry = HAREntry(
+            fileIndex: 0,
+            request: HARRequest(
+                url: "https://psp.example.net/x", headers: headers.map { HARHeader(name: $0.0, value: $0.1) }),
+            response: HARResponse(status: 200), initiatorType: initiator)
+        let got: String =
+            switch entry.cause {
+            case .user: "user"
+            case .page: "page"
+            case .unknown: "unknown"
+            }
+        #expect(got == expected)
+    }
+
     @Test func customSchemeAttemptEndsTheRecording() throws {
         let d = try draft("chrome_variant.har")
         #expect(d.appNavigations == ["bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null"])

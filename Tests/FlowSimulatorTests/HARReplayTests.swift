@@ -24,6 +24,18 @@ import FlowImport
         #expect(result.passed, "\(result.failures)")
     }
 
+    /// A Chrome recording of a card payment with its 3-D Secure challenge in an iframe replays to completeUrl: the
+    /// user's tap inside the ACS frame is a step, the page's own posts and top navigation are not.
+    @Test func aChromeRecordingWithAChallengeInAnIframeReplays() throws {
+        let options = HARReplayOptions(policy: Self.path("policy-ios.yaml"), expect: .complete)
+        let flow = try #require(try LoadedFlows.load([Self.path("chrome_3ds_iframe.har")], har: options).flows.first)
+        let result = Simulator.run(flow)
+        #expect(result.passed, "\(result.failures)")
+        let texts = result.branches[0].events.map(\.text)
+        #expect(texts.contains { $0.contains("POST https://acs.bank.example/challenge/verify") && $0.contains("sub, form, tap") }, "\(texts)")
+        #expect(texts.contains { $0.contains("GET https://psp.example.net/3ds/done?tx=T7") && $0.contains("main, script") }, "\(texts)")
+    }
+
     @Test func replayAndImportGiveTheSameFlow() throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

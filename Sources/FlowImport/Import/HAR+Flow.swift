@@ -52,6 +52,8 @@ public struct HARFlowDraft: Sendable, Hashable {
     public var subresourceCount: Int
     /// Navigations that are not http(s) (custom schemes, intent:), in order: they ended a recorded hop.
     public var appNavigations: [String]
+    /// Navigations the recording says the page made by itself that nothing on the pages before them explains.
+    public var unexplained: [String] = []
 }
 
 public enum HARFlowBuilder {
@@ -115,12 +117,11 @@ public enum HARFlowBuilder {
         guard let first = mainDocs.first else { throw .noDocuments }
 
         var steps: [HARFlowDraft.Step] = []
+        var unexplained: [String] = []
         if let taps {
             steps = taps.map { .tapText($0) }
         } else {
-            for (prev, next) in zip(mainDocs, mainDocs.dropFirst()) where !leadsByItself(from: prev, to: next) {
-                steps.append(.tap(url: next.request.url, why: tapReason(from: prev, to: next)))
-            }
+            (steps, unexplained) = inferredSteps(navigations)
         }
 
         var ending: HARFlowDraft.Ending?
@@ -155,7 +156,54 @@ public enum HARFlowBuilder {
         return HARFlowDraft(
             start: first.request.url, pages: pages, steps: steps, ending: ending,
             documentCount: navigations.count,
-            subresourceCount: log.entries.count - navigations.count, appNavigations: appNavigations)
+            subresourceCount: log.entries.count - navigations.count, appNavigations: appNavigations,
+            unexplained: unexplained)
+    }
+
+    /// The user's steps, in recorded order: a navigation the recording says the user started (in the main frame or
+    /// in a frame) is a tap; one the recording says the page started is none; one it says nothing about is a tap
+    /// unless the page before it leads there by itself. `unexplained` lists the page's own navigations that nothing
+    /// Plainview reads on the pages before them explains.
+    static func inferredSteps(_ navigations: [HAREntry]) -> (steps: [HARFlowDraft.Step], unexplained: [String]) {
+        var steps: [HARFlowDraft.Step] = []
+        var unexplained: [String] = []
+        var lastMain: HAREntry?
+        var lastFrame: HAREntry?
+        var previous: HAREntry?
+        for e in navigations where isWeb(e.request.url) && e.response.status >= 100 {
+            defer {
+                previous = e
+                if e.role == .frame { lastFrame = e } else { lastMain = e }
+            }
+            guard let main = lastMain else { continue } // the first page (and anything before it)
+            let target = canonical(e.request.url)
+            if let p = previous, let loc = p.response.location, let r = resolve(loc, against: p.request.url),
+                canonical(r) == target
+            {
+                continue // a redirect hop
+            }
+            let inFrame = e.role == .frame
+            switch e.cause {
+            case .user(let evidence):
+                var why = "the recording says the user started it (\(evidence))"
+                if inFrame { why += ", inside a frame" }
+                if e.request.method == "POST" { why += "; a form the user submitted" }
+                steps.append(.tap(url: e.request.url, why: why))
+            case .page(let evidence):
+                let explained =
+                    leadsByItself(from: main, to: e) || lastFrame.map { leadsByItself(from: $0, to: e) } == true
+                if !explained {
+                    unexplained.append(
+                        "\(e.path): the recording says the page itself went to \(e.request.url) (\(evidence)), but nothing Plainview reads on the pages before it leads there: a script only a real engine runs (replay with --engine; if the model stops before it, say so with expect.modelOutcome)"
+                    )
+                }
+            case .unknown:
+                if !inFrame, !leadsByItself(from: main, to: e) {
+                    steps.append(.tap(url: e.request.url, why: tapReason(from: main, to: e)))
+                }
+            }
+        }
+        return (steps, unexplained)
     }
 
     // MARK: - Did the page go there by itself?

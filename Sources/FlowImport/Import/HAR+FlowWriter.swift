@@ -148,6 +148,7 @@ public enum HARFlowWriter {
                 }
             }
         }
+        for note in draft.unexplained { y.comment(note) }
         y.comment("---- where the recording ends ----")
         if let end = draft.ending { y.comment("\(end.message) (\(end.source)).") }
         y.comment("A HAR holds HTTP only: custom-scheme, intent: and universal-link navigations the OS took over, taps,")

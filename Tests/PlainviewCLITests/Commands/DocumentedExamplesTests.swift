@@ -83,18 +83,23 @@ import TestSupport
 
         let lines = text.components(separatedBy: "\n")
         var i = 0
+        // A block inside a list item is indented; its lines lose the fence's indentation.
+        var indent = 0
         while i < lines.count {
-            let line = lines[i]
-            if line.hasPrefix("```") {
+            let raw = lines[i]
+            let fence = raw.drop { $0 == " " }
+            if fence.hasPrefix("```") {
                 flush()
                 inBlock.toggle()
                 if inBlock {
                     files = [:]
                     earlier = []
+                    indent = raw.count - fence.count
                 }
                 i += 1
                 continue
             }
+            let line = String(raw.dropFirst(min(indent, raw.prefix { $0 == " " }.count)))
             guard inBlock else { i += 1; continue }
             if line.hasPrefix("$ ") {
                 flush()

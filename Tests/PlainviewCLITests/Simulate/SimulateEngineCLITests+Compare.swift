@@ -34,6 +34,18 @@ extension SimulateEngineCLITests {
         #expect(json.stdoutLines.contains { $0.contains(#"{"side":"\#(engine)","milliseconds":"#) }, "\(json)")
     }
 
+    /// Issue 33: the Chrome recording of a 3-D Secure challenge in an iframe replays to the same outcome and hops in
+    /// the model and both engines.
+    @Test func aRecordedChallengeInAnIframeReplaysAlikeInTheModelAndBothEngines() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let har = "Tests/FlowImportTests/Fixtures/har/chrome_3ds_iframe.har"
+        let policy = "Tests/FlowImportTests/Fixtures/har/policy-ios.yaml"
+        let r = try await Self.cli(["simulate", "--engine", "compare", "--policy", policy, har], timeout: 300)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS  chrome_3ds_iframe  complete in web view · 9 hops") }.count == 3, "\(r)")
+        #expect(r.stdoutLines.contains("compare: 1 flow, 0 differ (0 differences)"), "\(r)")
+    }
+
     @Test func compareSetsTheTwoEnginesAgainstEachOtherToo() async throws {
         guard Self.present("chromium"), Self.present("webkit") else { return }
         // A page only WebKit navigates from: `navigator.vendor` is "Apple Computer, Inc." in WebKit, "Google Inc." in
