@@ -88,20 +88,22 @@ import PlainviewConfig
         let note = d.unexplained.first ?? ""
         #expect(note.hasPrefix("log.entries[10]: ") && note.contains("https://psp.example.net/3ds/done?tx=T7"), "\(note)")
         #expect(note.contains("_initiator: script") || note.contains("Sec-Fetch-Mode: navigate"), "\(note)")
-        let yaml = String(decoding: HARFlowWriter.files(for: d, options: .init(name: "n", source: "r.har"))[0].data, as: UTF8.self)
+        let yaml = String(
+            decoding: HARFlowWriter.files(for: d, options: .init(name: "n", source: "r.har"))[0].data, as: UTF8.self)
         #expect(yaml.contains("# log.entries[10]: the recording says the page itself went to"), "\(yaml)")
     }
 
-    @Test(arguments: [
-        ([("Sec-Fetch-User", "?1"), ("Sec-Fetch-Mode", "navigate")], "script", "user"),
-        ([("sec-fetch-mode", "navigate"), ("sec-fetch-dest", "iframe")], nil, "page"),
-        ([("Sec-Fetch-Mode", "nested-navigate")], "other", "page"),
-        ([], "script", "page"),
-        ([], "parser", "page"),
-        ([], "other", "unknown"),
-        ([("Sec-Fetch-Dest", "document")], nil, "unknown"),
-        ([("Sec-Fetch-User", "?0"), ("Sec-Fetch-Mode", "cors")], nil, "unknown"),
-    ] as [([(String, String)], String?, String)])
+    @Test(
+        arguments: [
+            ([("Sec-Fetch-User", "?1"), ("Sec-Fetch-Mode", "navigate")], "script", "user"),
+            ([("sec-fetch-mode", "navigate"), ("sec-fetch-dest", "iframe")], nil, "page"),
+            ([("Sec-Fetch-Mode", "nested-navigate")], "other", "page"),
+            ([], "script", "page"),
+            ([], "parser", "page"),
+            ([], "other", "unknown"),
+            ([("Sec-Fetch-Dest", "document")], nil, "unknown"),
+            ([("Sec-Fetch-User", "?0"), ("Sec-Fetch-Mode", "cors")], nil, "unknown"),
+        ] as [([(String, String)], String?, String)])
     func whoStartedANavigation(headers: [(String, String)], initiator: String?, expected: String) {
         let entry = HAREntry(
             fileIndex: 0,

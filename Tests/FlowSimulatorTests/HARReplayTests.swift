@@ -32,8 +32,12 @@ import FlowImport
         let result = Simulator.run(flow)
         #expect(result.passed, "\(result.failures)")
         let texts = result.branches[0].events.map(\.text)
-        #expect(texts.contains { $0.contains("POST https://acs.bank.example/challenge/verify") && $0.contains("sub, form, tap") }, "\(texts)")
-        #expect(texts.contains { $0.contains("GET https://psp.example.net/3ds/done?tx=T7") && $0.contains("main, script") }, "\(texts)")
+        #expect(
+            texts.contains { $0.contains("POST https://acs.bank.example/challenge/verify") && $0.contains("sub, form, tap") },
+            "\(texts)")
+        #expect(
+            texts.contains { $0.contains("GET https://psp.example.net/3ds/done?tx=T7") && $0.contains("main, script") },
+            "\(texts)")
     }
 
     @Test func replayAndImportGiveTheSameFlow() throws {

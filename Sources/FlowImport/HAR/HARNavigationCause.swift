@@ -29,8 +29,7 @@ extension HAREntry {
         if let user = headers.first(named: "Sec-Fetch-User"), user.trimmingCharacters(in: .whitespaces) == "?1" {
             return .user(evidence: "Sec-Fetch-User: ?1")
         }
-        if let mode = headers.first(named: "Sec-Fetch-Mode")?.lowercased(), mode == "navigate" || mode == "nested-navigate"
-        {
+        if let mode = headers.first(named: "Sec-Fetch-Mode")?.lowercased(), mode == "navigate" || mode == "nested-navigate" {
             return .page(evidence: "Sec-Fetch-Mode: \(mode) without Sec-Fetch-User")
         }
         switch initiatorType?.lowercased() {

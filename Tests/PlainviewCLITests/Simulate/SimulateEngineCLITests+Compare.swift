@@ -42,7 +42,8 @@ extension SimulateEngineCLITests {
         let policy = "Tests/FlowImportTests/Fixtures/har/policy-ios.yaml"
         let r = try await Self.cli(["simulate", "--engine", "compare", "--policy", policy, har], timeout: 300)
         #expect(r.status == 0, "\(r)")
-        #expect(r.stdoutLines.filter { $0.hasPrefix("PASS  chrome_3ds_iframe  complete in web view · 9 hops") }.count == 3, "\(r)")
+        #expect(
+            r.stdoutLines.filter { $0.hasPrefix("PASS  chrome_3ds_iframe  complete in web view · 9 hops") }.count == 3, "\(r)")
         #expect(r.stdoutLines.contains("compare: 1 flow, 0 differ (0 differences)"), "\(r)")
     }
 
