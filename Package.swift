@@ -151,7 +151,18 @@ let package = Package(
                 tools("HTTPTypes", "swift-http-types"),
             ]
         ),
-        // Probes a merchant backend's helper endpoints over real HTTP; the only target with an HTTP client.
+        // `plainview record`: a real checkout session in a real engine against the real servers becomes a flow.
+        .target(
+            name: "PlainviewRecorder",
+            dependencies: [
+                "FlowSimulator", "FlowImport", "PlainviewConfig", "PlainviewURL", "NavigationPolicy",
+                tools("AsyncHTTPClient", "async-http-client"),
+                tools("NIOCore", "swift-nio"),
+                tools("NIOHTTP1", "swift-nio"),
+                tools("NIOSSL", "swift-nio-ssl"),
+            ]
+        ),
+        // Probes a merchant backend's helper endpoints over real HTTP (AsyncHTTPClient, as the recorder).
         .target(
             name: "BackendChecker",
             dependencies: [
@@ -166,7 +177,7 @@ let package = Package(
             dependencies: [
                 "PlainviewURL", "NavigationPolicy", "AppSwitch", "PaymentURLHelpers", "PageScan", "PlainviewConfig",
                 "GoodlistTools", "FlowImport", "FlowSimulator", "PlainviewServer", "BackendChecker", "PlainviewEngines",
-                "PlainviewSupport", "AppConfiguration",
+                "PlainviewSupport", "AppConfiguration", "PlainviewRecorder",
                 tools("Logging", "swift-log"),
                 tools("ArgumentParser", "swift-argument-parser"),
             ]
@@ -254,6 +265,12 @@ let package = Package(
             dependencies: [
                 "plainview", "plainview-webkit", "PageScan", "PlainviewConfig", "GoodlistTools", "FlowImport", "FlowSimulator",
                 "PlainviewServer", "AppSwitch", "PlainviewEngines", "TestSupport",
+                tools("Hummingbird", "hummingbird"),
+                tools("HummingbirdTLS", "hummingbird"),
+                tools("HTTPTypes", "swift-http-types"),
+                tools("Logging", "swift-log"),
+                tools("NIOCore", "swift-nio"),
+                tools("NIOSSL", "swift-nio-ssl"),
             ]
         ),
     ],

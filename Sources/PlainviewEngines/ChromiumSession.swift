@@ -38,6 +38,8 @@ final class ChromiumSession: EngineSession {
 
     /// Host-app loads waiting for their request (answered with this response without asking again).
     private var hostLoads: [RecordedResponse] = []
+    /// What each paused request carries, until it is answered.
+    private var pausedDetails: [String: EngineRequestDetails] = [:]
     /// Renderer-initiated navigations announced and not yet requested, by frame: (url, reason, disposition).
     private var requested: [String: (url: String, reason: String)] = [:]
     /// Sub-frames of the current page, in the order they first asked for a document.
@@ -142,6 +144,7 @@ final class ChromiumSession: EngineSession {
 
     func fulfil(_ request: EngineRequestID, with response: RecordedResponse) {
         wake()
+        pausedDetails[request.raw] = nil
         if let frame = documentFrames.removeValue(forKey: request.raw), !(300..<400).contains(response.status) {
             uncommitted.insert(frame)
         }
@@ -158,7 +161,27 @@ final class ChromiumSession: EngineSession {
             ])
     }
 
+    func details(of id: EngineRequestID) -> EngineRequestDetails? { pausedDetails[id.raw] }
+
+    /// A paused request's headers and body as CDP reports them (`postDataEntries` are base64, `postData` text).
+    static func details(_ request: [String: Any]) -> EngineRequestDetails {
+        let headers = (request["headers"] as? [String: Any] ?? [:]).sorted { $0.key < $1.key }.compactMap {
+            pair -> RecordedResponse.Header? in
+            (pair.value as? String).map { RecordedResponse.Header(pair.key, $0) }
+        }
+        var body: [UInt8] = []
+        if let entries = request["postDataEntries"] as? [[String: Any]] {
+            for entry in entries {
+                if let b64 = entry["bytes"] as? String, let data = Data(base64Encoded: b64) { body += data }
+            }
+        } else if let text = request["postData"] as? String {
+            body = Array(text.utf8)
+        }
+        return EngineRequestDetails(headers: headers, body: body)
+    }
+
     func refuse(_ request: EngineRequestID) {
+        pausedDetails[request.raw] = nil
         documentFrames[request.raw] = nil
         // `Aborted` is what a cancelled navigation is: the page stays, no error page.
         send("Fetch.failRequest", [("requestId", .string(request.raw)), ("errorReason", .string("Aborted"))])
@@ -372,6 +395,7 @@ final class ChromiumSession: EngineSession {
         else { return nil }
         let method = (request["method"] as? String ?? "GET").uppercased()
         let requestID = EngineRequestID(id)
+        pausedDetails[id] = Self.details(request)
         guard p["resourceType"] as? String == "Document" else {
             return .resource(requestID, method: method, url: url)
         }

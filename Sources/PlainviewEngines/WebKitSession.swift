@@ -63,6 +63,8 @@ final class WebKitSession: EngineSession {
     private var frameURLs: [Int: String] = [:]
     /// A redirected frame request's target keeps the frame's index.
     private var redirectedFrames: [String: Int] = [:]
+    /// What each proxied request carries, until it is answered.
+    private var pausedDetails: [Int: EngineRequestDetails] = [:]
     /// A main document served with a `Refresh` header of a second or more: carried out early once it commits.
     private var headerRefresh: (url: String, refresh: PageScanResult.Refresh)?
     /// Refresh targets the injected script announced (the next navigation there is a refresh).
@@ -194,6 +196,7 @@ final class WebKitSession: EngineSession {
     func fulfil(_ request: EngineRequestID, with response: RecordedResponse) {
         lastActivity = Date()
         guard let id = Int(request.raw) else { return }
+        pausedDetails[id] = nil
         if let document = documents.removeValue(forKey: id) {
             let isRedirect = (300..<400).contains(response.status)
             if let frame = document.frame {
@@ -229,8 +232,11 @@ final class WebKitSession: EngineSession {
             ])
     }
 
+    func details(of id: EngineRequestID) -> EngineRequestDetails? { Int(id.raw).flatMap { pausedDetails[$0] } }
+
     func refuse(_ request: EngineRequestID) {
         guard let id = Int(request.raw) else { return }
+        pausedDetails[id] = nil
         if documents.removeValue(forKey: id) != nil {
             // A refused navigation: 204 keeps the current page (no error page), as a cancelled decision does.
             send("Proxy.respond", [("request", .int(id)), ("status", .int(204)), ("headers", .array([])), ("body", .string(""))])
@@ -514,6 +520,12 @@ final class WebKitSession: EngineSession {
     /// A request at the proxy: a document is a navigation to decide (main frame or sub-frame), anything else a resource.
     private func request(_ p: [String: Any]) -> EngineEvent? {
         guard let id = p["request"] as? Int, let url = p["url"] as? String else { return nil }
+        pausedDetails[id] = EngineRequestDetails(
+            headers: (p["headers"] as? [[String: Any]] ?? []).compactMap { h in
+                guard let name = h["name"] as? String, let value = h["value"] as? String else { return nil }
+                return RecordedResponse.Header(name, value)
+            },
+            body: (p["body"] as? String).flatMap { Data(base64Encoded: $0) }.map { Array($0) } ?? [])
         let method = (p["method"] as? String ?? "GET").uppercased()
         let requestID = EngineRequestID(String(id))
         let destination = p["destination"] as? String ?? ""

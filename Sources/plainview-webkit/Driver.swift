@@ -16,7 +16,7 @@
 //   View.decide {decision, url, method, navigationType, gesture, redirect, newWindow, target (the link's or form's target name)}
 //   View.load {event: started|redirected|committed|finished, url}      View.loadFailed {url, message}
 //   View.message {handler, body}      View.crashed {reason}
-//   Proxy.request {request, method, url, destination, referer}
+//   Proxy.request {request, method, url, destination, referer, headers: [{name, value}], body (base64)}
 // Every event carries `view`: the number of the view it is about (a proxy request: the view whose proxy got it).
 import Foundation
 import PlainviewRecordingProxy

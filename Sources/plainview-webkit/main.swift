@@ -68,6 +68,11 @@ driver = Driver(api: api, output: output) { view in
                 ("request", .int(request.id)), ("method", .string(request.method)), ("url", .string(request.url)),
                 ("destination", .string(request.destination)),
                 ("referer", .string(request.headers.first { $0.name.lowercased() == "referer" }?.value ?? "")),
+                (
+                    "headers",
+                    .array(request.headers.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
+                ),
+                ("body", .string(Data(request.body).base64EncodedString())),
             ], view: view)
     }
 }

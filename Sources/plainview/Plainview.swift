@@ -16,7 +16,7 @@ struct Plainview: AsyncParsableCommand {
         version: version,
         subcommands: [
             Simulate.self, MergeResults.self, Decide.self, Extract.self, GoodlistCommand.self,
-            Serve.self, CheckBackend.self, CheckApp.self, AppCommand.self, Import.self, DecisionTableCommand.self,
+            Serve.self, CheckBackend.self, CheckApp.self, AppCommand.self, Import.self, Record.self, DecisionTableCommand.self,
         ],
         defaultSubcommand: nil
     )

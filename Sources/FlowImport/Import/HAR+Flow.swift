@@ -32,6 +32,12 @@ public struct HARFlowDraft: Sendable, Hashable {
         case tap(url: String, why: String)
         /// A tap named on the command line (`--tap TEXT|URL`).
         case tapText(String)
+        /// In app NAME, the user completes, cancels or fails (`app: NAME complete`).
+        case app(name: String, outcome: String)
+        /// The user accepts, or declines, the browser's "Open in …?" prompt.
+        case accept, decline
+        /// The user switches back to the host app by hand.
+        case switchToApp
     }
 
     /// How the recording stops.
@@ -70,6 +76,11 @@ public enum HARFlowBuilder {
 
     /// Drafts the flow. `taps`, when given, replace the inferred user steps.
     public static func draft(from log: HARLog, taps: [String]? = nil) throws(BuildError) -> HARFlowDraft {
+        try draft(from: log, steps: taps.map { $0.map { .tapText($0) } })
+    }
+
+    /// Drafts the flow. `steps`, when given, replace the inferred user steps.
+    public static func draft(from log: HARLog, steps given: [HARFlowDraft.Step]?) throws(BuildError) -> HARFlowDraft {
         let navigations = log.navigationEntries
         var pages: [HARFlowDraft.Page] = []
         var appNavigations: [String] = []
@@ -118,8 +129,8 @@ public enum HARFlowBuilder {
 
         var steps: [HARFlowDraft.Step] = []
         var unexplained: [String] = []
-        if let taps {
-            steps = taps.map { .tapText($0) }
+        if let given {
+            steps = given
         } else {
             (steps, unexplained) = inferredSteps(navigations)
         }

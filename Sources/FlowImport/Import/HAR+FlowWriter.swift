@@ -20,6 +20,10 @@ public enum HARFlowWriter {
         public var expect: String?
         /// The redaction report, or nil when the user asked for `--no-redact`.
         public var redaction: RedactionReport?
+        /// `plainview record`: the engine the session ran in and how it ended; nil for an import.
+        public var recorded: Recorded?
+        /// What the static model predicts where it differs from `expect` (`expect.modelOutcome`).
+        public var modelOutcome: String?
 
         public init(
             name: String, source: String, policyPath: String? = nil, environmentPath: String? = nil,
@@ -32,6 +36,18 @@ public enum HARFlowWriter {
             self.platform = platform
             self.expect = expect
             self.redaction = redaction
+        }
+    }
+
+    /// How a recorded session went (`plainview record`).
+    public struct Recorded: Sendable, Hashable {
+        /// The engine the session ran in (`chromium`, `webkit`).
+        public var engine: String
+        /// How it ended, as the trace says it (`complete in web view · 9 hops`).
+        public var ending: String
+        public init(engine: String, ending: String) {
+            self.engine = engine
+            self.ending = ending
         }
     }
 
@@ -49,7 +65,11 @@ public enum HARFlowWriter {
         var usedNames: Set<String> = ["flow.yaml"]
         var y = YAMLEmitter()
 
-        y.comment("Imported by `plainview import` from \(options.source).")
+        if let recorded = options.recorded {
+            y.comment("Recorded by `plainview record` from \(options.source) in \(recorded.engine).")
+        } else {
+            y.comment("Imported by `plainview import` from \(options.source).")
+        }
         if let r = options.redaction {
             let kinds = r.counts.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
             y.comment(
@@ -63,7 +83,11 @@ public enum HARFlowWriter {
         )
         y.comment("This is an ordinary flow file now: edit it freely (format: Pages/README.md).")
         y.pair("name", .string(options.name))
-        y.pair("description", .string("Imported from \(URL(fileURLWithPath: options.source).lastPathComponent)"))
+        if let recorded = options.recorded {
+            y.pair("description", .string("Recorded from \(options.source) in \(recorded.engine)"))
+        } else {
+            y.pair("description", .string("Imported from \(URL(fileURLWithPath: options.source).lastPathComponent)"))
+        }
         if let p = options.policyPath {
             y.pair("policy", .string(p))
         } else {
@@ -145,11 +169,36 @@ public enum HARFlowWriter {
                 case .tapText(let t):
                     let isURL = t.lowercased().hasPrefix("http://") || t.lowercased().hasPrefix("https://")
                     y.pair("tap", isURL ? .flowMap([.init("url", .string(t))]) : .string(t), indent: 2, item: true)
+                case .app(let name, let outcome):
+                    y.pair("app", .string("\(name) \(outcome)"), indent: 2, item: true)
+                case .accept: y.item(.string("accept"), indent: 2)
+                case .decline: y.item(.string("decline"), indent: 2)
+                case .switchToApp: y.item(.string("switch-to-app"), indent: 2)
                 }
             }
         }
         for note in draft.unexplained { y.comment(note) }
         y.comment("---- where the recording ends ----")
+        if let recorded = options.recorded {
+            y.comment("In \(recorded.engine): \(recorded.ending).")
+        } else {
+            writeHARCaveat(draft, into: &y)
+        }
+        if let e = options.expect {
+            y.pair("expect", nil)
+            y.pair("outcome", .string(e), indent: 1)
+            if let m = options.modelOutcome {
+                y.pair("modelOutcome", .string(m), indent: 1, comment: "the static model cannot follow what the engine did")
+            }
+        } else {
+            y.comment("expect:")
+            y.comment("  outcome: complete             # complete | canceled | stuck | loop | error")
+        }
+        return [("flow.yaml", Data(y.text.utf8))] + bodies
+    }
+
+    /// Where an imported recording stops, and how to add what a HAR cannot hold.
+    static func writeHARCaveat(_ draft: HARFlowDraft, into y: inout YAMLEmitter) {
         if let end = draft.ending { y.comment("\(end.message) (\(end.source)).") }
         y.comment("A HAR holds HTTP only: custom-scheme, intent: and universal-link navigations the OS took over, taps,")
         y.comment("prompts and app switches are not in it. Add what happened next as steps, for example:")
@@ -158,14 +207,6 @@ public enum HARFlowWriter {
         y.comment("  - switch-to-app               # the user returns to the host app by hand")
         y.comment("  - tap: {url: \"https://…\"}     # a link or button on the current page")
         y.comment("and the apps to the environment file (apps:, schemes:, universalLinks:).")
-        if let e = options.expect {
-            y.pair("expect", nil)
-            y.pair("outcome", .string(e), indent: 1)
-        } else {
-            y.comment("expect:")
-            y.comment("  outcome: complete             # complete | canceled | stuck | loop | error")
-        }
-        return [("flow.yaml", Data(y.text.utf8))] + bodies
     }
 
     /// Writes `files` into `folder` atomically. Refuses an existing folder unless `force`; with `force` the old

@@ -9,6 +9,8 @@ public enum HARImport {
         public var redaction: RedactionConfig?
         /// User steps replacing the inferred taps.
         public var taps: [String]?
+        /// User steps of any kind replacing the inferred ones (`plainview record`); takes precedence over `taps`.
+        public var steps: [HARFlowDraft.Step]?
         /// How the flow file is written (its `redaction` is filled in here).
         public var writer: HARFlowWriter.Options
         public var reader: HARReader.Options
@@ -84,6 +86,11 @@ public enum HARImport {
         } catch {
             throw .har(error)
         }
+        return try draft(log: &log, name: name, options: options)
+    }
+
+    /// Redacts `log` in place and drafts the flow from it, in memory; writes nothing.
+    public static func draft(log: inout HARLog, name: String, options: Options) throws(Failure) -> Result {
         var report: RedactionReport?
         if let config = options.redaction {
             var redactor = Redactor(config: config)
@@ -92,7 +99,7 @@ public enum HARImport {
         }
         let draft: HARFlowDraft
         do {
-            draft = try HARFlowBuilder.draft(from: log, taps: options.taps)
+            draft = try HARFlowBuilder.draft(from: log, steps: options.steps ?? options.taps.map { $0.map { .tapText($0) } })
         } catch {
             throw .flow(file: name, error)
         }

@@ -68,6 +68,24 @@ struct CookieJar: Sendable, Hashable {
         }
     }
 
+    /// The `Cookie` header a request to `url` carries: the cookies of its host and each parent domain, the host's
+    /// first; nil when there are none.
+    func header(for url: String) -> String? {
+        guard let host = URLTools.host(url) else { return nil }
+        var pairs: [String] = []
+        var seen: Set<String> = []
+        var domain = Substring(host)
+        while true {
+            for (name, value) in (byDomain[String(domain)] ?? [:]).sorted(by: { $0.key < $1.key })
+            where seen.insert(name).inserted {
+                pairs.append("\(name)=\(value)")
+            }
+            guard let dot = domain.firstIndex(of: ".") else { break }
+            domain = domain[domain.index(after: dot)...]
+        }
+        return pairs.isEmpty ? nil : pairs.joined(separator: "; ")
+    }
+
     static func split(_ requirement: String) -> (String, String?) {
         guard let eq = requirement.firstIndex(of: "=") else { return (requirement, nil) }
         return (String(requirement[..<eq]), String(requirement[requirement.index(after: eq)...]))

@@ -8,6 +8,16 @@ enum FetchResult {
     case response(RecordedResponse, missingCookie: String?)
     /// Nothing recorded for this request.
     case unrecorded
+    /// A live network (`plainview record`) got no answer from the server.
+    case failed(String)
+}
+
+/// What the world knows of a request beyond its URL and method: what a live network sends and records.
+struct FetchDetail {
+    var kind: LiveRequest.Kind = .resource
+    /// The engine's request headers and body, when it reported them.
+    var headers: [RecordedResponse.Header] = []
+    var body: [UInt8] = []
 }
 
 /// The recorded pages with their per-page response counters (the server's state).
@@ -17,10 +27,16 @@ struct Network {
     private var served: [Int]
     /// Answers what no recorded page answers (the helper endpoints), if the flow names them.
     let responder: (@Sendable (String, String) -> RecordedResponse?)?
+    /// `plainview record`: every request goes here instead (the recorded pages are not consulted).
+    let live: (any LiveNetwork)?
 
-    init(pages: [RecordedPage], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil) {
+    init(
+        pages: [RecordedPage], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil,
+        live: (any LiveNetwork)? = nil
+    ) {
         self.pages = pages
         self.responder = responder
+        self.live = live
         self.keys = pages.map { URLTools.pageKey($0.url) }
         self.served = Array(repeating: 0, count: pages.count)
     }
@@ -39,7 +55,23 @@ struct Network {
         return best?.0
     }
 
-    mutating func fetch(_ url: String, method: String, context: PageContext, jar: CookieJar) -> FetchResult {
+    mutating func fetch(
+        _ url: String, method: String, context: PageContext, jar: CookieJar, detail: FetchDetail = FetchDetail()
+    ) -> FetchResult {
+        if let live {
+            var headers = detail.headers
+            // An engine that does not report its cookies (Chromium pauses requests before it adds them) gets the
+            // world's jar, which holds every cookie the servers set in this context.
+            if !headers.contains(where: { $0.name.lowercased() == "cookie" }), let cookie = jar.header(for: url) {
+                headers.append(.init("Cookie", cookie))
+            }
+            let request = LiveRequest(
+                method: method, url: url, headers: headers, body: detail.body, context: context, kind: detail.kind)
+            switch live.fetch(request) {
+            case .success(let r): return .response(r, missingCookie: nil)
+            case .failure(let f): return .failed("\(method) \(url): \(f.message)")
+            }
+        }
         guard let i = index(for: url, method: method, context: context) else {
             if let r = responder?(method, url) { return .response(r, missingCookie: nil) }
             return .unrecorded

@@ -18,9 +18,11 @@ extension World {
             refuseEngineRequest()
         case .resource(let id, let method, let url):
             // Scripts, images and styles come from the same recordings; nothing recorded is a network error.
-            switch network.fetch(url, method: method, context: .webview, jar: web.jar) {
+            let sent = session.details(of: id)
+            let detail = FetchDetail(kind: .resource, headers: sent?.headers ?? [], body: sent?.body ?? [])
+            switch network.fetch(url, method: method, context: .webview, jar: web.jar, detail: detail) {
             case .response(let r, _): session.fulfil(id, with: r)
-            case .unrecorded: session.refuse(id)
+            case .unrecorded, .failed: session.refuse(id)
             }
         case .hook(let name):
             if let kind = flow.hooks[name] { callHook(name, kind) }
@@ -50,10 +52,19 @@ extension World {
         engineIdle = false
         clock += Self.networkTime
         let blockedBy = blockedThirdPartySite(.host, url, frame: frame)
-        switch network.fetch(url, method: method, context: .webview, jar: requestJar(.host, blockedBy: blockedBy)) {
+        let sent = request.flatMap { session.details(of: $0) }
+        let detail = FetchDetail(
+            kind: .document(frame: frame, trigger: trigger, gesture: gesture), headers: sent?.headers ?? [],
+            body: sent?.body ?? [])
+        switch network.fetch(
+            url, method: method, context: .webview, jar: requestJar(.host, blockedBy: blockedBy), detail: detail)
+        {
         case .unrecorded:
             if let request { session.refuse(request) }
             finish(.error, place: .host, reason: "no recorded response for \(method) \(url) (in the web view)")
+        case .failed(let why):
+            if let request { session.refuse(request) }
+            finish(.error, place: .host, reason: "the server did not answer \(why) (in the web view)")
         case .response(let r, let missingCookie):
             let location = receive(.host, url, response: r, missingCookie: missingCookie, thirdPartyOf: blockedBy)
             let deliver = {

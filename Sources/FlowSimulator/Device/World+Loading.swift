@@ -82,7 +82,14 @@ extension World {
         let context: PageContext = surface == .host ? .webview : .browser
         let blockedBy = blockedThirdPartySite(surface, url, frame: frame)
         clock += Self.networkTime
-        switch network.fetch(url, method: method, context: context, jar: requestJar(surface, blockedBy: blockedBy)) {
+        let detail = FetchDetail(kind: .document(frame: frame, trigger: trigger, gesture: gesture))
+        switch network.fetch(
+            url, method: method, context: context, jar: requestJar(surface, blockedBy: blockedBy), detail: detail)
+        {
+        case .failed(let why):
+            finish(
+                .error, place: surface,
+                reason: "the server did not answer \(why) (in the \(context == .webview ? "web view" : "browser"))")
         case .unrecorded:
             if surface == .browser {
                 // The browser knows nothing of completeUrl/cancelUrl: reaching them there leaves the app uninformed.

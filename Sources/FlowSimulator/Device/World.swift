@@ -175,7 +175,7 @@ final class World {
         } else {
             self.decider = engine
         }
-        self.network = Network(pages: flow.pages, responder: flow.responder)
+        self.network = Network(pages: flow.pages, responder: flow.responder, live: flow.liveNetwork)
         oracle.onChoice = { [weak self] label in self?.emit(.choice, context: "os", action: label) }
     }
 

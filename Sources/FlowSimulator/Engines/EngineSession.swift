@@ -16,4 +16,21 @@ public protocol EngineSession: AnyObject {
     func tap(_ target: EngineTap) -> Bool
     /// Ends the web view. Always called, also after a failure.
     func close()
+    /// The headers and body of paused request `id` as the engine would send them (nil: not reported).
+    func details(of id: EngineRequestID) -> EngineRequestDetails?
+}
+
+/// What a paused request carries (for `plainview record`, which sends it to the real server).
+public struct EngineRequestDetails: Sendable, Hashable {
+    public var headers: [RecordedResponse.Header]
+    public var body: [UInt8]
+    public init(headers: [RecordedResponse.Header], body: [UInt8]) {
+        self.headers = headers
+        self.body = body
+    }
+}
+
+extension EngineSession {
+    /// The headers and body of paused request `id`, when the engine reported them; nil otherwise.
+    public func details(of id: EngineRequestID) -> EngineRequestDetails? { nil }
 }

@@ -14,7 +14,9 @@ enum ConfigBridge {
 
     private static func path(_ node: ConfigNode, folder: String) throws(ConfigError) -> String {
         let rel = try node.string()
-        let path = rel.hasPrefix("/") ? rel : (folder as NSString).appendingPathComponent(rel)
+        // `..` is resolved by name: the flow's folder may not exist yet (a flow checked before it is written).
+        let path = URL(fileURLWithPath: rel.hasPrefix("/") ? rel : (folder as NSString).appendingPathComponent(rel))
+            .standardizedFileURL.path
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw node.error("cannot read '\(rel)' (looked at \(path))")
         }

@@ -336,6 +336,12 @@ public enum FlowLoader {
 
     // MARK: steps
 
+    /// One step written as it is in a flow's `steps:` list (`tap: Pay`, `app: BankID complete`, `accept` …), read
+    /// from text named `name` in messages (`--step 2`).
+    public static func step(_ text: String, name: String) throws(ConfigError) -> FlowStep {
+        try parseStep(try ConfigNode.parse(text, file: name))
+    }
+
     static func parseStep(_ node: ConfigNode) throws(ConfigError) -> FlowStep {
         if node.isScalar {
             switch try node.string() {
