@@ -110,10 +110,9 @@ public enum Recorder {
     public static func record(_ r: Request, engine: any WebEngine, network: LiveRecording) throws(Failure) -> Summary {
         var flow = try sessionFlow(r)
         flow.liveNetwork = network
-        let clock = ContinuousClock()
-        let began = clock.now
+        let began = Date()
         let session = Simulator.run(flow, engine: engine).branches[0]
-        let seconds = (clock.now - began).seconds
+        let seconds = Date().timeIntervalSince(began)
         let exchanges = network.recorded
         let unanswered = exchanges.compactMap { x -> String? in
             guard case .document = x.request.kind, case .failure(let f) = x.result else { return nil }
@@ -131,8 +130,8 @@ public enum Recorder {
         let folder = URL(fileURLWithPath: r.out)
         var writer = HARFlowWriter.Options(
             name: r.name ?? folder.lastPathComponent, source: r.url,
-            policyPath: relativePath(from: folder, to: r.policy),
-            environmentPath: r.environment.map { relativePath(from: folder, to: $0) },
+            policyPath: HARFlowWriter.relativePath(from: folder, to: r.policy),
+            environmentPath: r.environment.map { HARFlowWriter.relativePath(from: folder, to: $0) },
             platform: flow.policy.platform.rawValue, expect: session.outcome.kind.rawValue)
         writer.recorded = .init(engine: engine.name, ending: "\(session.outcome) · \(session.hops) hops")
         let options = HARImport.Options(
@@ -204,17 +203,5 @@ public enum Recorder {
         case .switchToApp: .switchToApp
         }
     }
-
-    /// `file` (relative to the current directory or absolute) as a path relative to `folder`.
-    static func relativePath(from folder: URL, to file: String) -> String {
-        let base = folder.standardizedFileURL.pathComponents
-        let target = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
-        var i = 0
-        while i < base.count, i < target.count, base[i] == target[i] { i += 1 }
-        return (Array(repeating: "..", count: base.count - i) + target[i...]).joined(separator: "/")
-    }
 }
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

@@ -97,8 +97,8 @@ struct Import: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: out)
         let writer = HARFlowWriter.Options(
             name: name ?? folder.lastPathComponent, source: har,
-            policyPath: policy.map { relativePath(from: folder, to: $0) },
-            environmentPath: environment.map { relativePath(from: folder, to: $0) },
+            policyPath: policy.map { HARFlowWriter.relativePath(from: folder, to: $0) },
+            environmentPath: environment.map { HARFlowWriter.relativePath(from: folder, to: $0) },
             platform: platform.rawValue, expect: expect?.rawValue)
         let result: HARImport.Result
         do {
@@ -128,16 +128,6 @@ struct Import: AsyncParsableCommand {
             for f in result.residue.prefix(20) { print("  \(f)") }
         }
     }
-}
-
-/// `to` (relative to the current directory or absolute) as a path relative to `folder`.
-func relativePath(from folder: URL, to file: String) -> String {
-    let base = folder.standardizedFileURL.pathComponents
-    let target = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
-    var i = 0
-    while i < base.count, i < target.count, base[i] == target[i] { i += 1 }
-    let ups = Array(repeating: "..", count: base.count - i)
-    return (ups + target[i...]).joined(separator: "/")
 }
 
 /// Exits 64 naming the flag when a file it names does not exist.

@@ -261,6 +261,16 @@ public enum HARFlowWriter {
 
     // MARK: - Helpers
 
+    /// `file` (relative to the current directory or absolute) as a path relative to `folder`: how a flow file names
+    /// its policy and environment.
+    public static func relativePath(from folder: URL, to file: String) -> String {
+        let base = folder.standardizedFileURL.pathComponents
+        let target = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
+        var i = 0
+        while i < base.count, i < target.count, base[i] == target[i] { i += 1 }
+        return (Array(repeating: "..", count: base.count - i) + target[i...]).joined(separator: "/")
+    }
+
     /// Writes a new file without syncing it: the folder is the atomic unit (renamed into place once complete), and
     /// a sync per page file cost more than the rest of an import.
     static func writeNewFile(_ data: Data, path: String) throws {
