@@ -56,6 +56,7 @@ extension LiveRecording {
         let seconds = x.started.timeIntervalSince1970
         return HAREntry(
             fileIndex: index, startedDateTime: x.started.formatted(.iso8601), startedAt: seconds, request: request,
-            response: response, resourceType: type, initiatorType: initiator, role: role)
+            response: response, resourceType: type, initiatorType: initiator, role: role,
+            context: x.request.context.rawValue)
     }
 }

@@ -25,12 +25,15 @@ public final class LiveRecording: LiveNetwork {
 
     private let client: UpstreamClient
     private let userAgent: String
+    private let browserUserAgent: String
     private let exchanges = Mutex<[Exchange]>([])
 
-    /// `userAgent` goes on requests the engine did not describe (the app's own loads).
-    public init(client: UpstreamClient, userAgent: String) {
+    /// `userAgent` goes on the web view's requests the engine did not describe (the app's own loads),
+    /// `browserUserAgent` on the system browser's (Safari's or Chrome's).
+    public init(client: UpstreamClient, userAgent: String, browserUserAgent: String) {
         self.client = client
         self.userAgent = userAgent
+        self.browserUserAgent = browserUserAgent
     }
 
     /// Everything recorded so far, in order.
@@ -39,7 +42,9 @@ public final class LiveRecording: LiveNetwork {
     public func fetch(_ request: LiveRequest) -> Result<RecordedResponse, LiveNetworkFailure> {
         var headers = request.headers
         func has(_ name: String) -> Bool { headers.contains { $0.name.lowercased() == name } }
-        if !has("user-agent") { headers.append(.init("User-Agent", userAgent)) }
+        if !has("user-agent") {
+            headers.append(.init("User-Agent", request.context == .browser ? browserUserAgent : userAgent))
+        }
         if case .document = request.kind, !has("accept") {
             headers.append(.init("Accept", "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"))
         }

@@ -88,6 +88,9 @@ public final class UpstreamClient: Sendable {
             tlsConfiguration: tls, redirectConfiguration: .disallow,
             timeout: .init(connect: timeout, read: timeout), decompression: .enabled(limit: .size(Self.maximumBody)))
         configuration.dnsOverride = resolve.mapValues(\.address)
+        // A refused connection or a failed TLS handshake is the answer (said at once), not something to retry until
+        // the timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.timeout = timeout
         self.resolve = resolve
@@ -133,13 +136,14 @@ public final class UpstreamClient: Sendable {
         } catch let error as UpstreamError {
             throw error
         } catch {
-            throw UpstreamError(Self.explain(error, url: u))
+            let via = u.comparableHost.flatMap { resolve[$0] }.map { " at \($0.address)" + ($0.port.map { ":\($0)" } ?? "") }
+            throw UpstreamError(Self.explain(error, url: u, via: via ?? ""))
         }
     }
 
     /// One sentence for a connection, TLS or timeout failure.
-    static func explain(_ error: any Error, url: WebURL) -> String {
-        let place = (url.hostname ?? "") + (url.port.map { ":\($0)" } ?? "")
+    static func explain(_ error: any Error, url: WebURL, via: String) -> String {
+        let place = (url.hostname ?? "") + (url.port.map { ":\($0)" } ?? "") + via
         if let e = error as? HTTPClientError {
             switch e {
             case .deadlineExceeded, .readTimeout, .connectTimeout:

@@ -118,7 +118,8 @@ struct Record: AsyncParsableCommand {
         let userAgent =
             flow.userAgent
             ?? (flow.policy.platform == .ios ? PlatformUserAgents.iPhoneWebView : PlatformUserAgents.androidWebView)
-        let network = LiveRecording(client: client, userAgent: userAgent)
+        let network = LiveRecording(
+            client: client, userAgent: userAgent, browserUserAgent: PlatformUserAgents.browser(on: flow.policy.platform))
         let web: any WebEngine
         do throws(EngineFailure) {
             web = engine == .chromium ? try ChromiumEngine(timeout: timeout) : try WebKitEngine(timeout: timeout)

@@ -85,6 +85,29 @@ let plantedSecrets = [
         #expect(last.contains("\"orderId\": 42")) // not a secret name
     }
 
+    /// A secret written as a UUID (BankID's `autostarttoken`) gets a UUID placeholder, the same wherever it appears,
+    /// because the BankID app refuses a launch URL whose token is not one; the strict check knows it as a placeholder.
+    @Test func aUUIDSecretKeepsItsShape() throws {
+        let token = "7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6"
+        let launch = "bankid:///?autostarttoken=\(token)&redirect=null"
+        let page = HAREntry(
+            fileIndex: 0, request: HARRequest(url: "https://psp.example.net/bankid?tx=B1"),
+            response: HARResponse(
+                status: 200, content: HARContent(mimeType: "text/html", body: Data("<a href=\"\(launch)\">Open BankID</a>".utf8)))
+        )
+        let attempt = HAREntry(fileIndex: 1, request: HARRequest(url: launch), response: HARResponse(status: 0))
+        var redactor = Redactor(config: .default)
+        let out = redactor.redact(HARLog(entries: [page, attempt]))
+        let body = String(decoding: out.entries[0].response.content.body ?? Data(), as: UTF8.self)
+        let placeholder = "00000000-0000-4000-8000-000000000001"
+        #expect(
+            body == "<a href=\"bankid:///?autostarttoken=\(placeholder)&amp;redirect=null\">Open BankID</a>"
+                || body == "<a href=\"bankid:///?autostarttoken=\(placeholder)&redirect=null\">Open BankID</a>", "\(body)")
+        #expect(out.entries[1].request.url == "bankid:///?autostarttoken=\(placeholder)&redirect=null")
+        #expect(SecretResidue.scan(body + "\n" + out.entries[1].request.url, file: "t").isEmpty)
+        #expect(!redactor.report.description.contains(token))
+    }
+
     @Test func redactionIsDeterministic() throws {
         let (_, a, ra) = try redacted("auto_post_3ds.har")
         let (_, b, rb) = try redacted("auto_post_3ds.har")

@@ -94,12 +94,16 @@ public struct HAREntry: Sendable, Hashable {
     public var initiatorType: String?
     /// What the entry is for a navigation replay.
     public var role: HARRole
+    /// Where the request was made, when the recorder knows (`plainview record`: `webview` or `browser`); nil for a
+    /// browser's or proxy's recording, which holds one context.
+    public var context: String?
 
     public init(
         fileIndex: Int, startedDateTime: String = "", startedAt: Double? = nil, pageref: String? = nil,
         request: HARRequest, response: HARResponse, resourceType: String = "document",
-        initiatorType: String? = nil, role: HARRole = .document
+        initiatorType: String? = nil, role: HARRole = .document, context: String? = nil
     ) {
+        self.context = context
         self.fileIndex = fileIndex
         self.startedDateTime = startedDateTime
         self.startedAt = startedAt

@@ -25,6 +25,8 @@ public struct HARFlowDraft: Sendable, Hashable {
         /// Served in order; the last one repeats (a URL recorded twice gets two responses).
         public var responses: [Response]
         public var isFrame: Bool
+        /// `browser` for a page the system browser got (`plainview record`); nil: wherever it is asked for.
+        public var context: String? = nil
     }
 
     public enum Step: Sendable, Hashable {
@@ -113,7 +115,10 @@ public enum HARFlowBuilder {
                 headers.append(HARHeader(name: "Content-Type", value: mime.isEmpty ? "text/html" : mime))
             }
             let response = HARFlowDraft.Response(status: status, headers: headers, body: body, source: e.path)
-            let key = e.request.method + " " + canonical(e.request.url)
+            // A recorder that knows the context keeps the browser's pages apart: the same URL may answer the web view
+            // and the browser differently (a payment page, and the return page the bank app opens in the browser).
+            let context = e.context == "browser" ? "browser" : nil
+            let key = (context ?? "") + " " + e.request.method + " " + canonical(e.request.url)
             if let i = pageIndex[key] {
                 pages[i].responses.append(response)
             } else {
@@ -121,7 +126,7 @@ public enum HARFlowBuilder {
                 pages.append(
                     HARFlowDraft.Page(
                         url: e.request.url, method: e.request.method, responses: [response],
-                        isFrame: e.role == .frame))
+                        isFrame: e.role == .frame, context: context))
             }
             if e.role == .document { mainDocs.append(e) }
         }

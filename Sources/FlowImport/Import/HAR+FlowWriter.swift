@@ -144,6 +144,7 @@ public enum HARFlowWriter {
         for page in draft.pages {
             y.pair("url", .string(page.url), indent: 2, item: true)
             if page.method != "GET" { y.pair("method", .string(page.method), indent: 2) }
+            if let context = page.context { y.pair("in", .string(context), indent: 2) }
             let responses = page.responses
             if responses.count == 1 {
                 emit(responses[0], url: page.url, indent: 2)

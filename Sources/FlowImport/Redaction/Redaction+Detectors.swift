@@ -321,10 +321,30 @@ enum Detectors {
         PercentEncoding.isASCIIAlphanumeric(b) || b == UInt8(ascii: "_")
     }
 
-    /// A placeholder this redactor writes (`REDACTED-CARD-2`, `redacted3@example.invalid`, `-990000004`).
+    /// A placeholder this redactor writes (`REDACTED-CARD-2`, `redacted3@example.invalid`, `-990000004`,
+    /// `00000000-0000-4000-8000-000000000003`).
     static func isPlaceholder(_ s: String) -> Bool {
         s.hasPrefix("REDACTED-") || (s.hasPrefix("redacted") && s.hasSuffix("@example.invalid"))
             || (s.utf8.count == 10 && s.hasPrefix("-99") && s.dropFirst().allSatisfy { $0.isASCII && $0.isNumber })
+            || (s.utf8.count == 36 && s.hasPrefix(uuidPlaceholderPrefix))
+    }
+
+    /// The start of the placeholder of a secret written as a UUID: the placeholder is a UUID too, because protocols
+    /// check the shape (BankID's `autostarttoken` must be one, or the app refuses the launch).
+    static let uuidPlaceholderPrefix = "00000000-0000-4000-8000-"
+
+    /// 8-4-4-4-12 hex digits (RFC 9562's text form), either case.
+    static func isUUID(_ s: String) -> Bool {
+        let b = Array(s.utf8)
+        guard b.count == 36 else { return false }
+        for (i, c) in b.enumerated() {
+            if [8, 13, 18, 23].contains(i) {
+                guard c == UInt8(ascii: "-") else { return false }
+            } else {
+                guard (0x30...0x39).contains(c) || (0x41...0x46).contains(c) || (0x61...0x66).contains(c) else { return false }
+            }
+        }
+        return true
     }
 
     /// A cheap test before decoding: could the text hold anything the decoded-text detectors find?

@@ -24,6 +24,8 @@ public struct Redactor: Sendable {
     private var placeholders: Set<String> = []
     /// Textual placeholder → its number form (for secrets written as JSON or script numbers).
     private var numericOf: [String: String] = [:]
+    /// How many secrets written as UUIDs got a UUID placeholder.
+    private var uuidPlaceholders = 0
     /// Spellings to replace everywhere: their bytes → placeholder.
     private var globalExact: [[UInt8]: String] = [:]
     /// First `keyLength` bytes of a spelling → the distinct lengths of the spellings starting so, longest
@@ -610,7 +612,16 @@ public struct Redactor: Sendable {
         } else {
             let n = (counters[kind] ?? 0) + 1
             counters[kind] = n
-            placeholder = kind == .email ? "redacted\(n)@example.invalid" : "REDACTED-\(kind.placeholderStem)-\(n)"
+            if kind == .email {
+                placeholder = "redacted\(n)@example.invalid"
+            } else if Detectors.isUUID(found) {
+                uuidPlaceholders += 1
+                let digits = String(uuidPlaceholders)
+                placeholder =
+                    Detectors.uuidPlaceholderPrefix + String(repeating: "0", count: max(0, 12 - digits.count)) + digits
+            } else {
+                placeholder = "REDACTED-\(kind.placeholderStem)-\(n)"
+            }
             placeholderOf[key] = placeholder
             kindOfPlaceholder[placeholder] = kind
             placeholders.insert(placeholder)

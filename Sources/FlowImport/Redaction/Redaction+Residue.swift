@@ -75,6 +75,7 @@ public enum SecretResidue {
         }
         for m in can.longestJoinedDigits >= 12 ? digitRun.matches(in: decoded) : [] {
             let run = ns.substring(with: m.range)
+            if Detectors.isPlaceholder(run) { continue }
             let digits = run.filter(\.isNumber)
             if digits.count == run.count, let v = Int(digits), isUnixTime(v, digits: digits.count) { continue }
             add(1, "long-digit-run", m.range)
@@ -109,7 +110,9 @@ public enum SecretResidue {
             }
         }
         for m in can.mayHoldPathToken ? Detectors.pathSegment.matches(in: decoded) : [] {
-            guard Detectors.isPathToken(ns.substring(with: m.range)), Detectors.isInURLPath(ns, m.range) else { continue }
+            let segment = ns.substring(with: m.range)
+            guard Detectors.isPathToken(segment), !Detectors.isPlaceholder(segment), Detectors.isInURLPath(ns, m.range)
+            else { continue }
             add(5, "path-token", m.range)
         }
         for m in can.mayHoldAWSKey ? Detectors.awsAccessKey.matches(in: decoded) : [] { add(6, "aws-access-key", m.range) }

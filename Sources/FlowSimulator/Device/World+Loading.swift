@@ -35,6 +35,11 @@ extension World {
             ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }, encoding: encoding)
             : form.action
         let (frame, index) = targetFrame(form.target, from: frameIndex, in: surface)
+        // A live network (`plainview record`) sends what the form posts; the model's own browser has no engine to say.
+        postedForm =
+            method == "POST"
+            ? (form.action, Array(URLTools.formEncoded(form.fields.map { ($0.name, $0.value) }, encoding: encoding).utf8))
+            : nil
         navigate(surface, url, frame: frame, frameIndex: index, trigger: .form, gesture: gesture, method: method)
     }
 
@@ -82,7 +87,12 @@ extension World {
         let context: PageContext = surface == .host ? .webview : .browser
         let blockedBy = blockedThirdPartySite(surface, url, frame: frame)
         clock += Self.networkTime
-        let detail = FetchDetail(kind: .document(frame: frame, trigger: trigger, gesture: gesture))
+        var detail = FetchDetail(kind: .document(frame: frame, trigger: trigger, gesture: gesture))
+        if method == "POST", let posted = postedForm, posted.url == url {
+            detail.headers = [.init("Content-Type", "application/x-www-form-urlencoded")]
+            detail.body = posted.body
+        }
+        postedForm = nil
         switch network.fetch(
             url, method: method, context: context, jar: requestJar(surface, blockedBy: blockedBy), detail: detail)
         {

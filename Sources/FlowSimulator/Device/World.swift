@@ -134,6 +134,8 @@ final class World {
     let engineName: String
     /// Engine mode: the engine's paused request the navigation being decided came from (answered once).
     var engineRequest: EngineRequestID?
+    /// The form the model just submitted by POST, and its encoded fields (for a live network's request body).
+    var postedForm: (url: String, body: [UInt8])?
     /// Engine mode: the engine said nothing more happens by itself (until the world gives it something).
     var engineIdle = false
     /// Events of sub-frame navigations (a page's iframes loading): not steps towards the step bound, which is

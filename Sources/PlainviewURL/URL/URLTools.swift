@@ -36,10 +36,15 @@ public enum URLTools {
     /// A GET form's URL: the action with its query replaced by the fields (application/x-www-form-urlencoded)
     /// and no fragment.
     public static func formGetURL(action: String, fields: [(String, String)], encoding: TextEncoding = .utf8) -> String {
-        let query = fields.map {
-            "\(PercentEncoding.encodeForm($0.0, encoding: encoding))=\(PercentEncoding.encodeForm($0.1, encoding: encoding))"
-        }.joined(separator: "&")
+        let query = formEncoded(fields, encoding: encoding)
         guard let u = WebURL(action) else { return action }
         return u.withoutFragment.replacingQuery(query).href
+    }
+
+    /// Form fields as `application/x-www-form-urlencoded` in `encoding`: a GET form's query, a POST form's body.
+    public static func formEncoded(_ fields: [(String, String)], encoding: TextEncoding = .utf8) -> String {
+        fields.map {
+            "\(PercentEncoding.encodeForm($0.0, encoding: encoding))=\(PercentEncoding.encodeForm($0.1, encoding: encoding))"
+        }.joined(separator: "&")
     }
 }

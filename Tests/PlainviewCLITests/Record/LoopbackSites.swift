@@ -8,6 +8,7 @@ import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOSSL
+import Synchronization
 import TestSupport
 
 enum LoopbackSites {
@@ -41,6 +42,17 @@ enum LoopbackSites {
             Answer(status: status, headers: [("Location", location)], body: "")
         }
         static let notFound = Answer(status: 404, headers: [("Content-Type", "text/plain")], body: "not found")
+    }
+
+    /// A server's state: how many times something happened (thread-safe; the first call returns 1).
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func next() -> Int {
+            count.withLock {
+                $0 += 1
+                return $0
+            }
+        }
     }
 
     static let folder = "Tests/PlainviewCLITests/Fixtures/test-ca"

@@ -142,4 +142,153 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: out))
         }
     }
+
+    /// Android: the bank app returns by opening paymentUrl, which Chrome opens; the payment-url helper's page there
+    /// sends an intent: URL back to the app, which reloads the payment page (Pages/04-android-return-page, live).
+    /// The server tells the web view (`wv` in the User-Agent) from Chrome, and counts the web view's loads.
+    static func androidIntentReturn() -> @Sendable (LoopbackSites.Request) -> LoopbackSites.Answer {
+        let loads = LoopbackSites.Counter()
+        let payment = "/swedbank-pay-mobile/sdk-callback/android-intent"
+        let paymentURL = "https://shop.example.com\(payment)?package=com.example.shop&id=7f3e9a"
+        let intent =
+            "intent://shop.example.com\(payment)?package=com.example.shop&amp;id=7f3e9a#Intent;scheme=https;action=com.swedbankpay.mobilesdk.VIEW_PAYMENTORDER;package=com.example.shop;end;"
+        return { r in
+            switch (r.host, r.path) {
+            case ("shop.example.com", payment):
+                guard r.headers["user-agent"]?.contains("; wv)") == true else {
+                    return .page(
+                        "<meta http-equiv=\"refresh\" content=\"0;url=\(intent)\"><p><a href=\"\(intent)\">Back to app</a></p>")
+                }
+                if loads.next() == 1 {
+                    let back = paymentURL.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                    return .page(
+                        "<title>Checkout</title><a href=\"intent://authorize?ref=88f1&amp;return=\(back)#Intent;scheme=bankapp;package=com.bank.example;end\">Pay with the Bank app</a>"
+                    )
+                }
+                return .page(
+                    "<title>Paid</title><script>window.location.href = \"https://shop.example.com/payment-completed\";</script>")
+            default:
+                return .notFound
+            }
+        }
+    }
+
+    /// iOS: the PSP's page opens BankID, which returns to the app's universal link (its paymentUrl); the app
+    /// reloads the payment page, which is paid now.
+    static func iOSBankID() -> @Sendable (LoopbackSites.Request) -> LoopbackSites.Answer {
+        let loads = LoopbackSites.Counter()
+        return { r in
+            switch (r.host, r.path) {
+            case ("shop.example.com", "/pay"):
+                if loads.next() == 1 {
+                    return .page("<title>Checkout</title><a href=\"https://psp.example.net/bankid?tx=B1\">Pay with BankID</a>")
+                }
+                return .page(
+                    "<title>Paid</title><script>window.location.href = \"https://shop.example.com/payment-completed\";</script>")
+            case ("psp.example.net", "/bankid"):
+                let back =
+                    "https://shop.example.com/pay?order=9".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                return .page(
+                    "<title>BankID</title><a href=\"bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&amp;redirect=\(back)\">Open BankID</a>"
+                )
+            default:
+                return .notFound
+            }
+        }
+    }
+
+    static func write(_ text: String, _ name: String, in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent(name).path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test(arguments: SimulateEngineCLITests.engines)
+    func appSwitchesAreRecordedAndReplayAlike(engine: String) async throws {
+        guard SimulateEngineCLITests.present("chromium"), SimulateEngineCLITests.present("webkit") else { return }
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let androidPolicy = try Self.write(
+            """
+            platform: android
+            paymentUrl: https://shop.example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop&id=7f3e9a
+            completeUrl: https://shop.example.com/payment-completed
+            cancelUrl: https://shop.example.com/payment-canceled
+            redirectPolicy: webview
+            """, "android-policy.yaml", in: dir)
+        let androidEnv = try Self.write(
+            """
+            apps:
+              - name: Shop
+                package: com.example.shop
+                behaviour: {host: true}
+              - name: Bank
+                package: com.bank.example
+                schemes: [bankapp]
+                behaviour: {then: complete, returnTo: {queryParameter: return}}
+            """, "android-env.yaml", in: dir)
+        let iosPolicy = try Self.write(
+            """
+            platform: ios
+            paymentUrl: https://shop.example.com/pay?order=9
+            completeUrl: https://shop.example.com/payment-completed
+            cancelUrl: https://shop.example.com/payment-canceled
+            callbackScheme: shopapp
+            redirectPolicy: goodlist
+            goodlist: [psp.example.net]
+            """, "ios-policy.yaml", in: dir)
+        let iosEnv = try Self.write(
+            """
+            apps:
+              - name: Shop
+                schemes: [shopapp]
+                universalLinks: [{host: shop.example.com, paths: ["/pay*"]}]
+                behaviour: {host: true}
+              - name: BankID
+                behaviour: {model: bankid}
+            """, "ios-env.yaml", in: dir)
+        let cases:
+            [(
+                name: String, handler: @Sendable (LoopbackSites.Request) -> LoopbackSites.Answer, url: String,
+                policy: String, env: String, steps: [String], hops: Int, apps: String
+            )] = [
+                (
+                    "android-intent-return", Self.androidIntentReturn(),
+                    "https://shop.example.com/swedbank-pay-mobile/sdk-callback/android-intent?package=com.example.shop&id=7f3e9a",
+                    androidPolicy, androidEnv, ["tap: Pay with the Bank app"], 7, "Bank, Shop"
+                ),
+                (
+                    "ios-bankid", Self.iOSBankID(), "https://shop.example.com/pay?order=9", iosPolicy, iosEnv,
+                    ["tap: Pay with BankID", "tap: Open BankID"], 6, "BankID, Shop"
+                ),
+            ]
+        for c in cases {
+            let out = dir.appendingPathComponent(c.name).path
+            try await LoopbackSites.serve(c.handler) { port in
+                let r = try await SimulateEngineCLITests.cli(
+                    [
+                        "record", c.url, "--engine", engine, "--policy", c.policy, "--env", c.env, "--out", out, "--ca-file",
+                        LoopbackSites.caFile,
+                    ]
+                        + c.steps.flatMap { ["--step", $0] } + Self.resolve(port), timeout: 300)
+                #expect(r.status == 0, "\(r)")
+                #expect(r.stdoutLines.first == "recorded \(c.url) in \(engine): complete in web view · \(c.hops) hops", "\(r)")
+                let yaml = try String(contentsOfFile: out + "/flow.yaml", encoding: .utf8)
+                #expect(yaml.contains("expect:\n  outcome: \"complete\""), "\(yaml)")
+                if c.name == "android-intent-return" {
+                    // The same URL answered the web view twice (menu, then paid) and Chrome once (the intent page).
+                    #expect(yaml.contains("    in: \"browser\"\n"), "\(yaml)")
+                    #expect(yaml.contains("recorded 2 times; served in order"), "\(yaml)")
+                } else {
+                    // BankID's token is redacted to a placeholder BankID still accepts.
+                    #expect(yaml.contains("REDACTED") || !yaml.contains("7c40b5c9"), "\(yaml)")
+                }
+                let replay = try await SimulateEngineCLITests.cli(["simulate", "--engine", "compare", out], timeout: 300)
+                #expect(replay.status == 0, "\(replay)")
+                let line = "PASS  \(c.name)  complete in web view · \(c.hops) hops · apps: \(c.apps)"
+                #expect(replay.stdoutLines.filter { $0 == line }.count == 3, "\(replay)")
+                #expect(replay.stdoutLines.contains("compare: 1 flow, 0 differ (0 differences)"), "\(replay)")
+            }
+        }
+    }
 }
