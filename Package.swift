@@ -155,7 +155,7 @@ let package = Package(
         .target(
             name: "PlainviewRecorder",
             dependencies: [
-                "FlowSimulator", "FlowImport", "PlainviewConfig", "PlainviewURL", "NavigationPolicy",
+                "FlowSimulator", "FlowImport", "PlainviewConfig", "PlainviewURL", "NavigationPolicy", "PageScan",
                 tools("AsyncHTTPClient", "async-http-client"),
                 tools("NIOCore", "swift-nio"),
                 tools("NIOHTTP1", "swift-nio"),

@@ -18,18 +18,25 @@ public enum Recorder {
         public var environment: String?
         /// What the user does, each written as in a flow's `steps:` (`tap: Pay`, `app: BankID complete`).
         public var steps: [String]
-        /// The flow folder to write, and its name.
-        public var out: String
+        /// The flow folder to write (nil: nothing is written), and its name.
+        public var out: String?
         public var name: String?
+        /// A committed flow folder of the same checkout to compare the recording with (`--diff`).
+        public var diff: String?
         public var force: Bool
         /// nil: not redacted (`--no-redact`).
         public var redaction: RedactionConfig?
         public var strict: Bool
 
+        /// The flow's default name: its folder's.
+        var folderName: String { URL(fileURLWithPath: out ?? diff ?? "recording").lastPathComponent }
+
         public init(
-            url: String, policy: String, environment: String? = nil, steps: [String] = [], out: String,
-            name: String? = nil, force: Bool = false, redaction: RedactionConfig? = .default, strict: Bool = false
+            url: String, policy: String, environment: String? = nil, steps: [String] = [], out: String?,
+            name: String? = nil, diff: String? = nil, force: Bool = false, redaction: RedactionConfig? = .default,
+            strict: Bool = false
         ) {
+            self.diff = diff
             self.url = url
             self.policy = policy
             self.environment = environment
@@ -58,6 +65,8 @@ public enum Recorder {
         public var replay: SimulationReport
         /// Resource requests (scripts, images, XHR) that got no answer, one line each.
         public var failures: [String]
+        /// `--diff`: what changed since the committed flow (empty: nothing).
+        public var drift: [FlowDrift.Change]?
     }
 
     public enum Failure: Error, Sendable, CustomStringConvertible {
@@ -77,7 +86,7 @@ public enum Recorder {
     /// The live session's flow: the policy and environment, the first page, the user's steps, no pages.
     public static func sessionFlow(_ r: Request) throws(Failure) -> Flow {
         var y = YAMLEmitter()
-        y.pair("name", .string(r.name ?? URL(fileURLWithPath: r.out).lastPathComponent))
+        y.pair("name", .string(r.name ?? r.folderName))
         y.pair("policy", .string(URL(fileURLWithPath: r.policy).standardizedFileURL.path))
         if let e = r.environment { y.pair("environment", .string(URL(fileURLWithPath: e).standardizedFileURL.path)) }
         y.pair("start", .string(r.url))
@@ -127,9 +136,10 @@ public enum Recorder {
         var log = network.harLog(creator: "plainview record (\(engine.name))")
         var redaction = r.redaction
         if let text = try? ConfigNode.readText(path: r.policy) { redaction?.keepQueryValues(ofURLsIn: text) }
-        let folder = URL(fileURLWithPath: r.out)
+        // Without --out, the flow is drafted as if it were beside the flow it is compared with.
+        let folder = URL(fileURLWithPath: r.out ?? r.diff ?? ".")
         var writer = HARFlowWriter.Options(
-            name: r.name ?? folder.lastPathComponent, source: r.url,
+            name: r.name ?? r.folderName, source: r.url,
             policyPath: HARFlowWriter.relativePath(from: folder, to: r.policy),
             environmentPath: r.environment.map { HARFlowWriter.relativePath(from: folder, to: $0) },
             platform: flow.policy.platform.rawValue, expect: session.outcome.kind.rawValue)
@@ -155,15 +165,29 @@ public enum Recorder {
             files = HARImport.files(result, options: o)
         }
         let replayed = try replay(files, folder: folder, engine: engine)
+        var drift: [FlowDrift.Change]?
+        if let committed = r.diff {
+            let loaded: [Flow]
+            do {
+                loaded = try FlowLoader.load([committed])
+            } catch {
+                throw .input("--diff \(committed): \(error.description)")
+            }
+            guard let old = loaded.first else { throw .input("--diff \(committed): no flow there") }
+            drift = FlowDrift.compare(
+                old: old, new: try drafted(files, folder: folder), oldOutcome: old.expect.outcome, newOutcome: session.outcome)
+        }
 
         result.residue = HARImport.residue(in: files)
         if r.strict, !result.residue.isEmpty {
             throw .residue(HARImport.Failure.residue(result.residue).description)
         }
-        do {
-            try HARFlowWriter.write(files, to: folder, force: r.force)
-        } catch {
-            throw .input(error.description)
+        if r.out != nil {
+            do {
+                try HARFlowWriter.write(files, to: folder, force: r.force)
+            } catch {
+                throw .input(error.description)
+            }
         }
         return Summary(
             session: session, requests: exchanges.count,
@@ -173,24 +197,27 @@ public enum Recorder {
             failures: exchanges.compactMap { x in
                 if case .failure(let f) = x.result { return "\(x.request.method) \(x.request.url): \(f.message)" }
                 return nil
-            })
+            }, drift: drift)
     }
 
     /// Runs the flow `files` would write (read from memory, as if it were in `folder`).
     static func replay(
         _ files: [(name: String, data: Data)], folder: URL, engine: (any WebEngine)?
     ) throws(Failure) -> SimulationReport {
+        Simulator.run(try drafted(files, folder: folder), engine: engine).branches[0]
+    }
+
+    /// The flow `files` would write, read from memory as if it were in `folder`.
+    static func drafted(_ files: [(name: String, data: Data)], folder: URL) throws(Failure) -> Flow {
         guard let yaml = files.first(where: { $0.name == "flow.yaml" }) else { throw .input("no flow.yaml drafted") }
         let bodies = Dictionary(files.map { ($0.name, $0.data) }, uniquingKeysWith: { a, _ in a })
-        let flow: Flow
         do {
-            flow = try FlowLoader.parse(
+            return try FlowLoader.parse(
                 String(decoding: yaml.data, as: UTF8.self), file: folder.appendingPathComponent("flow.yaml").path,
                 folder: folder.path, bodies: bodies)
         } catch {
             throw .input("the drafted flow does not load: \(error.description)")
         }
-        return Simulator.run(flow, engine: engine).branches[0]
     }
 
     /// A step of the flow as the draft writes it.

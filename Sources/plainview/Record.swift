@@ -42,7 +42,13 @@ struct Record: AsyncParsableCommand {
     var steps: [String] = []
 
     @Option(help: "The flow folder to create.")
-    var out: String
+    var out: String?
+
+    @Option(
+        help:
+            "A committed flow folder of this checkout: list what changed (hosts, pages, redirects, what pages do by themselves, the outcome); exit 1 when anything did."
+    )
+    var diff: String?
 
     @Flag(help: "Replace the folder if it exists (only once the new one is complete).")
     var force = false
@@ -70,6 +76,7 @@ struct Record: AsyncParsableCommand {
     @OptionGroup var redaction: RedactionOptions
 
     func validate() throws {
+        guard out != nil || diff != nil else { throw inputError("record needs --out FOLDER, --diff FLOWDIR, or both") }
         try requireFiles([("--policy", policy), ("--env", environment)] + caFiles.map { ("--ca-file", $0) })
         guard url.lowercased().hasPrefix("https://") || url.lowercased().hasPrefix("http://") else {
             throw inputError("URL \(url): expected an absolute http(s) URL")
@@ -97,7 +104,8 @@ struct Record: AsyncParsableCommand {
         let request: Recorder.Request
         do {
             request = Recorder.Request(
-                url: url, policy: policy, environment: environment, steps: steps, out: out, name: name, force: force,
+                url: url, policy: policy, environment: environment, steps: steps, out: out, name: name, diff: diff,
+                force: force,
                 redaction: try redaction.config(), strict: strict)
         } catch {
             throw inputError(error.description)
@@ -145,7 +153,9 @@ struct Record: AsyncParsableCommand {
                 format: "  %d request(s), %d of them pages, in %.2f s (%.2f s waiting for the servers)", summary.requests,
                 summary.documents, summary.seconds, summary.networkSeconds))
         for f in summary.failures { print("  no answer: \(f)") }
-        print("wrote \(out)/flow.yaml and \(summary.files.count - 1) page file(s); \(flow.steps.count) user step(s)")
+        if let out {
+            print("wrote \(out)/flow.yaml and \(summary.files.count - 1) page file(s); \(flow.steps.count) user step(s)")
+        }
         let m = summary.model, r = summary.replay
         print("replayed: model \(m.outcome) · \(m.hops) hops; \(web.name) \(r.outcome) · \(r.hops) hops")
         if m.outcome.kind != s.outcome.kind {
@@ -155,6 +165,15 @@ struct Record: AsyncParsableCommand {
         if r.outcome.kind != s.outcome.kind || r.hops != s.hops {
             printError("warning: replaying the flow in \(web.name) did not end as the session did")
             throw Exit.expectationFailed
+        }
+        if let diff, let drift = summary.drift {
+            if drift.isEmpty {
+                print("no drift against \(diff)")
+            } else {
+                print("drift against \(diff): \(drift.count) change(s)")
+                for change in drift { print("  \(change)") }
+                throw Exit.expectationFailed
+            }
         }
     }
 }

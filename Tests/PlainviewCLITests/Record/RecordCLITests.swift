@@ -10,7 +10,9 @@ import TestSupport
 
     /// A card payment whose 3-D Secure challenge is posted into an iframe: the PSP's session cookie must come back
     /// with the card form, and the ACS checks the one-time code the user typed.
-    static let cardCheckout: @Sendable (LoopbackSites.Request) -> LoopbackSites.Answer = {
+    /// Version 2 changed: the card form's redirect goes to a new 3-D Secure page, which also posts a 3DS Method form
+    /// to the bank's own host in a hidden frame.
+    static func cardCheckout(version: Int = 1) -> @Sendable (LoopbackSites.Request) -> LoopbackSites.Answer {
         let shop = "https://shop.example.com", psp = "https://psp.example.net", acs = "https://acs.bank.example"
         return { r in
             switch (r.host, r.method, r.path) {
@@ -29,15 +31,26 @@ import TestSupport
                 guard r.headers["cookie"]?.contains("psp_session=s3ss10n-9f8e7d6c5b4a") == true,
                     r.form("pan") == "4111111111111111"
                 else { return LoopbackSites.Answer(status: 403, body: "<p>Your session was lost</p>") }
-                return .redirect("/3ds?tx=T7")
-            case ("psp.example.net", "GET", "/3ds"):
-                return .page(
+                return .redirect(version == 1 ? "/3ds?tx=T7" : "/3ds/v2?tx=T7")
+            case ("bank.example", "POST", "/3ds-method"):
+                return .page("<p>ok</p>")
+            case ("psp.example.net", "GET", "/3ds"), ("psp.example.net", "GET", "/3ds/v2"):
+                let method =
+                    version == 1
+                    ? ""
+                    : """
+                    <iframe name="method" style="display:none"></iframe><form id="m" target="method" method="post" \
+                    action="https://bank.example/3ds-method"><input type="hidden" name="threeDSMethodData" value="e30"></form>
+                    <script>document.getElementById("m").submit();</script>
                     """
-                    <title>Verifying</title><iframe name="challenge" width="390" height="400"></iframe>
-                    <form id="creq" target="challenge" method="post" action="\(acs)/challenge">
-                    <input type="hidden" name="creq" value="eyJ0eCI6IlQ3In0"></form>
-                    <script>document.getElementById("creq").submit();</script>
-                    """)
+                return .page(
+                    method
+                        + """
+                        <title>Verifying</title><iframe name="challenge" width="390" height="400"></iframe>
+                        <form id="creq" target="challenge" method="post" action="\(acs)/challenge">
+                        <input type="hidden" name="creq" value="eyJ0eCI6IlQ3In0"></form>
+                        <script>document.getElementById("creq").submit();</script>
+                        """)
             case ("acs.bank.example", "POST", "/challenge"):
                 return .page(
                     """
@@ -60,7 +73,7 @@ import TestSupport
                 return .notFound
             }
         }
-    }()
+    }
 
     /// The shop's iOS policy.
     static func policy(in folder: URL) throws -> String {
@@ -92,7 +105,7 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("card").path
-        try await LoopbackSites.serve(Self.cardCheckout) { port in
+        try await LoopbackSites.serve(Self.cardCheckout()) { port in
             let policy = try Self.policy(in: dir)
             let r = try await SimulateEngineCLITests.cli(
                 [
@@ -130,7 +143,7 @@ import TestSupport
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("card").path
-        try await LoopbackSites.serve(Self.cardCheckout) { port in
+        try await LoopbackSites.serve(Self.cardCheckout()) { port in
             let policy = try Self.policy(in: dir)
             let r = try await SimulateEngineCLITests.cli(
                 ["record", "https://shop.example.com/checkout?order=7", "--policy", policy, "--out", out]
@@ -290,5 +303,44 @@ import TestSupport
                 #expect(replay.stdoutLines.contains("compare: 1 flow, 0 differ (0 differences)"), "\(replay)")
             }
         }
+    }
+
+    /// Re-recording a checkout whose PSP changed, against the committed flow, lists what changed and exits 1; the
+    /// same checkout unchanged shows no drift.
+    @Test func aChangedCheckoutShowsAsDrift() async throws {
+        guard SimulateEngineCLITests.present("chromium") else { return }
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let committed = dir.appendingPathComponent("card").path
+        let policy = try Self.policy(in: dir)
+        func record(_ version: Int, _ extra: [String]) async throws -> CLIResult {
+            try await LoopbackSites.serve(Self.cardCheckout(version: version)) { port in
+                try await SimulateEngineCLITests.cli(
+                    [
+                        "record", "https://shop.example.com/checkout?order=7", "--policy", policy, "--step",
+                        "tap: Pay by card", "--step", "tap: Pay 100 SEK", "--step", "tap: Confirm", "--ca-file",
+                        LoopbackSites.caFile,
+                    ] + extra + Self.resolve(port), timeout: 300)
+            }
+        }
+        let first = try await record(1, ["--out", committed])
+        #expect(first.status == 0, "\(first)")
+        let same = try await record(1, ["--diff", committed])
+        #expect(same.status == 0, "\(same)")
+        #expect(same.stdoutLines.last == "no drift against \(committed)", "\(same)")
+        let changed = try await record(2, ["--diff", committed])
+        #expect(changed.status == 1, "\(changed)")
+        let drift = Array(changed.stdoutLines.drop { !$0.hasPrefix("drift against ") })
+        #expect(
+            drift == [
+                "drift against \(committed): 5 change(s)",
+                "  new host: bank.example (POST https://bank.example/3ds-method)",
+                "  new page: GET https://psp.example.net/3ds/v2",
+                "  new page: POST https://bank.example/3ds-method",
+                "  gone page: GET https://psp.example.net/3ds",
+                "  redirect: POST https://psp.example.net/card/pay: to https://psp.example.net/3ds → to https://psp.example.net/3ds/v2",
+            ], "\(changed)")
+        // Nothing was written by a --diff run without --out.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["card", "policy.yaml"])
     }
 }
