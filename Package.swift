@@ -53,6 +53,7 @@ let package = Package(
         .library(name: "PlainviewEngines", targets: ["PlainviewEngines"]),
         .library(name: "PlainviewServer", targets: ["PlainviewServer"]),
         .library(name: "BackendChecker", targets: ["BackendChecker"]),
+        .library(name: "PlainviewRecorder", targets: ["PlainviewRecorder"]),
         // Test helpers (project paths, test vectors, running the built CLI, generated dense pages), as NIO ships
         // NIOTestUtils: for Plainview's own tests and its benchmark package.
         .library(name: "PlainviewTestSupport", targets: ["TestSupport"]),

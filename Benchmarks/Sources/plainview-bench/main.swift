@@ -4,7 +4,7 @@
 // `cd Benchmarks && swift run -c release plainview-bench [options]`.
 //   --quick              shorter rounds (for a smoke run; figures are noisier)
 //   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, dense, simulate, process, shard, goodlist-load,
-//                        import, engine
+//                        import, engine, record
 //   --write-corpus DIR   write the generated pages and flows to DIR and exit
 //   --profile-scan FILE [floor] [N]  scan FILE N times in process (with `floor`: the empty-callback parse), for callgrind
 //   --peak-rss OUT EXE ARG…  (internal) run EXE, write "status maxRSSBytes seconds" to OUT (see Child.peak)
@@ -27,7 +27,7 @@ struct Options {
             case "--write-corpus": o.writeCorpus = it.next()
             case "-h", "--help":
                 print(
-                    "usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,shard,goodlist-load,import,engine] [--write-corpus DIR]"
+                    "usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,shard,goodlist-load,import,engine,record] [--write-corpus DIR]"
                 )
                 exit(0)
             default:
@@ -93,5 +93,6 @@ if options.wants("shard") { ShardBench.run(quick: options.quick).forEach(record)
 if options.wants("goodlist-load") { GoodlistLoadBench.run(quick: options.quick).forEach(record) }
 if options.wants("import") { ImportBench.run(quick: options.quick).forEach(record) }
 if options.wants("engine") { EngineBench.run(quick: options.quick).forEach(record) }
+if options.wants("record") { RecordBench.run(quick: options.quick).forEach(record) }
 
 Report.table(metrics, machine: Report.machine)

@@ -13,8 +13,9 @@ import TestSupport
 /// read what those wrote, as `merge-results` reads the shards' results files).
 @Suite struct DocumentedExamplesTests {
     /// Commands a test cannot run as a short process: a server that runs until stopped, and what talks to one
-    /// (helper-endpoints.md's `serve`, `curl` and `check-backend`, checked live by the server and backend tests).
-    static let notRunHere = ["plainview serve", "plainview check-backend"]
+    /// (helper-endpoints.md's `serve`, `curl` and `check-backend`, checked live by the server and backend tests;
+    /// record.md's `record`, run live against loopback servers by RecordCLITests).
+    static let notRunHere = ["plainview serve", "plainview check-backend", "plainview record"]
 
     /// Inputs a page describes in words instead of showing them (docs/cli.md: "one <div> with 200,000 attributes").
     static let describedInputs: [String: @Sendable () -> String] = [

@@ -343,4 +343,42 @@ import TestSupport
         // Nothing was written by a --diff run without --out.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["card", "policy.yaml"])
     }
+
+    /// Bad input is exit 64 with a message naming the flag, file or key, before any engine starts or any request
+    /// goes out.
+    @Test(arguments: [
+        (["--step", "tapp: B"], "--step 1:1: tapp: unknown step 'tapp'; expected tap, app, accept, decline or switch-to-app"),
+        (
+            ["--step", "app: Nope complete"],
+            "--step 1: step 'app: Nope complete' names an app that is not in the environment (--env)"
+        ),
+        (["--platform", "android"], "the policy POLICY is for ios"),
+        (["--resolve", "shop.example.com"], "--resolve shop.example.com: expected HOST=ADDRESS or HOST=ADDRESS:PORT"),
+        (["--resolve", "shop.example.com=127.0.0.1:70000"], "expected HOST=ADDRESS or HOST=ADDRESS:PORT"),
+        (["--ca-file", "/nonexistent/ca.pem"], "--ca-file /nonexistent/ca.pem: no such file"),
+        (["--insecure", "--ca-file", "CA"], "--insecure and --ca-file contradict each other"),
+        (["--timeout", "0"], "--timeout 0.0: expected 1 to 3600 seconds"),
+        (["--no-out"], "record needs --out FOLDER, --diff FLOWDIR, or both"),
+        (["--url", "ftp://shop.example.com/x"], "URL ftp://shop.example.com/x: expected an absolute http(s) URL"),
+    ])
+    func badInputIsAnInputErrorNamingIt(extra: [String], message: String) async throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let policy = try Self.policy(in: dir)
+        var url = "https://shop.example.com/checkout?order=7"
+        var args = extra.map { $0 == "CA" ? LoopbackSites.caFile : $0 }
+        var out = ["--out", dir.appendingPathComponent("out").path]
+        if args.first == "--url" {
+            url = args[1]
+            args = []
+        }
+        if args == ["--no-out"] {
+            out = []
+            args = []
+        }
+        let r = try await SimulateEngineCLITests.cli(["record", url, "--policy", policy] + out + args)
+        #expect(r.status == 64, "\(r)")
+        #expect(r.stderr.contains(message.replacingOccurrences(of: "POLICY", with: policy)), "\(r)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out").path))
+    }
 }
