@@ -96,7 +96,7 @@ enum RecordBench {
     /// The port of serve's `listening on http://127.0.0.1:PORT` line.
     static func listeningPort(_ handle: FileHandle) -> Int? {
         var text = ""
-        while let chunk = try? handle.read(upToCount: 256), !chunk.isEmpty {
+        while case let chunk = handle.availableData, !chunk.isEmpty {
             text += String(decoding: chunk, as: UTF8.self)
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }),
                 let port = line.split(separator: ":").last.flatMap({ Int($0) })
