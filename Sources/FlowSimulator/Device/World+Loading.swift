@@ -35,12 +35,16 @@ extension World {
             ? URLTools.formGetURL(action: form.action, fields: form.fields.map { ($0.name, $0.value) }, encoding: encoding)
             : form.action
         let (frame, index) = targetFrame(form.target, from: frameIndex, in: surface)
+        let guardSite = thirdPartyFrameGuard(surface, from: frameIndex, to: frame, gesture: gesture)
+        guard passesThirdPartyFrameGuard(guardSite, url, redirect: false) else { return }
         // A live network (`plainview record`) sends what the form posts; the model's own browser has no engine to say.
         postedForm =
             method == "POST"
             ? (form.action, Array(URLTools.formEncoded(form.fields.map { ($0.name, $0.value) }, encoding: encoding).utf8))
             : nil
+        frameNavigationGuard = guardSite
         navigate(surface, url, frame: frame, frameIndex: index, trigger: .form, gesture: gesture, method: method)
+        frameNavigationGuard = nil
     }
 
     /// Where a link or form with `target` navigates, from the frame holding it (main frame: nil), as HTML chooses a
@@ -130,6 +134,11 @@ extension World {
         case .response(let r, let missingCookie):
             let location = receive(surface, url, response: r, missingCookie: missingCookie, thirdPartyOf: blockedBy)
             if (300..<400).contains(r.status), let location {
+                if frame == .main, URLTools.isWeb(location),
+                    !passesThirdPartyFrameGuard(frameNavigationGuard, location, redirect: true)
+                {
+                    return
+                }
                 guard redirects < Self.redirectLimit else {
                     finish(.loop, place: surface, reason: "more than \(Self.redirectLimit) redirects from \(url)")
                     return
@@ -208,6 +217,7 @@ extension World {
             tab.generation += 1
             tab.page = page
             tab.frames = [:]
+            if surface == .host { framesWithActivation = [] }
             tab.history.append(url)
         }
         if surface == .host { web = tab } else { browser = tab }

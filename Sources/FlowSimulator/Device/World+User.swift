@@ -87,6 +87,7 @@ extension World {
                 }
                 return
             }
+            if front == .host, let i = hit.frameIndex { framesWithActivation.insert(i) }
             switch hit {
             case .link(let link, let frameIndex):
                 guard holds(link.condition, front, url: link.url) else { break }
@@ -160,6 +161,13 @@ extension World {
         /// A button, with the form it belongs to (nil: none).
         case button(PageScanResult.Button, PageScanResult.Form?, Int?)
         case script(PageScanResult.ScriptNavigation, Int?)
+
+        /// The sub-frame tapped in; nil for the main frame.
+        var frameIndex: Int? {
+            switch self {
+            case .link(_, let i), .form(_, let i), .button(_, _, let i), .script(_, let i): i
+            }
+        }
     }
 
     /// The main page, then its frames in order.

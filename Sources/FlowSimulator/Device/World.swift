@@ -107,6 +107,12 @@ final class World {
     var apps = OtherApps()
     var autoLoads: [String: Int] = [:]
     var lastProblem: String?
+    /// While a top-window navigation started by a third-party frame runs (its redirects included): the top
+    /// document's site, which WebKit lets it stay within (World+FrameBusting).
+    var frameNavigationGuard: String?
+    /// The host web view's sub-frames the user has tapped in since the main frame last loaded a page: Chromium's
+    /// sticky user activation, kept by the frame across its own navigations.
+    var framesWithActivation: Set<Int> = []
     /// The URL the OS is handing the host app while it comes to the front (`hostReceive`), if any.
     var arrivingURL: String?
     /// The host app was ended once while away in this run (`assume: {hostKilled: true}` ends it once).
@@ -290,7 +296,11 @@ final class World {
                 let (to, index) = s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: t.frame, in: t.surface)
                 // A link a script clicks is followed as a link, without the user's gesture.
                 let trigger: NavigationTrigger = s.kind == .click ? .link : .script
+                let guardSite = thirdPartyFrameGuard(t.surface, from: t.frame, to: to, gesture: false)
+                guard passesThirdPartyFrameGuard(guardSite, s.url, redirect: false) else { break }
+                frameNavigationGuard = guardSite
                 navigate(t.surface, s.url, frame: to, frameIndex: index, trigger: trigger, gesture: false, method: "GET")
+                frameNavigationGuard = nil
             case .tapped(let s, let tappedAt, let afterNetworkWait):
                 let (to, index) = s.kind == .windowOpen ? (.newWindow, nil) : targetFrame(s.target, from: t.frame, in: t.surface)
                 let gesture = activationHolds(
