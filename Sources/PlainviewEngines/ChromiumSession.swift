@@ -187,6 +187,32 @@ final class ChromiumSession: EngineSession {
         send("Fetch.failRequest", [("requestId", .string(request.raw)), ("errorReason", .string("Aborted"))])
     }
 
+    func type(_ field: String, text: String, frameIndex: Int?) -> Bool {
+        let frame = frameIndex.flatMap { frameIDs[$0] } ?? mainFrame
+        do {
+            let world = try connection.call(
+                "Page.createIsolatedWorld",
+                [
+                    ("frameId", .string(frame)), ("worldName", .string("plainview")),
+                    ("grantUniveralAccess", .bool(true)),
+                ], session: session, deadline: deadline)
+            guard let contextID = world["executionContextId"] as? Int else { return false }
+            let expression =
+                "(\(EngineScripts.type))(\(JSONEscaping.quote(field, htmlSafe: false)), \(JSONEscaping.quote(text, htmlSafe: false)))"
+            let r = try connection.call(
+                "Runtime.evaluate",
+                [
+                    ("expression", .string(expression)), ("contextId", .int(contextID)), ("userGesture", .bool(true)),
+                    ("returnByValue", .bool(true)),
+                ], session: session, deadline: deadline)
+            let typed = ((r["result"] as? [String: Any])?["value"] as? Bool) ?? false
+            if typed { wake() }
+            return typed
+        } catch {
+            return false
+        }
+    }
+
     func tap(_ target: EngineTap) -> Bool {
         let frame = target.frameIndex.flatMap { frameIDs[$0] } ?? mainFrame
         do {

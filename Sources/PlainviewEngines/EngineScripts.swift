@@ -44,4 +44,22 @@ enum EngineScripts {
           return true;
         }
         """
+
+    /// Types `text` into the form field named `field` (its `name` attribute, as the model finds it): focuses it,
+    /// sets its value through the element's own setter (so frameworks that watch it see the change), and fires
+    /// `input` and `change` as typing does. False when the page has no such field.
+    static let type = """
+        function(field, text) {
+          var el = Array.prototype.slice.call(document.querySelectorAll('input, textarea, select'))
+            .find(function(e) { return e.name === field; });
+          if (!el) { return false; }
+          if (el.focus) { el.focus(); }
+          var proto = el.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype
+            : el.tagName === 'SELECT' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+          Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, text);
+          el.dispatchEvent(new Event('input', {bubbles: true}));
+          el.dispatchEvent(new Event('change', {bubbles: true}));
+          return true;
+        }
+        """
 }

@@ -169,8 +169,10 @@ final class WebKitSession: EngineSession {
               if (document.readyState === 'loading') { document.addEventListener('DOMContentLoaded', refresh); } else { refresh(); }
               \(hooks)
               var find = (\(EngineScripts.tap));
+              var typeInto = (\(EngineScripts.type));
               var tap = function(t, point) {
-                var ok = false; try { ok = find(t.kind, t.url, t.text, point); } catch (e) {}
+                var ok = false;
+                try { ok = t.kind === 'type' ? typeInto(t.url, t.text) : find(t.kind, t.url, t.text, point); } catch (e) {}
                 if (ok && typeof ok === 'object') { post({t: 'tap', token: t.token, ok: true, x: ok.x, y: ok.y}); return; }
                 post({t: 'tap', token: t.token, ok: !!ok});
               };
@@ -245,13 +247,24 @@ final class WebKitSession: EngineSession {
         }
     }
 
+    func type(_ field: String, text: String, frameIndex: Int?) -> Bool {
+        // The frame's script types as it taps (kind `type`: the field's name in `url`), and answers the same way.
+        act(kind: "type", url: field, text: text, frameIndex: frameIndex, click: false)
+    }
+
     func tap(_ target: EngineTap) -> Bool {
+        act(kind: target.kind.rawValue, url: target.url, text: target.text ?? "", frameIndex: target.frameIndex, click: true)
+    }
+
+    /// Asks the page (or its frame `frameIndex`) to tap or type, and waits for its answer; a tap is then clicked
+    /// at the element's centre with a real pointer event.
+    private func act(kind: String, url: String, text: String, frameIndex: Int?, click: Bool) -> Bool {
         tapCount += 1
         let token = "tap\(tapCount)"
         let t =
-            "{kind:\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)),url:\(JSONEscaping.quote(target.url, htmlSafe: false)),"
-            + "text:\(JSONEscaping.quote(target.text ?? "", htmlSafe: false)),token:\(JSONEscaping.quote(token, htmlSafe: false))}"
-        let frame = target.frameIndex.map(String.init) ?? "null"
+            "{kind:\(JSONEscaping.quote(kind, htmlSafe: false)),url:\(JSONEscaping.quote(url, htmlSafe: false)),"
+            + "text:\(JSONEscaping.quote(text, htmlSafe: false)),token:\(JSONEscaping.quote(token, htmlSafe: false))}"
+        let frame = frameIndex.map(String.init) ?? "null"
         send("View.evaluate", [("script", .string("window.__plainview && window.__plainview.tap(\(t), \(frame));"))])
         // The result comes back as a message from the frame that tapped (a frame that never answers: not found).
         let until = min(deadline, Date().addingTimeInterval(3))
@@ -263,7 +276,9 @@ final class WebKitSession: EngineSession {
                 let body = message(m), body["t"] as? String == "tap", body["token"] as? String == token
             {
                 lastActivity = Date()
-                tapped = body["ok"] as? Bool ?? false
+                let ok = body["ok"] as? Bool ?? false
+                guard click else { return ok }
+                tapped = ok
                 // The element's centre: the driver clicks there with a real pointer event, which gives the page
                 // the user activation a tap has (an element's click() from a script has none in WebKit).
                 if tapped, let x = (body["x"] as? NSNumber)?.doubleValue, let y = (body["y"] as? NSNumber)?.doubleValue {

@@ -228,6 +228,7 @@ public enum Recorder {
         case .decline: .decline
         case .app(let name, let outcome): .app(name: name, outcome: outcome.rawValue)
         case .switchToApp: .switchToApp
+        case .type(let field, let text): .type(field: field, text: text)
         }
     }
 }

@@ -40,6 +40,8 @@ public struct HARFlowDraft: Sendable, Hashable {
         case accept, decline
         /// The user switches back to the host app by hand.
         case switchToApp
+        /// The user types `text` into the form field named `field` (redacted as the form posts are).
+        case type(field: String, text: String)
     }
 
     /// How the recording stops.

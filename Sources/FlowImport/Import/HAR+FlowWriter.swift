@@ -175,6 +175,10 @@ public enum HARFlowWriter {
                 case .accept: y.item(.string("accept"), indent: 2)
                 case .decline: y.item(.string("decline"), indent: 2)
                 case .switchToApp: y.item(.string("switch-to-app"), indent: 2)
+                case .type(let field, let text):
+                    y.pair(
+                        "type", .flowMap([.init("field", .string(field)), .init("text", .string(text))]), indent: 2,
+                        item: true)
                 }
             }
         }

@@ -92,9 +92,15 @@ public enum HARImport {
     /// Redacts `log` in place and drafts the flow from it, in memory; writes nothing.
     public static func draft(log: inout HARLog, name: String, options: Options) throws(Failure) -> Result {
         var report: RedactionReport?
+        var options = options
         if let config = options.redaction {
             var redactor = Redactor(config: config)
             redactor.redact(&log) // in place: the recording is held once
+            // What the user typed is redacted as the form fields that posted it: the same secret, the same placeholder.
+            options.steps = options.steps?.enumerated().map { i, step in
+                guard case .type(let field, let text) = step else { return step }
+                return .type(field: field, text: redactor.redactField(name: field, value: text, at: "steps[\(i)].type.text"))
+            }
             report = redactor.report
         }
         let draft: HARFlowDraft

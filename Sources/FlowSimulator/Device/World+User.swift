@@ -39,6 +39,9 @@ extension World {
         case .accept, .decline: return prompt != nil
         case .app(let name, _): return front == .app(name)
         case .switchToApp: return front != .host
+        case .type(let field, _):
+            guard front == .host || front == .browser else { return false }
+            return !pagesWithField(front == .host ? web : browser, field).isEmpty
         }
     }
 
@@ -152,6 +155,8 @@ extension World {
             appAct(name, o)
         case .switchToApp:
             switchTo(.host)
+        case .type(let field, let text):
+            typeInto(field, text, step: n)
         }
     }
 

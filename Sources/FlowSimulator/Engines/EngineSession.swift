@@ -14,6 +14,9 @@ public protocol EngineSession: AnyObject {
     func refuse(_ request: EngineRequestID)
     /// The user taps what `target` names; false when the engine's page has no such element.
     func tap(_ target: EngineTap) -> Bool
+    /// The user types `text` into the form field named `field` in sub-frame `frameIndex` (nil: the main frame); false
+    /// when the engine's page has no such field.
+    func type(_ field: String, text: String, frameIndex: Int?) -> Bool
     /// Ends the web view. Always called, also after a failure.
     func close()
     /// The headers and body of paused request `id` as the engine would send them (nil: not reported).

@@ -74,8 +74,9 @@ public enum FlowLoader {
     ]
     static let limitKeys = ["steps", "repeats", "branches", "depth"]
     /// A step written as a mapping has exactly one of these keys.
-    static let stepKeys = ["tap", "app", "accept", "decline"]
+    static let stepKeys = ["tap", "type", "app", "accept", "decline"]
     static let tapKeys = ["text", "url"]
+    static let typeKeys = ["field", "text"]
     static let appStepKeys = ["name", "then"]
     static let assumeKeys = ["universalLinks", "missingApps", "blockAutomaticRedirects", "hostKilled"]
     static let expectKeys = [
@@ -94,7 +95,9 @@ public enum FlowLoader {
             "environment": environmentShape,
             "pages": ConfigKeys(
                 pageKeys, nested: ["responses": ConfigKeys(responseKeys), "withoutCookie": ConfigKeys(responseKeys)]),
-            "steps": ConfigKeys(stepKeys, nested: ["tap": ConfigKeys(tapKeys), "app": ConfigKeys(appStepKeys)]),
+            "steps": ConfigKeys(
+                stepKeys,
+                nested: ["tap": ConfigKeys(tapKeys), "type": ConfigKeys(typeKeys), "app": ConfigKeys(appStepKeys)]),
             "assume": ConfigKeys(assumeKeys),
             "expect": ConfigKeys(expectKeys, nested: ["branches": ConfigKeys(branchKeys)]),
             "limits": ConfigKeys(limitKeys),
@@ -354,7 +357,9 @@ public enum FlowLoader {
         }
         let entries = try node.mapping()
         guard entries.count == 1, let (key, value) = entries.first else {
-            throw node.error("a step is one of: tap: TEXT | tap: {text|url}, app: 'NAME complete|cancel|fail', accept, decline")
+            throw node.error(
+                "a step is one of: tap: TEXT | tap: {text|url}, type: {field, text}, app: 'NAME complete|cancel|fail', accept, decline"
+            )
         }
         guard stepKeys.contains(key) else {
             throw node.error(
@@ -367,6 +372,11 @@ public enum FlowLoader {
             let text = try tf.value("text")?.string(), url = try tf.value("url")?.string()
             guard (text == nil) != (url == nil) else { throw value.error("give exactly one of 'text' or 'url'") }
             return .tap(text: text, url: url)
+        case "type":
+            let tf = try value.fields(typeKeys)
+            let field = try tf.required("field").string()
+            guard !field.isEmpty else { throw value.error("field: expected the form field's name attribute", key: "field") }
+            return .type(field: field, text: try tf.required("text").string())
         case "app":
             var name: String, outcomeText: String
             if value.isScalar {

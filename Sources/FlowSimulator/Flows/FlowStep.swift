@@ -14,6 +14,9 @@ public enum FlowStep: Sendable, Hashable, CustomStringConvertible {
     case app(name: String, outcome: AppBehaviour.Outcome)
     /// The user switches back to the host app (the app switcher), without any URL.
     case switchToApp
+    /// The user types `text` into the form field named `field` (its `name` attribute) on the front page or one of
+    /// its frames.
+    case type(field: String, text: String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,8 @@ public enum FlowStep: Sendable, Hashable, CustomStringConvertible {
         case .decline: return "decline the prompt"
         case .app(let name, let outcome): return "\(name): \(outcome.rawValue)"
         case .switchToApp: return "switch back to the app"
+        // What is typed may be a secret (a card number, a one-time code): the trace names the field only.
+        case .type(let field, _): return "type into '\(field)'"
         }
     }
 }

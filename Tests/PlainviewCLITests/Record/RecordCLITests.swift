@@ -24,7 +24,7 @@ import TestSupport
                 return .page(
                     """
                     <title>Card</title><form method="post" action="/card/pay">
-                    <input name="pan" autocomplete="cc-number" value="4111111111111111">
+                    <input name="pan" autocomplete="cc-number">
                     <button type="submit">Pay 100 SEK</button></form>
                     """, [("Set-Cookie", "psp_session=s3ss10n-9f8e7d6c5b4a; Path=/; Secure; HttpOnly")])
             case ("psp.example.net", "POST", "/card/pay"):
@@ -55,7 +55,7 @@ import TestSupport
                 return .page(
                     """
                     <title>Bank</title><p>Enter the code we sent you</p><form method="post" action="/challenge/verify">
-                    <input name="otp" inputmode="numeric" value="492817"><button type="submit">Confirm</button></form>
+                    <input name="otp" inputmode="numeric"><button type="submit">Confirm</button></form>
                     """)
             case ("acs.bank.example", "POST", "/challenge/verify"):
                 guard r.form("otp") == "492817" else { return .page("<p>Wrong code</p>") }
@@ -74,6 +74,12 @@ import TestSupport
             }
         }
     }
+
+    /// What the user does in the card checkout: types the card number and the one-time code, taps on.
+    static let cardSteps = [
+        "tap: Pay by card", "type: {field: pan, text: '4111111111111111'}", "tap: Pay 100 SEK",
+        "type: {field: otp, text: '492817'}", "tap: Confirm",
+    ].flatMap { ["--step", $0] }
 
     /// The shop's iOS policy.
     static func policy(in folder: URL) throws -> String {
@@ -110,9 +116,9 @@ import TestSupport
             let r = try await SimulateEngineCLITests.cli(
                 [
                     "record", "https://shop.example.com/checkout?order=7", "--engine", engine, "--policy", policy,
-                    "--step", "tap: Pay by card", "--step", "tap: Pay 100 SEK", "--step", "tap: Confirm", "--out", out,
+                    "--out", out,
                     "--ca-file", LoopbackSites.caFile,
-                ] + Self.resolve(port), timeout: 300)
+                ] + Self.cardSteps + Self.resolve(port), timeout: 300)
             #expect(r.status == 0, "\(r)")
             #expect(
                 r.stdoutLines.first
@@ -122,7 +128,15 @@ import TestSupport
                 r.stdoutLines.contains("replayed: model complete in web view · 9 hops; \(engine) complete in web view · 9 hops"),
                 "\(r)")
             let yaml = try String(contentsOfFile: out + "/flow.yaml", encoding: .utf8)
-            #expect(yaml.contains("  - tap: \"Pay by card\"\n  - tap: \"Pay 100 SEK\"\n  - tap: \"Confirm\"\n"), "\(yaml)")
+            // The steps as given, what was typed redacted as the form posts were.
+            #expect(
+                yaml.contains(
+                    """
+                      - tap: "Pay by card"
+                      - type: {field: "pan", text: "REDACTED-CARD-1"}
+                      - tap: "Pay 100 SEK"
+                      - type: {field: "otp", text: "REDACTED-TOKEN-
+                    """), "\(yaml)")
             #expect(yaml.contains("expect:\n  outcome: \"complete\""), "\(yaml)")
             #expect(yaml.contains("url: \"https://acs.bank.example/challenge/verify\"\n    method: \"POST\""), "\(yaml)")
             // What was served or typed and is secret (card number, session cookie, one-time code) is in no file.
@@ -317,10 +331,9 @@ import TestSupport
             try await LoopbackSites.serve(Self.cardCheckout(version: version)) { port in
                 try await SimulateEngineCLITests.cli(
                     [
-                        "record", "https://shop.example.com/checkout?order=7", "--policy", policy, "--step",
-                        "tap: Pay by card", "--step", "tap: Pay 100 SEK", "--step", "tap: Confirm", "--ca-file",
+                        "record", "https://shop.example.com/checkout?order=7", "--policy", policy, "--ca-file",
                         LoopbackSites.caFile,
-                    ] + extra + Self.resolve(port), timeout: 300)
+                    ] + Self.cardSteps + extra + Self.resolve(port), timeout: 300)
             }
         }
         let first = try await record(1, ["--out", committed])
@@ -347,7 +360,10 @@ import TestSupport
     /// Bad input is exit 64 with a message naming the flag, file or key, before any engine starts or any request
     /// goes out.
     @Test(arguments: [
-        (["--step", "tapp: B"], "--step 1:1: tapp: unknown step 'tapp'; expected tap, app, accept, decline or switch-to-app"),
+        (
+            ["--step", "tapp: B"],
+            "--step 1:1: tapp: unknown step 'tapp'; expected tap, type, app, accept, decline or switch-to-app"
+        ),
         (
             ["--step", "app: Nope complete"],
             "--step 1: step 'app: Nope complete' names an app that is not in the environment (--env)"
