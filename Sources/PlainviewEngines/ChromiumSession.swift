@@ -188,70 +188,52 @@ final class ChromiumSession: EngineSession {
     }
 
     func type(_ field: String, text: String, frameIndex: Int?) -> Bool {
+        let expression =
+            "(\(EngineScripts.type))(\(JSONEscaping.quote(field, htmlSafe: false)), \(JSONEscaping.quote(text, htmlSafe: false)))"
+        let typed = (try? evaluate(expression, inFrame: frameIndex)) as? Bool ?? false
+        if typed { wake() }
+        return typed
+    }
+
+    /// Runs `expression` in Plainview's isolated world of sub-frame `frameIndex` (nil: the main frame), as run with a
+    /// user gesture, and returns its value. `meanwhile` sees the events that arrive before the answer.
+    private func evaluate(
+        _ expression: String, inFrame frameIndex: Int?, meanwhile: ((CDPMessage) -> Void)? = nil
+    ) throws -> Any? {
         let frame = frameIndex.flatMap { frameIDs[$0] } ?? mainFrame
-        do {
-            let world = try connection.call(
-                "Page.createIsolatedWorld",
-                [
-                    ("frameId", .string(frame)), ("worldName", .string("plainview")),
-                    ("grantUniveralAccess", .bool(true)),
-                ], session: session, deadline: deadline)
-            guard let contextID = world["executionContextId"] as? Int else { return false }
-            let expression =
-                "(\(EngineScripts.type))(\(JSONEscaping.quote(field, htmlSafe: false)), \(JSONEscaping.quote(text, htmlSafe: false)))"
-            let r = try connection.call(
-                "Runtime.evaluate",
-                [
-                    ("expression", .string(expression)), ("contextId", .int(contextID)), ("userGesture", .bool(true)),
-                    ("returnByValue", .bool(true)),
-                ], session: session, deadline: deadline)
-            let typed = ((r["result"] as? [String: Any])?["value"] as? Bool) ?? false
-            if typed { wake() }
-            return typed
-        } catch {
-            return false
-        }
+        let world = try connection.call(
+            "Page.createIsolatedWorld",
+            [("frameId", .string(frame)), ("worldName", .string("plainview")), ("grantUniveralAccess", .bool(true))],
+            session: session, deadline: deadline)
+        guard let contextID = world["executionContextId"] as? Int else { return nil }
+        let r = try connection.call(
+            "Runtime.evaluate",
+            [
+                ("expression", .string(expression)), ("contextId", .int(contextID)), ("userGesture", .bool(true)),
+                ("returnByValue", .bool(true)),
+            ], session: session, deadline: deadline, meanwhile: meanwhile)
+        return (r["result"] as? [String: Any])?["value"]
     }
 
     func tap(_ target: EngineTap) -> Bool {
-        let frame = target.frameIndex.flatMap { frameIDs[$0] } ?? mainFrame
-        do {
-            let world = try connection.call(
-                "Page.createIsolatedWorld",
-                [
-                    ("frameId", .string(frame)), ("worldName", .string("plainview")),
-                    ("grantUniveralAccess", .bool(true)),
-                ], session: session, deadline: deadline)
-            guard let contextID = world["executionContextId"] as? Int else { return false }
-            let expression =
-                "(\(EngineScripts.tap))(\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)), "
-                + "\(JSONEscaping.quote(target.url, htmlSafe: false)), \(JSONEscaping.quote(target.text ?? "", htmlSafe: false)))"
-            // A tap that opens a dialog (`onclick="return confirm(…)"`) gets no reply until it is answered.
-            let r = try connection.call(
-                "Runtime.evaluate",
-                [
-                    ("expression", .string(expression)), ("contextId", .int(contextID)),
-                    ("userGesture", .bool(true)), ("returnByValue", .bool(true)),
-                ],
-                session: session, deadline: deadline,
-                meanwhile: { [self] m in
-                    if m.method == "Page.javascriptDialogOpening" {
-                        answerDialog(m)
-                        dialogsAnsweredEarly += 1
-                    }
-                })
-            let tapped = ((r["result"] as? [String: Any])?["value"] as? Bool) ?? false
-            if tapped {
-                tapPending = true
-                lastTap = target.kind
-                wake()
+        let expression =
+            "(\(EngineScripts.tap))(\(JSONEscaping.quote(target.kind.rawValue, htmlSafe: false)), "
+            + "\(JSONEscaping.quote(target.url, htmlSafe: false)), \(JSONEscaping.quote(target.text ?? "", htmlSafe: false)))"
+        // A tap that opens a dialog (`onclick="return confirm(…)"`) gets no reply until it is answered.
+        let value = try? evaluate(expression, inFrame: target.frameIndex) { [self] m in
+            if m.method == "Page.javascriptDialogOpening" {
+                answerDialog(m)
+                dialogsAnsweredEarly += 1
             }
-            return tapped
-        } catch {
-            return false
         }
+        let tapped = value as? Bool ?? false
+        if tapped {
+            tapPending = true
+            lastTap = target.kind
+            wake()
+        }
+        return tapped
     }
-
 
     func next() -> EngineEvent {
         do {

@@ -9,18 +9,11 @@ extension World {
     }
 
     /// Types `text` into the field named `field` on the page in front (the first page holding one: the main page,
-    /// then its frames in order). False, with the run ended `stuck` naming the fields there are, when none has it.
+    /// then its frames in order); when none has it, the run ends `stuck` naming the fields there are.
     func typeInto(_ field: String, _ text: String, step n: Int) {
-        guard front == .host || front == .browser else {
-            finish(.stuck, reason: "step \(n) (type into '\(field)') needs a web page in front, but \(front.name) is in front")
-            return
-        }
-        var tab = front == .host ? web : browser
-        guard let page = tab.page else {
-            finish(.stuck, reason: "step \(n) (type into '\(field)'): no page is shown")
-            return
-        }
-        guard let where_ = pagesWithField(tab, field).first else {
+        guard let (shown, page) = pageInFront(for: .type(field: field, text: text), n) else { return }
+        var tab = shown
+        guard let place = pagesWithField(tab, field).first else {
             let names = tappablePages(tab).flatMap { page, _ in page.scan.forms.flatMap { $0.fields.map(\.name) } }
             var seen: Set<String> = []
             let fields = names.filter { !$0.isEmpty && seen.insert($0).inserted }
@@ -37,7 +30,7 @@ extension World {
                 }
             }
         }
-        if let i = where_ {
+        if let i = place {
             if var framePage = tab.frames[i] {
                 fill(&framePage)
                 tab.frames[i] = framePage
@@ -47,7 +40,7 @@ extension World {
             tab.page = main
         }
         if front == .host { web = tab } else { browser = tab }
-        if front == .host, let engine, !engine.type(field, text: text, frameIndex: where_) {
+        if front == .host, let engine, !engine.type(field, text: text, frameIndex: place) {
             finish(.stuck, reason: "step \(n) (type into '\(field)'): \(engineName) has no field named '\(field)' on \(page.url)")
         }
     }

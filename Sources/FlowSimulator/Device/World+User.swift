@@ -64,15 +64,7 @@ extension World {
         let n = stepIndex
         switch step {
         case .tap(let text, let url):
-            guard front == .host || front == .browser else {
-                finish(.stuck, reason: "step \(n) (\(step)) needs a web page in front, but \(front.name) is in front")
-                return
-            }
-            let tab = front == .host ? web : browser
-            guard let page = tab.page else {
-                finish(.stuck, reason: "step \(n) (\(step)): no page is shown")
-                return
-            }
+            guard let (tab, page) = pageInFront(for: step, n) else { return }
             guard let hit = findTap(tab, text: text, url: url) else {
                 let choices = tappable(tab)
                 // What went wrong before the step could not be taken is the likelier cause: say it first.
@@ -158,6 +150,21 @@ extension World {
         case .type(let field, let text):
             typeInto(field, text, step: n)
         }
+    }
+
+    /// The tab and the page in front, for step `n`; nil, with the run ended `stuck` saying why, when no web page is
+    /// in front.
+    func pageInFront(for step: FlowStep, _ n: Int) -> (Tab, LoadedPage)? {
+        guard front == .host || front == .browser else {
+            finish(.stuck, reason: "step \(n) (\(step)) needs a web page in front, but \(front.name) is in front")
+            return nil
+        }
+        let tab = front == .host ? web : browser
+        guard let page = tab.page else {
+            finish(.stuck, reason: "step \(n) (\(step)): no page is shown")
+            return nil
+        }
+        return (tab, page)
     }
 
     enum TapHit {
