@@ -84,6 +84,13 @@ struct Record: AsyncParsableCommand {
         guard timeout > 0, timeout <= 3600 else { throw inputError("--timeout \(timeout): expected 1 to 3600 seconds") }
         if insecure, !caFiles.isEmpty { throw inputError("--insecure and --ca-file contradict each other") }
         _ = try resolveMap()
+        // Said before the session, not after it: a recording costs a real payment attempt.
+        if let out, !force, FileManager.default.fileExists(atPath: out) {
+            throw inputError("--out \(out): already exists; choose another folder or pass --force to replace it")
+        }
+        if let diff, !FileManager.default.fileExists(atPath: diff) {
+            throw inputError("--diff \(diff): no such flow folder or file")
+        }
     }
 
     /// `--resolve HOST=ADDRESS[:PORT]` as a map (host lowercased).

@@ -45,7 +45,9 @@ extension ServeAbuseTests {
             let took = ContinuousClock.now - started
             #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(name): \(answer.prefix(200))")
             #expect(answer.lowercased().contains("\r\nconnection: close\r\n"), "\(name): \(answer.prefix(300))")
-            #expect(took < .seconds(5), "\(name): the connection closed \(took) after the request")
+            // Well under the 30 s idle timeout, which is what would close a kept connection. Under CI's whole suite on
+            // two cores an answer has taken just over 5 s, so the bound leaves room for that.
+            #expect(took < .seconds(15), "\(name): the connection closed \(took) after the request")
         }
     }
 

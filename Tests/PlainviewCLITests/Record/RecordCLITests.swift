@@ -376,13 +376,15 @@ import TestSupport
         (["--timeout", "0"], "--timeout 0.0: expected 1 to 3600 seconds"),
         (["--no-out"], "record needs --out FOLDER, --diff FLOWDIR, or both"),
         (["--url", "ftp://shop.example.com/x"], "URL ftp://shop.example.com/x: expected an absolute http(s) URL"),
+        (["--out", "POLICY"], "--out POLICY: already exists; choose another folder or pass --force to replace it"),
+        (["--diff", "/nonexistent/flow"], "--diff /nonexistent/flow: no such flow folder or file"),
     ])
     func badInputIsAnInputErrorNamingIt(extra: [String], message: String) async throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let policy = try Self.policy(in: dir)
         var url = "https://shop.example.com/checkout?order=7"
-        var args = extra.map { $0 == "CA" ? LoopbackSites.caFile : $0 }
+        var args = extra.map { $0 == "CA" ? LoopbackSites.caFile : $0 == "POLICY" ? policy : $0 }
         var out = ["--out", dir.appendingPathComponent("out").path]
         if args.first == "--url" {
             url = args[1]
@@ -392,6 +394,7 @@ import TestSupport
             out = []
             args = []
         }
+        if args.first == "--out" { out = [] }
         let r = try await SimulateEngineCLITests.cli(["record", url, "--policy", policy] + out + args)
         #expect(r.status == 64, "\(r)")
         #expect(r.stderr.contains(message.replacingOccurrences(of: "POLICY", with: policy)), "\(r)")
