@@ -42,13 +42,15 @@ import PlainviewConfig
     @Test func aFormTheUserSubmittedIsATap() throws {
         let d = try draft("firefox_variant.har")
         #expect(d.pages.first { $0.url.hasSuffix("/widget") }?.isFrame == true)
-        guard case .tap(let url, let why)? = d.steps.first else {
-            Issue.record("no tap inferred: \(d.steps)")
+        // The form's empty field `q` was posted as 1: the user typed it, then submitted.
+        guard d.steps.count == 2, case .type(let field, let text) = d.steps[0], case .tap(let url, let why) = d.steps[1]
+        else {
+            Issue.record("not a type and a tap: \(d.steps)") // the 303 to /done follows by itself
             return
         }
+        #expect(field == "q" && text == "1")
         #expect(url == "https://shop.example.com/submit")
         #expect(why.contains("form the user submitted"))
-        #expect(d.steps.count == 1) // the 303 to /done follows by itself
     }
 
     /// Issue 33: a Chrome recording of a card payment whose 3-D Secure challenge is posted into an iframe. Its Fetch
@@ -67,6 +69,12 @@ import PlainviewConfig
             ])
         guard case .tap(_, let why)? = d.steps.last else { return }
         #expect(why.contains("Sec-Fetch-User: ?1") && why.contains("inside a frame") && why.contains("form the user submitted"))
+        // What the user typed before each form: the card number on the PSP's page, the code in the ACS frame.
+        let typed = d.steps.compactMap { step -> String? in
+            guard case .type(let field, let text) = step else { return nil }
+            return "\(field)=\(text)"
+        }
+        #expect(typed == ["pan=4111111111111111", "otp=123456"])
         #expect(d.unexplained.isEmpty, "\(d.unexplained)")
         let frames = d.pages.filter(\.isFrame).map(\.url)
         #expect(
@@ -83,7 +91,7 @@ import PlainviewConfig
         let i = try #require(log.entries.firstIndex { $0.request.url == "https://psp.example.net/3ds/notify" })
         log.entries[i].response.content.body = Data("<p>Returning…</p><script src=\"/return.js\"></script>".utf8)
         let d = try HARFlowBuilder.draft(from: log)
-        #expect(d.steps.count == 3)
+        #expect(d.steps.count == 5) // three taps, two of them after typing
         #expect(d.unexplained.count == 1, "\(d.unexplained)")
         let note = d.unexplained.first ?? ""
         #expect(note.hasPrefix("log.entries[10]: ") && note.contains("https://psp.example.net/3ds/done?tx=T7"), "\(note)")

@@ -206,6 +206,7 @@ public enum HARFlowBuilder {
                 var why = "the recording says the user started it (\(evidence))"
                 if inFrame { why += ", inside a frame" }
                 if e.request.method == "POST" { why += "; a form the user submitted" }
+                steps += typedFields(submitting: e, from: inFrame ? lastFrame : main)
                 steps.append(.tap(url: e.request.url, why: why))
             case .page(let evidence):
                 let explained =
@@ -217,11 +218,48 @@ public enum HARFlowBuilder {
                 }
             case .unknown:
                 if !inFrame, !leadsByItself(from: main, to: e) {
+                    steps += typedFields(submitting: e, from: main)
                     steps.append(.tap(url: e.request.url, why: tapReason(from: main, to: e)))
                 }
             }
         }
         return (steps, unexplained)
+    }
+
+    /// What the user typed before submitting `next` from `page`: each field of the submitted form whose sent value
+    /// (the POST body's, or a GET form's query) differs from the value the page gave it, as a `type:` step, in
+    /// the order sent. Fields the form does not have (a script's additions) are left out.
+    static func typedFields(submitting next: HAREntry, from page: HAREntry?) -> [HARFlowDraft.Step] {
+        guard let page, let body = page.response.content.body,
+            let scan = try? PageScanner.scan(
+                Array(body), contentType: page.response.contentType, documentURL: page.request.url)
+        else { return [] }
+        let isPost = next.request.method == "POST"
+        let sent: [HARHeader]
+        if isPost {
+            sent = next.request.postData?.formFields ?? []
+        } else {
+            sent = (WebURL(next.request.url)?.queryItems ?? []).map { HARHeader(name: $0.name, value: $0.value) }
+        }
+        let target = isPost ? canonical(next.request.url) : withoutQuery(next.request.url)
+        guard !sent.isEmpty,
+            let form = scan.forms.first(where: {
+                $0.method.uppercased() == next.request.method
+                    && (isPost ? canonical($0.action) : withoutQuery($0.action)) == target
+            })
+        else { return [] }
+        var given: [String: String] = [:]
+        for f in form.fields where given[f.name] == nil { given[f.name] = f.value }
+        return sent.compactMap { field in
+            guard let before = given[field.name], before != field.value, !field.value.isEmpty else { return nil }
+            return .type(field: field.name, text: field.value)
+        }
+    }
+
+    /// A URL without its query and fragment, for a GET form's action.
+    static func withoutQuery(_ url: String) -> String {
+        guard let u = WebURL(url) else { return url }
+        return u.withoutFragment.replacingQuery(nil).href
     }
 
     // MARK: - Did the page go there by itself?
