@@ -17,12 +17,6 @@ public final class LiveRecording: LiveNetwork {
         public var result: Result<RecordedResponse, LiveNetworkFailure>
     }
 
-    /// Headers that describe one connection or one encoding of the body: the replay frames bodies itself, and
-    /// bodies are kept decoded.
-    static let framingHeaders: Set<String> = [
-        "connection", "keep-alive", "transfer-encoding", "content-length", "proxy-connection", "trailer", "upgrade",
-    ]
-
     private let client: UpstreamClient
     private let userAgent: String
     private let browserUserAgent: String
@@ -57,20 +51,9 @@ public final class LiveRecording: LiveNetwork {
             let answer = try client.fetch(
                 method: request.method, url: request.url, headers: headers.map { (name: $0.name, value: $0.value) },
                 body: request.body)
-            if let coding = answer.headers.first(where: { $0.name.lowercased() == "content-encoding" })?.value,
-                coding.lowercased() != "identity"
-            {
-                result = .failure(
-                    LiveNetworkFailure(
-                        "the server answered with Content-Encoding: \(coding) although the recorder asked for identity"))
-            } else {
-                result = .success(
-                    RecordedResponse(
-                        status: answer.status,
-                        headers: answer.headers.filter {
-                            !Self.framingHeaders.contains($0.name.lowercased()) && $0.name.lowercased() != "content-encoding"
-                        }.map { .init($0.name, $0.value) }, body: answer.body))
-            }
+            result = .success(
+                RecordedResponse(
+                    status: answer.status, headers: answer.headers.map { .init($0.name, $0.value) }, body: answer.body))
         } catch {
             result = .failure(LiveNetworkFailure(error.message))
         }

@@ -29,7 +29,13 @@ public final class UpstreamClient: Sendable {
 
     /// The largest answer kept (a page, a script); a larger one is an error, never a truncated page.
     public static let maximumBody = 64 << 20
-    /// Headers that belong to one connection or that the client sets itself.
+    /// Answer headers that describe this connection or this encoding of the body: the body is handed on decoded and
+    /// whole, and whoever serves it again frames it itself.
+    static let framingHeaders: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "content-length", "content-encoding",
+        "trailer", "upgrade",
+    ]
+    /// Request headers that belong to one connection or that the client sets itself.
     static let connectionHeaders: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "proxy-authorization", "te", "trailer", "transfer-encoding",
         "upgrade", "host", "content-length", "accept-encoding",
@@ -127,9 +133,17 @@ public final class UpstreamClient: Sendable {
             guard bytes.readableBytes <= Self.maximumBody else {
                 throw UpstreamError("the answer is larger than \(Self.maximumBody >> 20) MB")
             }
+            // gzip and deflate arrive decoded; any other coding (br, zstd) would be kept as bytes no page can be.
+            if let coding = answer.headers.first(name: "Content-Encoding")?.lowercased(),
+                !["gzip", "x-gzip", "deflate", "identity"].contains(coding)
+            {
+                throw UpstreamError(
+                    "the server answered with Content-Encoding: \(coding), which the recorder cannot decode (it asks for gzip or deflate)"
+                )
+            }
             return Response(
                 status: Int(answer.status.code),
-                headers: answer.headers.filter { $0.name.lowercased() != "content-encoding" }.map {
+                headers: answer.headers.filter { !Self.framingHeaders.contains($0.name.lowercased()) }.map {
                     (name: $0.name, value: $0.value)
                 },
                 body: bytes.readBytes(length: bytes.readableBytes) ?? [])

@@ -102,7 +102,9 @@ struct Record: AsyncParsableCommand {
                 throw inputError(
                     "--resolve \(entry): expected HOST=ADDRESS or HOST=ADDRESS:PORT (shop.example.com=127.0.0.1:8443)")
             }
-            map[parts[0].lowercased()] = destination
+            guard map.updateValue(destination, forKey: parts[0].lowercased()) == nil else {
+                throw inputError("--resolve \(entry): \(parts[0]) is given twice")
+            }
         }
         return map
     }

@@ -357,6 +357,28 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["card", "policy.yaml"])
     }
 
+    /// A page in a coding the recorder cannot decode (it asks for gzip or deflate) is no answer, not bytes kept as a
+    /// page: nothing is written, and the message names the coding.
+    @Test func aPageInACodingTheRecorderCannotDecodeIsNoAnswer() async throws {
+        guard SimulateEngineCLITests.present("chromium") else { return }
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("br").path
+        let policy = try Self.policy(in: dir)
+        try await LoopbackSites.serve({ _ in
+            LoopbackSites.Answer(headers: [("Content-Type", "text/html"), ("Content-Encoding", "br")], body: "\u{0B}\u{02}")
+        }) { port in
+            let r = try await SimulateEngineCLITests.cli(
+                [
+                    "record", "https://shop.example.com/checkout?order=7", "--policy", policy, "--out", out, "--ca-file",
+                    LoopbackSites.caFile,
+                ] + Self.resolve(port), timeout: 300)
+            #expect(r.status == 1, "\(r)")
+            #expect(r.stderr.contains("Content-Encoding: br, which the recorder cannot decode"), "\(r)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
     /// Bad input is exit 64 with a message naming the flag, file or key, before any engine starts or any request
     /// goes out.
     @Test(arguments: [
@@ -371,6 +393,10 @@ import TestSupport
         (["--platform", "android"], "the policy POLICY is for ios"),
         (["--resolve", "shop.example.com"], "--resolve shop.example.com: expected HOST=ADDRESS or HOST=ADDRESS:PORT"),
         (["--resolve", "shop.example.com=127.0.0.1:70000"], "expected HOST=ADDRESS or HOST=ADDRESS:PORT"),
+        (
+            ["--resolve", "shop.example.com=127.0.0.1", "--resolve", "Shop.example.com=127.0.0.2"],
+            "--resolve Shop.example.com=127.0.0.2: Shop.example.com is given twice"
+        ),
         (["--ca-file", "/nonexistent/ca.pem"], "--ca-file /nonexistent/ca.pem: no such file"),
         (["--insecure", "--ca-file", "CA"], "--insecure and --ca-file contradict each other"),
         (["--timeout", "0"], "--timeout 0.0: expected 1 to 3600 seconds"),
