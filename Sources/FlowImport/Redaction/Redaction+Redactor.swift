@@ -33,6 +33,13 @@ public struct Redactor: Sendable {
     /// position costs one lookup per length, never a scan of the secrets learnt.
     private var globalIndex: [UInt64: [Int]] = [:]
     private var globalSpellings: [String: String] = [:]
+    /// A secret's spelling as found → the key its spellings were learnt with: the same pair learns nothing new.
+    private var spellingsLearnt: [String: String] = [:]
+    /// `matchesName` per name as written, and whether `keep` spares a cookie, for the first names met: a
+    /// recording repeats its few names thousands of times (a cookie-heavy one may hold many more, not kept).
+    private var nameVerdicts: [String: Bool] = [:]
+    private var keptCookies: [String: Bool] = [:]
+    private static let verdictsKept = 4096
     private var learning = false
     /// Which part of the work `redact(_:)` is doing (see `redact(_:)`).
     private var phase = Phase.all
@@ -324,15 +331,27 @@ public struct Redactor: Sendable {
         placeholders.contains(s) || Detectors.isPlaceholder(s)
     }
 
-    private func matchesName(_ rawName: String) -> Bool {
+    private mutating func matchesName(_ rawName: String) -> Bool {
+        if let known = nameVerdicts[rawName] { return known }
         // A form field's name as recorded may still be percent-encoded (`s%C3%A4kerhetskod`).
         let name = rawName.contains("%") ? HARForm.percentDecode(rawName) : rawName
         let lower = name.lowercased(), words = NamePattern.words(name)
-        guard names.contains(where: { $0.matches(lower: lower, words: words) }) else { return false }
-        return !keep.contains { $0.matches(lower: lower, words: words) }
+        let verdict =
+            names.contains(where: { $0.matches(lower: lower, words: words) })
+            && !keep.contains { $0.matches(lower: lower, words: words) }
+        if nameVerdicts.count < Redactor.verdictsKept { nameVerdicts[rawName] = verdict }
+        return verdict
     }
 
-    private func shouldRedact(name: String, value: String) -> Bool {
+    /// True when `keep` spares cookie `name` (matched as written, not decoded).
+    private mutating func keepsCookie(_ name: String) -> Bool {
+        if let known = keptCookies[name] { return known }
+        let verdict = keep.contains { $0.matches(name) }
+        if keptCookies.count < Redactor.verdictsKept { keptCookies[name] = verdict }
+        return verdict
+    }
+
+    private mutating func shouldRedact(name: String, value: String) -> Bool {
         guard !value.isEmpty, !isPlaceholder(value), matchesName(name) else { return false }
         // A URL-valued field (a return URL) stays a URL; its own secrets are redacted inside it.
         let v = (PercentEncoding.decodeComponent(value) ?? value).lowercased()
@@ -341,7 +360,7 @@ public struct Redactor: Sendable {
     }
 
     private mutating func redactCookieValue(_ value: String, cookie: String, at location: String) -> String {
-        guard phase != .known, !value.isEmpty, !isPlaceholder(value), !keep.contains(where: { $0.matches(cookie) }) else {
+        guard phase != .known, !value.isEmpty, !isPlaceholder(value), !keepsCookie(cookie) else {
             return value
         }
         let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
@@ -485,9 +504,24 @@ public struct Redactor: Sendable {
         guard Detectors.mayHoldSecret(text) else { return text }
         let view = DecodedText(text)
         let decoded = view.string
-        let dns = decoded as NSString
         var found: [Finding] = []
         let can = SecretPrefilter(decoded)
+        // ASCII text goes to the hand-written matchers (ASCIIScanners), anything else to the expressions.
+        let ascii: [UInt8]? = can.hasNonASCII ? nil : Array(decoded.utf8)
+        let dns: NSString? = ascii == nil ? decoded as NSString : nil
+        func matches(_ regex: RegexBox, _ scan: ([UInt8]) -> [ScanMatch]) -> [ScanMatch] {
+            if let ascii { return scan(ascii) }
+            return regex.matches(in: decoded).map(ScanMatch.init)
+        }
+        func matches(_ regex: RegexBox) -> [ScanMatch] { regex.matches(in: decoded).map(ScanMatch.init) }
+        func string(_ r: NSRange) -> String {
+            if let ascii { return String(decoding: ascii[r.location..<(r.location + r.length)], as: UTF8.self) }
+            return dns!.substring(with: r)
+        }
+        func group(_ m: ScanMatch, _ i: Int) -> String? {
+            let r = m.range(at: i)
+            return r.location == NSNotFound ? nil : string(r)
+        }
         func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
             guard r.length > 0 else { return }
             let o = view.originalRange(r)
@@ -495,60 +529,63 @@ public struct Redactor: Sendable {
             guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
             found.append(Finding(range: o, key: key, kind: kind, name: name))
         }
-        for m in can.mayHoldJWT ? Detectors.jwt.matches(in: decoded) : [] {
-            add(m.range, key: dns.substring(with: m.range), kind: .jwt)
+        for m in can.mayHoldJWT ? matches(Detectors.jwt) : [] {
+            add(m.range(at: 0), key: string(m.range(at: 0)), kind: .jwt)
         }
-        for m in can.mayHoldSchemeCredential ? Detectors.schemeCredential.matches(in: decoded) : [] {
-            add(m.range(at: 1), key: dns.substring(with: m.range(at: 1)), kind: .credential, name: "Bearer")
+        for m in can.mayHoldSchemeCredential ? matches(Detectors.schemeCredential) : [] {
+            add(m.range(at: 1), key: string(m.range(at: 1)), kind: .credential, name: "Bearer")
         }
         if config.emails, SecretPrefilter.has(decoded, "@") {
-            for m in Detectors.email.matches(in: decoded) {
-                let whole = dns.substring(with: m.range)
+            for m in matches(Detectors.email, ASCIIScanners.emails) {
+                let whole = string(m.range(at: 0))
                 let tld = whole.split(separator: ".").last.map { $0.lowercased() } ?? ""
                 guard !Detectors.notMailDomains.contains(tld) else { continue }
-                add(m.range, key: whole.lowercased(), kind: .email)
+                add(m.range(at: 0), key: whole.lowercased(), kind: .email)
             }
         }
         if config.cards, can.longestJoinedDigits >= 13 {
-            for m in Detectors.cardRun.matches(in: decoded) {
-                let run = dns.substring(with: m.range)
+            for m in matches(Detectors.cardRun, ASCIIScanners.cardRuns) {
+                let run = string(m.range(at: 0))
                 guard Detectors.isCardNumber(run) else { continue }
-                add(m.range, key: Detectors.digits(run).map(String.init).joined(), kind: .card)
+                add(m.range(at: 0), key: Detectors.digits(run).map(String.init).joined(), kind: .card)
             }
         }
         if config.personalNumbers, can.mayHoldPersonalNumber {
-            for m in Detectors.personalNumberRun.matches(in: decoded) {
-                let run = dns.substring(with: m.range)
+            for m in matches(Detectors.personalNumberRun) {
+                let run = string(m.range(at: 0))
                 if Detectors.isPersonalNumber(run) {
-                    add(m.range, key: Detectors.digitsAndCheck(run), kind: .personalNumber)
+                    add(m.range(at: 0), key: Detectors.digitsAndCheck(run), kind: .personalNumber)
                 } else if Detectors.isOrganisationNumber(run) {
-                    add(m.range, key: Detectors.digitsAndCheck(run), kind: .organisationNumber)
+                    add(m.range(at: 0), key: Detectors.digitsAndCheck(run), kind: .organisationNumber)
                 }
             }
         }
-        for m in can.hasEquals ? Redactor.pairs.matches(in: decoded) : [] {
-            guard let name = m.group(1, in: dns), var value = m.group(2, in: dns) else { continue }
+        for m in can.hasEquals ? matches(Redactor.pairs, ASCIIScanners.pairs) : [] {
+            guard let name = group(m, 1), var value = group(m, 2) else { continue }
             var r = m.range(at: 2)
             // A path parameter (`/checkout;jsessionid=…/pay`) ends at the next path segment.
-            if m.range.location > 0, dns.character(at: m.range.location - 1) == 0x3B, let slash = value.firstIndex(of: "/") {
+            let start = m.range.lowerBound
+            let semicolonBefore = start > 0 && (ascii.map { $0[start - 1] == 0x3B } ?? (dns!.character(at: start - 1) == 0x3B))
+            if semicolonBefore, let slash = value.firstIndex(of: "/") {
                 value = String(value[..<slash])
                 r.length = (value as NSString).length
             }
             guard shouldRedact(name: name, value: value) else { continue }
             add(r, key: value, kind: .token, name: name)
         }
-        for m in can.mayHoldPathToken ? Detectors.pathSegment.matches(in: decoded) : [] {
-            let segment = dns.substring(with: m.range)
-            guard Detectors.isPathToken(segment), Detectors.isInURLPath(dns, m.range) else { continue }
-            add(m.range, key: segment, kind: .token, name: "URL path")
+        for m in can.mayHoldPathToken ? matches(Detectors.pathSegment) : [] {
+            let segment = string(m.range(at: 0))
+            guard Detectors.isPathToken(segment), Detectors.isInURLPath(dns ?? decoded as NSString, m.range(at: 0)) else {
+                continue
+            }
+            add(m.range(at: 0), key: segment, kind: .token, name: "URL path")
         }
-        for m in can.mayHoldAWSKey ? Detectors.awsAccessKey.matches(in: decoded) : [] {
-            add(m.range, key: dns.substring(with: m.range), kind: .credential, name: "AWS access key")
+        for m in can.mayHoldAWSKey ? matches(Detectors.awsAccessKey) : [] {
+            add(m.range(at: 0), key: string(m.range(at: 0)), kind: .credential, name: "AWS access key")
         }
         if scripts, can.hasQuote, can.hasColon || can.hasEquals {
-            for m in Redactor.assignments.matches(in: decoded) {
-                guard let name = m.group(1, in: dns), let value = m.group(3, in: dns), shouldRedact(name: name, value: value)
-                else { continue }
+            for m in matches(Redactor.assignments, ASCIIScanners.assignments) {
+                guard let name = group(m, 1), let value = group(m, 3), shouldRedact(name: name, value: value) else { continue }
                 add(m.range(at: 3), key: value, kind: .token, name: name)
             }
         }
@@ -634,6 +671,9 @@ public struct Redactor: Sendable {
     }
 
     private mutating func learnSpellings(found: String, key: String, placeholder: String) {
+        // The spellings depend only on `found` and `key` (the placeholder of a pair never changes).
+        if spellingsLearnt[found] == key { return }
+        spellingsLearnt[found] = key
         var spellings: Set<String> = [found, key]
         spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved))
         spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved, spaceAsPlus: true))
