@@ -281,9 +281,21 @@ public enum HARFlowWriter {
     static func writeNewFile(_ data: Data, path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        try handle.write(contentsOf: data)
-        try handle.close()
+        var failed = false
+        data.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else {
+                    failed = true
+                    return
+                }
+                done += n
+            }
+        }
+        if close(fd) != 0 { failed = true }
+        if failed { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
     }
 
     /// `03-psp.example.net-checkout-card.html`: number, host, last path segment; safe characters only.
@@ -308,10 +320,11 @@ public enum HARFlowWriter {
         for h in [".html", ".htm", ".php", ".aspx", ".jsp", ".json", ".txt", ".xml"] where safe.hasSuffix(h) {
             safe.removeLast(h.count)
         }
-        var name = String(format: "%02d-%@.%@", n, safe, ext)
+        let number = n < 10 && n >= 0 ? "0\(n)" : "\(n)"
+        var name = "\(number)-\(safe).\(ext)"
         var k = 2
         while used.contains(name) {
-            name = String(format: "%02d-%@-%d.%@", n, safe, k, ext)
+            name = "\(number)-\(safe)-\(k).\(ext)"
             k += 1
         }
         used.insert(name)

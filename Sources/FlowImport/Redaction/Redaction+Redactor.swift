@@ -595,27 +595,41 @@ public struct Redactor: Sendable {
             $0.range.location != $1.range.location ? $0.range.location < $1.range.location : $0.range.length > $1.range.length
         }
         let source = view.original
-        var out: [UInt16] = []
-        out.reserveCapacity(source.count)
+        // Text whose decoded form is ASCII is ASCII itself (decoding never removes other characters): it is put
+        // together as UTF-8, its offsets being the same.
+        let bytes: [UInt8]? = ascii == nil ? nil : Array(text.utf8)
+        var out16: [UInt16] = [], out8: [UInt8] = []
+        if bytes == nil { out16.reserveCapacity(source.count) } else { out8.reserveCapacity(source.count) }
         var cursor = 0
         for f in found where f.range.location >= cursor {
-            let spelling = String(decoding: source[f.range.location..<(f.range.location + f.range.length)], as: UTF16.self)
+            let start = f.range.location, end = f.range.location + f.range.length
+            let spelling =
+                bytes.map { String(decoding: $0[start..<end], as: UTF8.self) }
+                ?? String(decoding: source[start..<end], as: UTF16.self)
             var placeholder = replaceSecret(spelling, key: f.key, kind: f.kind, name: f.name, at: location)
             if placeholder == spelling { continue } // a kept value
-            if scripts, [.card, .personalNumber, .organisationNumber].contains(f.kind),
-                Detectors.isBareNumber(source, f.range.location, f.range.location + f.range.length)
+            if scripts, [.card, .personalNumber, .organisationNumber].contains(f.kind), Detectors.isBareNumber(source, start, end)
             {
                 placeholder = numericPlaceholder(for: placeholder) // a JSON/JS number stays a number
-            } else if f.kind == .email, spelling.range(of: "%40", options: .caseInsensitive) != nil {
-                placeholder = placeholder.replacingOccurrences(of: "@", with: "%40")
+            } else if f.kind == .email, Redactor.holdsPercentEncodedAt(spelling) {
+                placeholder = Redactor.percentEncodedAt(placeholder)
             }
-            out.append(contentsOf: source[cursor..<f.range.location])
-            out.append(contentsOf: placeholder.utf16)
-            cursor = f.range.location + f.range.length
+            if let bytes {
+                out8.append(contentsOf: bytes[cursor..<start])
+                out8.append(contentsOf: placeholder.utf8)
+            } else {
+                out16.append(contentsOf: source[cursor..<start])
+                out16.append(contentsOf: placeholder.utf16)
+            }
+            cursor = end
         }
         guard cursor > 0 else { return text }
-        out.append(contentsOf: source[cursor...])
-        return String(decoding: out, as: UTF16.self)
+        if let bytes {
+            out8.append(contentsOf: bytes[cursor...])
+            return String(decoding: out8, as: UTF8.self)
+        }
+        out16.append(contentsOf: source[cursor...])
+        return String(decoding: out16, as: UTF16.self)
     }
 
     // `name=value` in URLs, form bodies, cookie strings and scripts, after decoding (so also inside another
@@ -662,7 +676,7 @@ public struct Redactor: Sendable {
             placeholderOf[key] = placeholder
             kindOfPlaceholder[placeholder] = kind
             placeholders.insert(placeholder)
-            placeholders.insert(placeholder.replacingOccurrences(of: "@", with: "%40"))
+            placeholders.insert(Redactor.percentEncodedAt(placeholder))
         }
         if placeholderOf[found] == nil { placeholderOf[found] = placeholder }
         learnSpellings(found: found, key: key, placeholder: placeholder)
@@ -683,7 +697,7 @@ public struct Redactor: Sendable {
         let ph = placeholder
         for s in spellings where s.count >= config.minimumGlobalLength && globalSpellings[s] == nil && !isPlaceholder(s) {
             // An e-mail's spelling in a URL keeps its form: `%40`.
-            let p = s.contains("%40") ? ph.replacingOccurrences(of: "@", with: "%40") : ph
+            let p = Redactor.holdsPercentEncodedAt(s) ? Redactor.percentEncodedAt(ph) : ph
             globalSpellings[s] = p
             addGlobal(s, placeholder: p)
         }
@@ -736,10 +750,27 @@ public struct Redactor: Sendable {
         }
         guard changed else { return text }
         for (placeholder, n) in counts.sorted(by: { $0.key < $1.key }) {
-            let kind = kindOfPlaceholder[placeholder.replacingOccurrences(of: "%40", with: "@")] ?? .token
+            let plain =
+                Redactor.holdsPercentEncodedAt(placeholder) ? placeholder.replacingOccurrences(of: "%40", with: "@") : placeholder
+            let kind = kindOfPlaceholder[plain] ?? .token
             record(kind, at: location, name: "", placeholder: placeholder, count: n)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// An e-mail placeholder as a URL writes it (`redacted1%40example.invalid`); any other text as it is.
+    static func percentEncodedAt(_ s: String) -> String {
+        s.utf8.contains(0x40) ? s.replacingOccurrences(of: "@", with: "%40") : s
+    }
+
+    /// True when `s` holds `%40` (as written: the spelling of an e-mail in a URL).
+    static func holdsPercentEncodedAt(_ s: String) -> Bool {
+        var matched = 0
+        for b in s.utf8 {
+            matched = b == [0x25, 0x34, 0x30][matched] ? matched + 1 : (b == 0x25 ? 1 : 0)
+            if matched == 3 { return true }
+        }
+        return false
     }
 
     private var keyLength: Int { max(1, min(config.minimumGlobalLength, 8)) }

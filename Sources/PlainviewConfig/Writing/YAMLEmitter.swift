@@ -76,6 +76,8 @@ public struct YAMLEmitter: Sendable {
 
     /// A double-quoted scalar that reads back as exactly `s`.
     public static func quoted(_ s: String) -> String {
+        // Printable ASCII without a quote or backslash (most keys, URLs and names) is written as it is.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
@@ -94,6 +96,7 @@ public struct YAMLEmitter: Sendable {
     /// `# s` with every character that would end the comment (any line or paragraph separator) or that YAML
     /// does not allow written as `\uXXXX`, so the comment stays one comment.
     public static func comment(_ s: String) -> String {
+        if s.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) { return "# " + s }
         var out = "# "
         for u in s.unicodeScalars {
             if u == "\t" || !mustEscape(u) { out.unicodeScalars.append(u) } else { out += escape(u) }
