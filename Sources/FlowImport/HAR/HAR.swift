@@ -63,16 +63,24 @@ public struct HARHeader: Sendable, Hashable {
         self.name = name
         self.value = value
     }
+
+    /// Header names compared as `caseInsensitiveCompare` does; two ASCII names (all of them, in practice) byte by
+    /// byte, A–Z as a–z.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        let x = a.utf8, y = b.utf8
+        guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return a.caseInsensitiveCompare(b) == .orderedSame }
+        return x.count == y.count && zip(x, y).allSatisfy { ($0 | 0x20) == ($1 | 0x20) && ($0 == $1 || ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+    }
 }
 
 extension Array where Element == HARHeader {
     /// The first value of header `name` (case-insensitive), if any.
     public func first(named name: String) -> String? {
-        first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        first { HARHeader.sameName($0.name, name) }?.value
     }
     /// Every value of header `name` (case-insensitive), in order (Set-Cookie may repeat).
     public func all(named name: String) -> [String] {
-        filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        filter { HARHeader.sameName($0.name, name) }.map(\.value)
     }
 }
 

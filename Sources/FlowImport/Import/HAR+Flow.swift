@@ -288,8 +288,13 @@ public enum HARFlowBuilder {
     /// A fallback for pages PageScan does not explain: meta refresh, self-submitting forms, `location` scripts.
     static func heuristicAutomatic(body: Data, base: String, target: String) -> Bool {
         let html = String(decoding: body, as: UTF8.self)
-        let lower = html.lowercased()
-        for m in metaRefresh.matches(in: html) {
+        // Quick byte tests before the expressions. ASCII bodies (nearly all) answer "no word, no match" from
+        // their lower-cased bytes; in others a non-ASCII letter may match an ASCII one case-insensitively (`ſ`).
+        let raw = [UInt8](body)
+        let ascii = raw.allSatisfy { $0 < 0x80 }
+        let lowered = ascii ? raw.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : []
+        func mayHold(_ word: String) -> Bool { !ascii || SecretPrefilter.find(Array(word.utf8), in: lowered) }
+        for m in mayHold("refresh") ? metaRefresh.matches(in: html) : [] {
             if let u = m.group(1, in: html as NSString),
                 let r = resolve(BrowserEscapes.decodeCharacterReferences(u), against: base),
                 canonical(r) == target
@@ -297,7 +302,10 @@ public enum HARFlowBuilder {
                 return true
             }
         }
-        let submits = lower.contains(".submit()") || lower.contains("requestsubmit(")
+        let submits =
+            ascii
+            ? mayHold(".submit()") || mayHold("requestsubmit(")
+            : html.lowercased().contains(".submit()") || html.lowercased().contains("requestsubmit(")
         if submits {
             for m in formAction.matches(in: html) {
                 if let a = m.group(1, in: html as NSString),
@@ -308,7 +316,8 @@ public enum HARFlowBuilder {
                 }
             }
         }
-        for m in scriptLocation.matches(in: html) {
+        // Case-sensitive, ASCII: a byte test in any body (invalid bytes decode to U+FFFD, never to ASCII).
+        for m in SecretPrefilter.find(Array("location".utf8), in: raw) ? scriptLocation.matches(in: html) : [] {
             if let u = m.group(1, in: html as NSString), let r = resolve(u, against: base), canonical(r) == target {
                 return true
             }

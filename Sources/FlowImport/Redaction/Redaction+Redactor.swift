@@ -375,7 +375,9 @@ public struct Redactor: Sendable {
 
     /// The password of `https://user:password@host/`.
     private mutating func redactUserinfo(_ text: String, at location: String) -> String {
-        Redactor.userinfo.replace(in: text) { m, ns in
+        // The expression needs a scheme's `://`.
+        guard SecretPrefilter.find(Array("://".utf8), in: Array(text.utf8)) else { return text }
+        return Redactor.userinfo.replace(in: text) { m, ns in
             guard let head = m.group(1, in: ns), let password = m.group(2, in: ns), !isPlaceholder(password) else { return nil }
             let key = HARForm.percentDecode(password)
             return head + replaceSecret(password, key: key, kind: .credential, name: "URL password", at: location) + "@"
@@ -689,11 +691,17 @@ public struct Redactor: Sendable {
         if spellingsLearnt[found] == key { return }
         spellingsLearnt[found] = key
         var spellings: Set<String> = [found, key]
-        spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved))
-        spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved, spaceAsPlus: true))
-        spellings.insert(HTMLEscaping.escape(key))
-        spellings.insert(BrowserEscapes.decodeCharacterReferences(found))
-        if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
+        // A key of unreserved characters encodes and escapes to itself; a value without `&`, `%` or `+` decodes
+        // to itself (most secrets: tokens, ids, cookies).
+        if !key.utf8.allSatisfy(PercentEncoding.isUnreserved) {
+            spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved))
+            spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved, spaceAsPlus: true))
+            spellings.insert(HTMLEscaping.escape(key))
+        }
+        if found.utf8.contains(where: { $0 == 0x26 || $0 == 0x25 || $0 == 0x2B }) {
+            spellings.insert(BrowserEscapes.decodeCharacterReferences(found))
+            if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
+        }
         let ph = placeholder
         for s in spellings where s.count >= config.minimumGlobalLength && globalSpellings[s] == nil && !isPlaceholder(s) {
             // An e-mail's spelling in a URL keeps its form: `%40`.
