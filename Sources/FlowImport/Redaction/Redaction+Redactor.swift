@@ -509,21 +509,8 @@ public struct Redactor: Sendable {
         var found: [Finding] = []
         let can = SecretPrefilter(decoded)
         // ASCII text goes to the hand-written matchers (ASCIIScanners), anything else to the expressions.
-        let ascii: [UInt8]? = can.hasNonASCII ? nil : Array(decoded.utf8)
-        let dns: NSString? = ascii == nil ? decoded as NSString : nil
-        func matches(_ regex: RegexBox, _ scan: ([UInt8]) -> [ScanMatch]) -> [ScanMatch] {
-            if let ascii { return scan(ascii) }
-            return regex.matches(in: decoded).map(ScanMatch.init)
-        }
-        func matches(_ regex: RegexBox) -> [ScanMatch] { regex.matches(in: decoded).map(ScanMatch.init) }
-        func string(_ r: NSRange) -> String {
-            if let ascii { return String(decoding: ascii[r.location..<(r.location + r.length)], as: UTF8.self) }
-            return dns!.substring(with: r)
-        }
-        func group(_ m: ScanMatch, _ i: Int) -> String? {
-            let r = m.range(at: i)
-            return r.location == NSNotFound ? nil : string(r)
-        }
+        let d = DetectorText(decoded, isASCII: !can.hasNonASCII)
+        let ascii = d.ascii
         func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
             guard r.length > 0 else { return }
             let o = view.originalRange(r)
@@ -531,30 +518,30 @@ public struct Redactor: Sendable {
             guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
             found.append(Finding(range: o, key: key, kind: kind, name: name))
         }
-        for m in can.mayHoldJWT ? matches(Detectors.jwt) : [] {
-            add(m.range(at: 0), key: string(m.range(at: 0)), kind: .jwt)
+        for m in can.mayHoldJWT ? d.matches(Detectors.jwt) : [] {
+            add(m.range(at: 0), key: d.text(m.range(at: 0)), kind: .jwt)
         }
-        for m in can.mayHoldSchemeCredential ? matches(Detectors.schemeCredential) : [] {
-            add(m.range(at: 1), key: string(m.range(at: 1)), kind: .credential, name: "Bearer")
+        for m in can.mayHoldSchemeCredential ? d.matches(Detectors.schemeCredential) : [] {
+            add(m.range(at: 1), key: d.text(m.range(at: 1)), kind: .credential, name: "Bearer")
         }
         if config.emails, SecretPrefilter.has(decoded, "@") {
-            for m in matches(Detectors.email, ASCIIScanners.emails) {
-                let whole = string(m.range(at: 0))
+            for m in d.matches(Detectors.email, ASCIIScanners.emails) {
+                let whole = d.text(m.range(at: 0))
                 let tld = whole.split(separator: ".").last.map { $0.lowercased() } ?? ""
                 guard !Detectors.notMailDomains.contains(tld) else { continue }
                 add(m.range(at: 0), key: whole.lowercased(), kind: .email)
             }
         }
         if config.cards, can.longestJoinedDigits >= 13 {
-            for m in matches(Detectors.cardRun, ASCIIScanners.cardRuns) {
-                let run = string(m.range(at: 0))
+            for m in d.matches(Detectors.cardRun, ASCIIScanners.cardRuns) {
+                let run = d.text(m.range(at: 0))
                 guard Detectors.isCardNumber(run) else { continue }
                 add(m.range(at: 0), key: Detectors.digits(run).map(String.init).joined(), kind: .card)
             }
         }
         if config.personalNumbers, can.mayHoldPersonalNumber {
-            for m in matches(Detectors.personalNumberRun) {
-                let run = string(m.range(at: 0))
+            for m in d.matches(Detectors.personalNumberRun) {
+                let run = d.text(m.range(at: 0))
                 if Detectors.isPersonalNumber(run) {
                     add(m.range(at: 0), key: Detectors.digitsAndCheck(run), kind: .personalNumber)
                 } else if Detectors.isOrganisationNumber(run) {
@@ -562,12 +549,12 @@ public struct Redactor: Sendable {
                 }
             }
         }
-        for m in can.hasEquals ? matches(Redactor.pairs, ASCIIScanners.pairs) : [] {
-            guard let name = group(m, 1), var value = group(m, 2) else { continue }
+        for m in can.hasEquals ? d.matches(Redactor.pairs, ASCIIScanners.pairs) : [] {
+            guard let name = d.group(m, 1), var value = d.group(m, 2) else { continue }
             var r = m.range(at: 2)
             // A path parameter (`/checkout;jsessionid=…/pay`) ends at the next path segment.
             let start = m.range.lowerBound
-            let semicolonBefore = start > 0 && (ascii.map { $0[start - 1] == 0x3B } ?? (dns!.character(at: start - 1) == 0x3B))
+            let semicolonBefore = start > 0 && d.unit(at: start - 1) == 0x3B
             if semicolonBefore, let slash = value.firstIndex(of: "/") {
                 value = String(value[..<slash])
                 r.length = (value as NSString).length
@@ -575,19 +562,19 @@ public struct Redactor: Sendable {
             guard shouldRedact(name: name, value: value) else { continue }
             add(r, key: value, kind: .token, name: name)
         }
-        for m in can.mayHoldPathToken ? matches(Detectors.pathSegment) : [] {
-            let segment = string(m.range(at: 0))
-            guard Detectors.isPathToken(segment), Detectors.isInURLPath(dns ?? decoded as NSString, m.range(at: 0)) else {
+        for m in can.mayHoldPathToken ? d.matches(Detectors.pathSegment) : [] {
+            let segment = d.text(m.range(at: 0))
+            guard Detectors.isPathToken(segment), Detectors.isInURLPath(d.nsString, m.range(at: 0)) else {
                 continue
             }
             add(m.range(at: 0), key: segment, kind: .token, name: "URL path")
         }
-        for m in can.mayHoldAWSKey ? matches(Detectors.awsAccessKey) : [] {
-            add(m.range(at: 0), key: string(m.range(at: 0)), kind: .credential, name: "AWS access key")
+        for m in can.mayHoldAWSKey ? d.matches(Detectors.awsAccessKey) : [] {
+            add(m.range(at: 0), key: d.text(m.range(at: 0)), kind: .credential, name: "AWS access key")
         }
         if scripts, can.hasQuote, can.hasColon || can.hasEquals {
-            for m in matches(Redactor.assignments, ASCIIScanners.assignments) {
-                guard let name = group(m, 1), let value = group(m, 3), shouldRedact(name: name, value: value) else { continue }
+            for m in d.matches(Redactor.assignments, ASCIIScanners.assignments) {
+                guard let name = d.group(m, 1), let value = d.group(m, 3), shouldRedact(name: name, value: value) else { continue }
                 add(m.range(at: 3), key: value, kind: .token, name: name)
             }
         }

@@ -54,10 +54,11 @@ public enum SecretResidue {
         guard Detectors.mayHoldSecret(text) else { return [] }
         let view = DecodedText(text)
         let decoded = view.string
-        let ns = decoded as NSString
         var lineStarts: [Int]?
         var out: [(check: Int, finding: Finding)] = []
         let can = SecretPrefilter(decoded)
+        let d = DetectorText(decoded, isASCII: !can.hasNonASCII)
+        lazy var ns = d.nsString
         func add(_ check: Int, _ rule: String, _ r: NSRange) {
             let o = view.originalRange(r)
             if lineStarts == nil {
@@ -80,12 +81,12 @@ public enum SecretResidue {
             if digits.count == run.count, let v = Int(digits), isUnixTime(v, digits: digits.count) { continue }
             add(1, "long-digit-run", m.range)
         }
-        for m in can.longestJoinedDigits >= 13 ? Detectors.cardRun.matches(in: decoded) : [] {
-            let run = ns.substring(with: m.range)
+        for m in can.longestJoinedDigits >= 13 ? d.matches(Detectors.cardRun, ASCIIScanners.cardRuns) : [] {
+            let run = d.text(m.range(at: 0))
             guard run.contains(where: { Detectors.weakCardSeparators.contains($0) }), Detectors.isCardNumber(run) else {
                 continue
             }
-            add(2, "long-digit-run", m.range)
+            add(2, "long-digit-run", m.range(at: 0))
         }
         for m in can.mayHoldCardCodeName ? cardCode.matches(in: decoded) : [] {
             guard let name = m.group(1, in: ns), Detectors.isCardCodeName(name) else { continue }
@@ -123,12 +124,12 @@ public enum SecretResidue {
         }
         for m in can.mayHoldJWT ? Detectors.jwt.matches(in: decoded) : [] { add(8, "jwt", m.range) }
         if SecretPrefilter.has(decoded, "@") {
-            for m in Detectors.email.matches(in: decoded) {
-                let mail = ns.substring(with: m.range).lowercased()
+            for m in d.matches(Detectors.email, ASCIIScanners.emails) {
+                let mail = d.text(m.range(at: 0)).lowercased()
                 let tld = mail.split(separator: ".").last.map(String.init) ?? ""
                 if Detectors.notMailDomains.contains(tld) { continue }
                 if reservedMailDomains.contains(where: { mail.hasSuffix($0) }) { continue }
-                add(9, "email", m.range)
+                add(9, "email", m.range(at: 0))
             }
         }
         for m in can.mayHoldAuthValue(decoded) ? authValue.matches(in: decoded) : [] {
