@@ -574,7 +574,9 @@ public struct Redactor: Sendable {
         }
         if scripts, can.hasQuote, can.hasColon || can.hasEquals {
             for m in d.matches(Redactor.assignments, ASCIIScanners.assignments) {
-                guard let name = d.group(m, 1), let value = d.group(m, 3), shouldRedact(name: name, value: value) else { continue }
+                guard let name = d.group(m, 1), let value = d.group(m, 3), shouldRedact(name: name, value: value) else {
+                    continue
+                }
                 add(m.range(at: 3), key: value, kind: .token, name: name)
             }
         }
