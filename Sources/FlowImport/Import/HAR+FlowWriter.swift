@@ -233,9 +233,10 @@ public enum HARFlowWriter {
         let temp = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(tag)")
         do {
             try fm.createDirectory(at: temp, withIntermediateDirectories: false)
+            let tempPath = temp.path
             for f in files {
-                guard !f.name.contains("/"), !f.name.hasPrefix(".") else { continue }
-                try writeNewFile(f.data, path: temp.appendingPathComponent(f.name).path)
+                guard !f.name.utf8.contains(UInt8(ascii: "/")), f.name.utf8.first != UInt8(ascii: ".") else { continue }
+                try writeNewFile(f.data, path: tempPath + "/" + f.name)
             }
         } catch {
             try? fm.removeItem(at: temp)

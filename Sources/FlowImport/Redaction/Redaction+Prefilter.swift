@@ -110,16 +110,18 @@ struct SecretPrefilter {
 
     /// One of `words` (lower-case ASCII) in any case (or, with a letter or mark outside ASCII, always true: some
     /// lower-case or fold to ASCII letters, and a name may be spelled with combining marks).
-    func mayContain(_ words: [String]) -> Bool {
+    func mayContain(bytes words: [[UInt8]]) -> Bool {
         if hasNonASCIILetter { return true }
-        return words.contains { w in SecretPrefilter.find(Array(w.utf8), in: lowered) }
+        return words.contains { SecretPrefilter.find($0, in: lowered) }
     }
 
     /// Detectors.schemeCredential: `bearer` or `basic`, any case.
-    var mayHoldSchemeCredential: Bool { mayContain(["bearer", "basic"]) }
+    var mayHoldSchemeCredential: Bool { mayContain(bytes: SecretPrefilter.schemeWords) }
+    private static let schemeWords = [Array("bearer".utf8), Array("basic".utf8)]
 
     /// A card security code name (Detectors.cardCodeNames), any case: SecretResidue's card-code rule.
-    var mayHoldCardCodeName: Bool { mayContain(SecretPrefilter.cardCodeStems) }
+    var mayHoldCardCodeName: Bool { mayContain(bytes: SecretPrefilter.cardCodeStemBytes) }
+    private static let cardCodeStemBytes = cardCodeStems.map { Array($0.utf8) }
 
     /// The card code names, ASCII ones (the others hold a non-ASCII letter, answered by `hasNonASCIILetter`), without
     /// those holding another (`cvv2` holds `cvv`).
