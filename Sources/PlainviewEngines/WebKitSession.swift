@@ -4,10 +4,13 @@
 // (URL, method, navigation type, user gesture, redirect, new window).
 //
 // What WebKitGTK 2.50's UI-process API does and does not say (checked on this engine):
-// - `decide-policy` does not say which frame a navigation is for. So an http(s) navigation is let through
-//   `decide-policy` and decided when its request reaches the recording proxy, whose `Sec-Fetch-Dest` says
-//   `document` (main frame) or `iframe`/`frame` (sub-frame). A refusal is then answered `204 No Content`: WebKit
-//   keeps the current page, as `decisionHandler(.cancel)` does. Any other scheme (an app's custom scheme,
+// - `decide-policy` does not say which frame a navigation is for. On a page without frames it can only be the main
+//   frame's: an http(s) navigation is then decided at `decide-policy`, as WKWebView decides it, and let through only
+//   when allowed (a refused one makes no request, and the page's own requests go on). On a page with frames it is
+//   let through `decide-policy` and decided when its request reaches the recording proxy, whose `Sec-Fetch-Dest`
+//   says `document` (main frame) or `iframe`/`frame` (sub-frame). A refusal is then answered `204 No Content`:
+//   WebKit keeps the current page, as `decisionHandler(.cancel)` does, but it has already stopped the page's loads
+//   in flight (a `fetch` fails), which a cancelled decision does not. Any other scheme (an app's custom scheme,
 //   `intent:`) never reaches the network: it is decided at `decide-policy` (as the main frame's) and refused there.
 // - Which sub-frame a request is for is not said either: a frame's own navigation is told by its `Referer` (the
 //   frame's current URL, or its origin across origins); anything else is a new frame. A new frame that the main
@@ -84,8 +87,11 @@ final class WebKitSession: EngineSession {
     /// The user just tapped and the page has not asked for a navigation since: give it time (a loaded machine).
     private var tapped = false
     private var lastActivity = Date()
-    /// Events read while waiting for something else (a tap's result).
+    /// Events read while waiting for something else (a tap's result, an admitted navigation's request).
     private var backlog: [CDPMessage] = []
+    /// Main-frame navigations held at `decide-policy` for the world, by decision number: the URL (as `key` spells it)
+    /// whose request an admitted one makes.
+    private var held: [Int: String] = [:]
     private var tapCount = 0
 
     init(
@@ -234,9 +240,40 @@ final class WebKitSession: EngineSession {
             ])
     }
 
+    func admit(_ request: EngineRequestID) -> EngineRequestID? {
+        guard let decision = Self.decision(request) else { return request }
+        guard let key = held.removeValue(forKey: decision) else { return nil }
+        lastActivity = Date()
+        send("View.decide", [("decision", .int(decision)), ("use", .bool(true))])
+        // Its request reaches the proxy as the main frame's document (plain http: with no `Sec-Fetch-Dest`); what
+        // arrives before it is handled afterwards, in order.
+        let until = min(deadline, Date().addingTimeInterval(Self.stuckQuiet))
+        var seen: [CDPMessage] = []
+        defer { backlog.append(contentsOf: seen) }
+        while let m = try? connection.nextEvent(until: until) {
+            if m.method == "Proxy.request", m.params["view"] as? Int == view, let id = m.params["request"] as? Int,
+                let url = m.string("url"), Self.key(url) == key, ["document", ""].contains(m.string("destination") ?? "")
+            {
+                lastActivity = Date()
+                pausedDetails[id] = Self.details(m.params)
+                documents[id] = (url, nil)
+                return EngineRequestID(String(id))
+            }
+            seen.append(m)
+        }
+        return nil
+    }
+
     func details(of id: EngineRequestID) -> EngineRequestDetails? { Int(id.raw).flatMap { pausedDetails[$0] } }
 
     func refuse(_ request: EngineRequestID) {
+        if let decision = Self.decision(request) {
+            // `decisionHandler(.cancel)`: WebKit makes no request, and the page and its loads go on.
+            if held.removeValue(forKey: decision) != nil {
+                send("View.decide", [("decision", .int(decision)), ("use", .bool(false))])
+            }
+            return
+        }
         guard let id = Int(request.raw) else { return }
         pausedDetails[id] = nil
         if documents.removeValue(forKey: id) != nil {
@@ -472,6 +509,22 @@ final class WebKitSession: EngineSession {
         if !newWindow, !retargeted, kind == .web {
             let hostLoad = !redirect && hostLoads.first.map { Self.key($0.url) } == Self.key(url)
             let refresh = refreshes.remove(Self.key(url)) != nil
+            if !hostLoad, framesNamed(url)?.count == 0 {
+                // A page without frames: the navigation can only be the main frame's, so it is decided here, before
+                // WebKit makes its request, as WKWebView's `decidePolicyFor` decides it. Letting it through to be
+                // refused at the proxy is not the same: once a navigation is let through, WebKit stops every load
+                // of the current document (WebCore's FrameLoader::continueLoadAfterNavigationPolicy calls
+                // stopAllLoaders before the provisional load starts), so the page's `fetch` in flight fails and a
+                // status poll that reschedules itself on its answer (a Swish or BankID page launching the app)
+                // stops for good, where on iOS a cancelled decision leaves the page and its requests running.
+                held[decision] = Self.key(url)
+                let method = (p["method"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? "GET"
+                return .navigation(
+                    EngineNavigation(
+                        url: url, frame: .main, frameIndex: nil,
+                        trigger: redirect ? .serverRedirect : Self.trigger(type, refresh: refresh),
+                        gesture: redirect ? false : gesture, method: method, request: Self.heldRequest(decision)))
+            }
             facts[Self.key(url), default: []].append(
                 Fact(navigationType: type, gesture: gesture, redirect: redirect, hostLoad: hostLoad, refresh: refresh))
             send("View.decide", [("decision", .int(decision)), ("use", .bool(true))])
@@ -535,12 +588,7 @@ final class WebKitSession: EngineSession {
     /// A request at the proxy: a document is a navigation to decide (main frame or sub-frame), anything else a resource.
     private func request(_ p: [String: Any]) -> EngineEvent? {
         guard let id = p["request"] as? Int, let url = p["url"] as? String else { return nil }
-        pausedDetails[id] = EngineRequestDetails(
-            headers: (p["headers"] as? [[String: Any]] ?? []).compactMap { h in
-                guard let name = h["name"] as? String, let value = h["value"] as? String else { return nil }
-                return RecordedResponse.Header(name, value)
-            },
-            body: (p["body"] as? String).flatMap { Data(base64Encoded: $0) }.map { Array($0) } ?? [])
+        pausedDetails[id] = Self.details(p)
         let method = (p["method"] as? String ?? "GET").uppercased()
         let requestID = EngineRequestID(String(id))
         let destination = p["destination"] as? String ?? ""
@@ -581,6 +629,23 @@ final class WebKitSession: EngineSession {
             EngineNavigation(
                 url: url, frame: isMain ? .main : .sub, frameIndex: frameIndex, trigger: trigger,
                 gesture: redirect ? false : fact?.gesture ?? false, method: method, request: requestID))
+    }
+
+    /// The headers and body a proxied request carries.
+    private static func details(_ p: [String: Any]) -> EngineRequestDetails {
+        EngineRequestDetails(
+            headers: (p["headers"] as? [[String: Any]] ?? []).compactMap { h in
+                guard let name = h["name"] as? String, let value = h["value"] as? String else { return nil }
+                return RecordedResponse.Header(name, value)
+            },
+            body: (p["body"] as? String).flatMap { Data(base64Encoded: $0) }.map { Array($0) } ?? [])
+    }
+
+    /// The request id of a navigation held at `decide-policy`, and back (proxied requests are plain numbers).
+    private static func heldRequest(_ decision: Int) -> EngineRequestID { EngineRequestID("decision \(decision)") }
+
+    private static func decision(_ request: EngineRequestID) -> Int? {
+        request.raw.hasPrefix("decision ") ? Int(request.raw.dropFirst("decision ".count)) : nil
     }
 
     /// Which sub-frame a document request is for (see the top of this file).

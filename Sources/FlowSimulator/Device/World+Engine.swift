@@ -47,9 +47,15 @@ extension World {
         _ session: any EngineSession, _ url: String, frame: NavigationFrame, frameIndex: Int?,
         trigger: NavigationTrigger, gesture: Bool, method: String, redirects: Int
     ) {
-        let request = engineRequest
+        var request = engineRequest
         engineRequest = nil
         engineIdle = false
+        // A navigation the engine asked about before making its request goes on now; the network answers the request
+        // it then makes, with what that carries. None made (the page went elsewhere meanwhile): nothing to load.
+        if let asked = request {
+            guard let made = session.admit(asked) else { return }
+            request = made
+        }
         clock += Self.networkTime
         let blockedBy = blockedThirdPartySite(.host, url, frame: frame)
         let sent = request.flatMap { session.details(of: $0) }

@@ -9,8 +9,9 @@ public struct EngineNavigation: Sendable, Hashable {
     public var trigger: NavigationTrigger
     public var gesture: Bool
     public var method: String
-    /// Set when the engine paused a network request for it (http/https); nil for a URL the engine cannot load
-    /// itself (custom scheme, `intent:`) or a new window, which the world carries out on its own.
+    /// Set when the engine paused a network request for it (http/https), or holds the navigation before making its
+    /// request (`EngineSession.admit` sends it); nil for a URL the engine cannot load itself (custom scheme,
+    /// `intent:`) or a new window, which the world carries out on its own.
     public var request: EngineRequestID?
 
     public init(

@@ -8,6 +8,11 @@ public protocol EngineSession: AnyObject {
     func load(_ url: String, response: RecordedResponse)
     /// Runs the engine until it does something the world must answer, or until nothing more happens by itself.
     func next() -> EngineEvent
+    /// The world allows navigation `request`, which the engine asked about before making its request (WebKit's
+    /// `decide-policy`, WKNavigationDelegate's `decidePolicyFor`): the engine goes on and makes it, and the request
+    /// it makes is returned, to be answered with `fulfil` (nil: the engine made none). An engine whose navigations
+    /// reach the world as requests already returns `request` itself.
+    func admit(_ request: EngineRequestID) -> EngineRequestID?
     /// Answers a paused request with a recorded response (the navigation, or the resource, is allowed).
     func fulfil(_ request: EngineRequestID, with response: RecordedResponse)
     /// Refuses a paused request (`decisionHandler(.cancel)`; for a resource: a network error).
@@ -34,6 +39,9 @@ public struct EngineRequestDetails: Sendable, Hashable {
 }
 
 extension EngineSession {
+    /// `request` itself: the engine reported the navigation with its request.
+    public func admit(_ request: EngineRequestID) -> EngineRequestID? { request }
+
     /// The headers and body of paused request `id`, when the engine reported them; nil otherwise.
     public func details(of id: EngineRequestID) -> EngineRequestDetails? { nil }
 }

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A BankID page as the app-switch guides have it: it asks its server for the order's status by `fetch`, launches
+/// BankID, and goes on asking until the status says done, then goes to the shop's complete URL. The user approves in
+/// BankID, which returns to the app (`redirect=null`); the page must then still be polling. The status server is
+/// the flow's recording sequence: pending at first, done from the second answer on. The model does not run code
+/// after a network answer (`modelOutcome: stuck`); both engines must complete, hop for hop alike
+/// (SimulateEngineCLITests+Polling).
+public enum PollingPages {
+    /// How the page polls: `poll` asks once and comes back by itself as long as the status is not done.
+    public static let polls: [(name: String, script: String)] = [
+        (
+            "interval",
+            "function poll() { fetch('/status').then(function (r) { return r.json(); }).then(function (s) { if (s.done) { location.href = '/done'; } }); } poll(); setInterval(poll, 2000);"
+        ),
+        (
+            "timeout",
+            "function poll() { fetch('/status').then(function (r) { return r.json(); }).then(function (s) { if (s.done) { location.href = '/done'; } else { setTimeout(poll, 2000); } }); } poll();"
+        ),
+        (
+            "await",
+            "async function poll() { var r = await fetch('/status'); var s = await r.json(); if (s.done) { location.href = '/done'; } else { setTimeout(poll, 2000); } } poll();"
+        ),
+    ]
+
+    /// How it launches BankID: its universal link (an https navigation the app's delegate cancels) or its scheme.
+    public static let launches: [(name: String, url: String)] = [
+        ("universal-link", "https://app.bankid.com/?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null"),
+        ("scheme", "bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null"),
+    ]
+
+    /// The flow (for `TestFlow.folder`, on iOS): the page polls, then launches BankID while its first request may
+    /// still be on its way.
+    public static func flow(poll: String, launch: String) -> String {
+        """
+        environment:
+          apps:
+            - {name: Shop, schemes: [shopapp], behaviour: {host: true}}
+            - {name: BankID, behaviour: {model: bankid}}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<p>Open BankID to sign</p><script>\(poll) location.href = '\(launch)';</script>"
+          - url: https://shop.example.com/status
+            responses:
+              - body: '{"done": false}'
+              - body: '{"done": true}'
+        expect: {outcome: complete, hops: 3, appsOpened: [BankID], modelOutcome: stuck}
+        """
+    }
+}
