@@ -33,7 +33,8 @@ public struct Redactor: Sendable {
     /// position costs one lookup per length, never a scan of the secrets learnt.
     private var globalIndex: [UInt64: [Int]] = [:]
     private var globalSpellings: [String: String] = [:]
-    /// A secret's spelling as found → the key its spellings were learnt with: the same pair learns nothing new.
+    /// A secret's spelling as found → the key its spellings were learnt with, for pairs whose spellings take
+    /// encoding: the same pair learns nothing new.
     private var spellingsLearnt: [String: String] = [:]
     /// `matchesName` per name as written, and whether `keep` spares a cookie, for the first names met: a
     /// recording repeats its few names thousands of times (a cookie-heavy one may hold many more, not kept).
@@ -676,18 +677,22 @@ public struct Redactor: Sendable {
     }
 
     private mutating func learnSpellings(found: String, key: String, placeholder: String) {
-        // The spellings depend only on `found` and `key` (the placeholder of a pair never changes).
-        if spellingsLearnt[found] == key { return }
-        spellingsLearnt[found] = key
         var spellings: Set<String> = [found, key]
         // A key of unreserved characters encodes and escapes to itself; a value without `&`, `%` or `+` decodes
-        // to itself (most secrets: tokens, ids, cookies).
-        if !key.utf8.allSatisfy(PercentEncoding.isUnreserved) {
+        // to itself (most secrets: tokens, ids, cookies). Other pairs are worked out once: the spellings depend
+        // only on `found` and `key` (the placeholder of a pair never changes).
+        let plainKey = key.utf8.allSatisfy(PercentEncoding.isUnreserved)
+        let plainFound = !found.utf8.contains(where: { $0 == 0x26 || $0 == 0x25 || $0 == 0x2B })
+        if !plainKey || !plainFound {
+            if spellingsLearnt[found] == key { return }
+            spellingsLearnt[found] = key
+        }
+        if !plainKey {
             spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved))
             spellings.insert(PercentEncoding.encode(key, keeping: PercentEncoding.isUnreserved, spaceAsPlus: true))
             spellings.insert(HTMLEscaping.escape(key))
         }
-        if found.utf8.contains(where: { $0 == 0x26 || $0 == 0x25 || $0 == 0x2B }) {
+        if !plainFound {
             spellings.insert(BrowserEscapes.decodeCharacterReferences(found))
             if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
         }
