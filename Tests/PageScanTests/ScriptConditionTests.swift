@@ -51,6 +51,16 @@ import Testing
             ["/before -", "/after network-answer"]
         ),
         (
+            "a navigation after await (await fetch(…)).json() waits on the network too",
+            "<script>(async () => { const s = await (await fetch('/status')).json(); if (s.done) location.href = '/done' })()</script>",
+            ["/done network-answer"]
+        ),
+        (
+            "a parenthesised await of something that is no request is no condition",
+            "<script>(async () => { const s = await (await caches.open('x')).keys(); location.href = '/next' })()</script>",
+            ["/next -"]
+        ),
+        (
             "jQuery's ajax done callback waits on the network",
             "<script src=/jquery.js></script><script>$.ajax({url: '/s'}).done(function () { location.href = '/done' })</script>",
             ["/done network-answer"]

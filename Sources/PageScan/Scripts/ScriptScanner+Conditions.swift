@@ -89,9 +89,7 @@ extension ScriptScanner {
                         var j = k + 1
                         let end = Int(t[k].partner)
                         while j < end {
-                            if isWord(t[j], s, "await"), j + 1 < t.count, Self.requestHeads.contains(text(t[j + 1], s)) {
-                                return j
-                            }
+                            if isWord(t[j], s, "await"), awaitsRequest(t, s, after: j + 1) { return j }
                             let p = Int(t[j].partner)
                             j = p > j ? p + 1 : j + 1
                         }
@@ -106,6 +104,14 @@ extension ScriptScanner {
             }
         }
         return nil
+    }
+
+    /// True when what an `await` at `start - 1` waits on begins with a request (`fetch(…)`, `axios…`), also
+    /// inside parentheses and another `await`: `await (await fetch(…)).json()`.
+    private func awaitsRequest(_ t: [Token], _ s: [UInt8], after start: Int) -> Bool {
+        var m = start
+        while m < t.count, isPunct(t[m], s, "(") || isWord(t[m], s, "await") { m += 1 }
+        return m < t.count && Self.requestHeads.contains(text(t[m], s))
     }
 
     /// The answer of the `confirm(…)` a condition's tokens test: accepted (`confirm(…)`), dismissed
