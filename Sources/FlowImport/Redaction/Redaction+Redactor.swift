@@ -40,6 +40,9 @@ public struct Redactor: Sendable {
     /// recording repeats its few names thousands of times (a cookie-heavy one may hold many more, not kept).
     private var nameVerdicts: [String: Bool] = [:]
     private var keptCookies: [String: Bool] = [:]
+    /// Short texts the detectors found nothing in, whatever is learnt (see `redactDecoded`), per `scripts` flag.
+    private var cleanTexts: Set<String> = []
+    private var cleanScriptTexts: Set<String> = []
     private static let verdictsKept = 4096
     private var learning = false
     /// Which part of the work `redact(_:)` is doing (see `redact(_:)`).
@@ -227,11 +230,12 @@ public struct Redactor: Sendable {
         }
         if config.cookies, lname == "set-cookie" {
             // Several cookies may be folded into one value with newlines (Chrome does so).
-            return value.components(separatedBy: "\n").map { line -> String in
+            let lines = value.utf8.contains(0x0A) ? value.components(separatedBy: "\n") : [value]
+            return lines.map { line -> String in
                 let semi = line.firstIndex(of: ";") ?? line.endIndex
                 let first = line[..<semi]
                 guard let eq = first.firstIndex(of: "=") else { return redactText(line, at: place, as: .plain) }
-                let cname = String(first[..<eq]).trimmingCharacters(in: .whitespaces)
+                let cname = Redactor.trimmingSpaces(first[..<eq])
                 let cvalue = String(first[first.index(after: eq)...])
                 let attributes = redactText(String(line[semi...]), at: place, as: .plain)
                 return String(first[..<eq]) + "=" + redactCookieValue(cvalue, cookie: cname, at: place) + attributes
@@ -505,6 +509,16 @@ public struct Redactor: Sendable {
     /// and numbers written as JSON or script numbers stay numbers; false for URLs and form bodies.
     private mutating func redactDecoded(_ text: String, at location: String, scripts: Bool) -> String {
         guard Detectors.mayHoldSecret(text) else { return text }
+        if (scripts ? cleanScriptTexts : cleanTexts).contains(text) { return text }
+        // Whether what was found, or not, may change with what is learnt (a value that is a placeholder by now):
+        // a text found clean without that is clean for good, and remembered (`; Path=/`, `text/html`).
+        var dependsOnLearnt = false
+        defer {
+            if !dependsOnLearnt, text.utf8.count <= 512 {
+                if scripts, cleanScriptTexts.count < Redactor.verdictsKept { cleanScriptTexts.insert(text) }
+                if !scripts, cleanTexts.count < Redactor.verdictsKept { cleanTexts.insert(text) }
+            }
+        }
         let view = DecodedText(text)
         let decoded = view.string
         var found: [Finding] = []
@@ -514,6 +528,7 @@ public struct Redactor: Sendable {
         let ascii = d.ascii
         func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
             guard r.length > 0 else { return }
+            dependsOnLearnt = true
             let o = view.originalRange(r)
             let original = view.originalText(r)
             guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
@@ -560,6 +575,7 @@ public struct Redactor: Sendable {
                 value = String(value[..<slash])
                 r.length = (value as NSString).length
             }
+            if matchesName(name) { dependsOnLearnt = true }
             guard shouldRedact(name: name, value: value) else { continue }
             add(r, key: value, kind: .token, name: name)
         }
@@ -575,9 +591,9 @@ public struct Redactor: Sendable {
         }
         if scripts, can.hasQuote, can.hasColon || can.hasEquals {
             for m in d.matches(Redactor.assignments, ASCIIScanners.assignments) {
-                guard let name = d.group(m, 1), let value = d.group(m, 3), shouldRedact(name: name, value: value) else {
-                    continue
-                }
+                guard let name = d.group(m, 1), let value = d.group(m, 3) else { continue }
+                if matchesName(name) { dependsOnLearnt = true }
+                guard shouldRedact(name: name, value: value) else { continue }
                 add(m.range(at: 3), key: value, kind: .token, name: name)
             }
         }
@@ -758,6 +774,16 @@ public struct Redactor: Sendable {
             record(kind, at: location, name: "", placeholder: placeholder, count: n)
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `trimmingCharacters(in: .whitespaces)`; for ASCII text (a cookie's name, nearly always) without Foundation:
+    /// the ASCII characters of that set are space and TAB.
+    static func trimmingSpaces(_ s: Substring) -> String {
+        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return s.trimmingCharacters(in: .whitespaces) }
+        let u = s.utf8
+        guard let a = u.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), let b = u.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        else { return "" }
+        return String(s[a...b])
     }
 
     /// An e-mail placeholder as a URL writes it (`redacted1%40example.invalid`); any other text as it is.
