@@ -39,13 +39,34 @@ import TestSupport
                 ": \"v", "\" : \"", "'", "\"", "id = 'x'", "k:\"\"",
             ]
         ),
+        (
+            "personalNumbers", Detectors.personalNumberRun, ASCIIScanners.personalNumbers,
+            [
+                "19", "20", "800101", "1234", "12345", "-", "+", " ", "A", "U", "Y", "Z", "DK", "dk", "x", "8", "9",
+                "12345678", "0", "1234567", "556000-4615", "811218-9876", "131052-308T", "923 609 016", "DK 13585628",
+            ]
+        ),
+        (
+            "tags", Redactor.tags, ASCIIScanners.tags,
+            [
+                "<", ">", "a", "div", "-", " ", "\n", "\t", "x=1", "'", "\"", "b2", "<input ", "/>",
+                String(repeating: "z", count: 9000),
+            ]
+        ),
+        (
+            "attributes", Redactor.attributes, ASCIIScanners.attributes,
+            [
+                "a", "data-x", ":", "_", "=", " ", "\"", "'", "`", ">", "v", "1", "\n", "x", ".", "name", "=\"", "='",
+                "value=\"abc\"", "<", "\t",
+            ]
+        ),
     ]
 
     static func regexMatches(_ regex: RegexBox, _ text: String) -> [ScanMatch] {
         regex.matches(in: text).map(ScanMatch.init)
     }
 
-    @Test(arguments: 0..<4)
+    @Test(arguments: 0..<7)
     func matchesWhatTheExpressionMatches(_ index: Int) {
         let c = Self.cases[index]
         var rng = FuzzRNG(seed: 34 + UInt64(index))

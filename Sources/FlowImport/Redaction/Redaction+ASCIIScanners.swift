@@ -210,4 +210,163 @@ enum ASCIIScanners {
         }
         return out
     }
+
+    // MARK: Detectors.personalNumberRun
+
+    /// `(?<![0-9])(?:(?:19|20)?[0-9]{6}[\-+ \u00A0]?[0-9]{4}|[0-9]{6}[ \u00A0]?[0-9]{5}|[0-9]{6}[\-+A-FU-Y][0-9]{3}[0-9A-Y]`
+    /// `|[0-9]{7}-[0-9]|[89][0-9]{2} [0-9]{3} [0-9]{3}|(?<![A-Za-z])(?i:DK)[ \u00A0]?[0-9]{8})(?![0-9])`: the
+    /// alternatives tried in order at each place, each with its optional parts taken first.
+    static func personalNumbers(_ c: [UInt8]) -> [ScanMatch] {
+        func digits(_ at: Int, _ n: Int) -> Bool {
+            guard at >= 0, at + n <= c.count else { return false }
+            return c[at..<(at + n)].allSatisfy(isDigit)
+        }
+        func is_(_ at: Int, _ test: (UInt8) -> Bool) -> Bool { at < c.count && test(c[at]) }
+        /// The end, when no digit follows it.
+        func ending(_ e: Int) -> Int? { e < c.count && isDigit(c[e]) ? nil : e }
+        func swedish(_ i: Int) -> Int? {
+            for century in [true, false] {
+                if century, !(i + 1 < c.count && (c[i] == 0x31 && c[i + 1] == 0x39 || c[i] == 0x32 && c[i + 1] == 0x30)) {
+                    continue
+                }
+                let p = i + (century ? 2 : 0)
+                guard digits(p, 6) else { continue }
+                for separator in [true, false] {
+                    if separator, !is_(p + 6, { $0 == 0x2D || $0 == 0x2B || $0 == 0x20 }) { continue }
+                    let r = p + 6 + (separator ? 1 : 0)
+                    if digits(r, 4), let e = ending(r + 4) { return e }
+                }
+            }
+            return nil
+        }
+        func norwegian(_ i: Int) -> Int? {
+            guard digits(i, 6) else { return nil }
+            for space in [true, false] {
+                if space, !is_(i + 6, { $0 == 0x20 }) { continue }
+                let r = i + 6 + (space ? 1 : 0)
+                if digits(r, 5), let e = ending(r + 5) { return e }
+            }
+            return nil
+        }
+        func finnish(_ i: Int) -> Int? {
+            func isSign(_ b: UInt8) -> Bool {
+                b == 0x2D || b == 0x2B || (b >= 0x41 && b <= 0x46) || (b >= 0x55 && b <= 0x59)
+            }
+            guard digits(i, 6), is_(i + 6, isSign), digits(i + 7, 3), is_(i + 10, { isDigit($0) || ($0 >= 0x41 && $0 <= 0x59) })
+            else { return nil }
+            return ending(i + 11)
+        }
+        func finnishCompany(_ i: Int) -> Int? {
+            guard digits(i, 7), is_(i + 7, { $0 == 0x2D }), digits(i + 8, 1) else { return nil }
+            return ending(i + 9)
+        }
+        func norwegianCompany(_ i: Int) -> Int? {
+            guard is_(i, { $0 == 0x38 || $0 == 0x39 }), digits(i + 1, 2), is_(i + 3, { $0 == 0x20 }), digits(i + 4, 3),
+                is_(i + 7, { $0 == 0x20 }), digits(i + 8, 3)
+            else { return nil }
+            return ending(i + 11)
+        }
+        func danishCompany(_ i: Int) -> Int? {
+            guard i == 0 || !isLetter(c[i - 1]), i + 1 < c.count, c[i] | 0x20 == 0x64, c[i + 1] | 0x20 == 0x6B else { return nil }
+            for space in [true, false] {
+                if space, !is_(i + 2, { $0 == 0x20 }) { continue }
+                let r = i + 2 + (space ? 1 : 0)
+                if digits(r, 8), let e = ending(r + 8) { return e }
+            }
+            return nil
+        }
+        var out: [ScanMatch] = []
+        var i = 0
+        while i < c.count {
+            guard i == 0 || !isDigit(c[i - 1]),
+                let e = swedish(i) ?? norwegian(i) ?? finnish(i) ?? finnishCompany(i) ?? norwegianCompany(i)
+                    ?? danishCompany(i)
+            else {
+                i += 1
+                continue
+            }
+            out.append(ScanMatch(range: i..<e, groups: []))
+            i = e
+        }
+        return out
+    }
+
+    // MARK: Redactor.tags and Redactor.attributes
+
+    /// `<[A-Za-z][A-Za-z0-9\-]*\s[^>]{0,8192}>`: a start tag with attributes.
+    static func tags(_ c: [UInt8]) -> [ScanMatch] {
+        var out: [ScanMatch] = []
+        var i = 0
+        while i + 1 < c.count {
+            guard c[i] == 0x3C, isLetter(c[i + 1]) else {
+                i += 1
+                continue
+            }
+            var n = i + 2
+            while n < c.count, isAlphanumeric(c[n]) || c[n] == 0x2D { n += 1 }
+            guard n < c.count, isSpace(c[n]) else {
+                i += 1
+                continue
+            }
+            var e = n + 1
+            while e < c.count, e - n - 1 <= 8192, c[e] != 0x3E { e += 1 }
+            guard e < c.count, c[e] == 0x3E, e - n - 1 <= 8192 else {
+                i += 1
+                continue
+            }
+            out.append(ScanMatch(range: i..<(e + 1), groups: []))
+            i = e + 1
+        }
+        return out
+    }
+
+    /// `([A-Za-z_:][A-Za-z0-9_:.\-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"'=`]+))`: `name="value"`, `name='value'`,
+    /// `name=value`.
+    static func attributes(_ c: [UInt8]) -> [ScanMatch] {
+        func isFirst(_ b: UInt8) -> Bool { isLetter(b) || b == 0x5F || b == 0x3A }
+        func isRest(_ b: UInt8) -> Bool { isAlphanumeric(b) || b == 0x5F || b == 0x3A || b == 0x2E || b == 0x2D }
+        func isBare(_ b: UInt8) -> Bool { !(isSpace(b) || b == 0x3E || isQuote(b) || b == 0x3D || b == 0x60) }
+        var out: [ScanMatch] = []
+        var i = 0
+        search: while i < c.count {
+            guard isFirst(c[i]) else {
+                i += 1
+                continue
+            }
+            var n = i + 1
+            while n < c.count, isRest(c[n]) { n += 1 }
+            var p = n
+            while p < c.count, isSpace(c[p]) { p += 1 }
+            guard p < c.count, c[p] == 0x3D else {
+                i += 1
+                continue
+            }
+            p += 1
+            while p < c.count, isSpace(c[p]) { p += 1 }
+            if p < c.count, isQuote(c[p]) {
+                // A quoted value (the two quotes are the expression's two alternatives, in this order); no closing
+                // quote leaves the bare alternative, which cannot start with a quote.
+                var e = p + 1
+                while e < c.count, c[e] != c[p] { e += 1 }
+                guard e < c.count else {
+                    i += 1
+                    continue
+                }
+                let value: Range<Int>? = (p + 1)..<e
+                let groups: [Range<Int>?] = c[p] == 0x22 ? [i..<n, value, nil, nil] : [i..<n, nil, value, nil]
+                out.append(ScanMatch(range: i..<(e + 1), groups: groups))
+                i = e + 1
+                continue search
+            }
+            var e = p
+            while e < c.count, isBare(c[e]) { e += 1 }
+            guard e > p else {
+                i += 1
+                continue
+            }
+            out.append(ScanMatch(range: i..<e, groups: [i..<n, nil, nil, p..<e]))
+            i = e
+        }
+        return out
+    }
 }

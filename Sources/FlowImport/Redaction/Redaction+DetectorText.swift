@@ -40,6 +40,9 @@ struct DetectorText {
     /// The UTF-16 unit at `offset`.
     func unit(at offset: Int) -> UInt16 { ascii.map { UInt16($0[offset]) } ?? ns!.character(at: offset) }
 
+    /// The length in UTF-16 units.
+    var length: Int { ascii?.count ?? ns!.length }
+
     /// The text as NSString (made here for ASCII text, which keeps none).
     var nsString: NSString { ns ?? string as NSString }
 }

@@ -454,44 +454,55 @@ public struct Redactor: Sendable {
     /// inputs, `<meta name="csrf-token">`), and any attribute whose own name matches (`data-session-id`).
     private mutating func redactHTMLAttributes(_ text: String, at location: String) -> String {
         guard SecretPrefilter.has(text, "<") else { return text }
-        return Redactor.tags.replace(in: text) { tm, tns in
-            let tag = tns.substring(with: tm.range)
-            let ans = tag as NSString
-            let found = Redactor.attributes.matches(in: tag)
-            guard !found.isEmpty else { return nil }
-            struct Attr { var name: String; var valueRange: NSRange; var value: String }
-            var attrs: [Attr] = []
-            for a in found {
-                guard let n = a.group(1, in: ans) else { continue }
-                for g in 2...4 {
-                    let r = a.range(at: g)
-                    if r.location != NSNotFound {
-                        attrs.append(Attr(name: n.lowercased(), valueRange: r, value: ans.substring(with: r)))
-                        break
-                    }
-                }
-            }
-            let label = attrs.first { ["name", "id", "property", "itemprop"].contains($0.name) && matchesName($0.value) }
-            var edits: [(NSRange, String)] = []
-            for a in attrs {
-                let key = BrowserEscapes.decodeCharacterReferences(a.value)
-                var byName: String?
-                if let label, ["value", "content"].contains(a.name) {
-                    byName = label.value
-                } else if ![
-                    "name", "id", "property", "itemprop", "value", "content", "type", "class", "href", "src",
-                    "action", "method", "style", "rel", "lang", "for",
-                ].contains(a.name), matchesName(a.name) {
-                    byName = a.name
-                }
-                guard let byName, shouldRedact(name: byName, value: key), !isPlaceholder(a.value) else { continue }
-                edits.append((a.valueRange, replaceSecret(a.value, key: key, kind: .token, name: byName, at: location)))
-            }
-            guard !edits.isEmpty else { return nil }
-            let out = NSMutableString(string: tag)
-            for (r, v) in edits.sorted(by: { $0.0.location > $1.0.location }) { out.replaceCharacters(in: r, with: v) }
-            return out as String
+        let d = DetectorText(text, isASCII: text.utf8.allSatisfy { $0 < 0x80 })
+        var out = ""
+        var cursor = 0
+        for tm in d.matches(Redactor.tags, ASCIIScanners.tags) {
+            guard let tag = redactTag(d.text(tm.range(at: 0)), at: location) else { continue }
+            out += d.text(NSRange(location: cursor, length: tm.range.lowerBound - cursor)) + tag
+            cursor = tm.range.upperBound
         }
+        guard cursor > 0 else { return text }
+        return out + d.text(NSRange(location: cursor, length: d.length - cursor))
+    }
+
+    /// One tag with its secret attribute values replaced; nil when none is.
+    private mutating func redactTag(_ tag: String, at location: String) -> String? {
+        let t = DetectorText(tag, isASCII: tag.utf8.allSatisfy { $0 < 0x80 })
+        let found = t.matches(Redactor.attributes, ASCIIScanners.attributes)
+        guard !found.isEmpty else { return nil }
+        struct Attr { var name: String; var valueRange: NSRange; var value: String }
+        var attrs: [Attr] = []
+        for a in found {
+            guard let n = t.group(a, 1) else { continue }
+            for g in 2...4 {
+                let r = a.range(at: g)
+                if r.location != NSNotFound {
+                    attrs.append(Attr(name: n.lowercased(), valueRange: r, value: t.text(r)))
+                    break
+                }
+            }
+        }
+        let label = attrs.first { ["name", "id", "property", "itemprop"].contains($0.name) && matchesName($0.value) }
+        var edits: [(NSRange, String)] = []
+        for a in attrs {
+            let key = BrowserEscapes.decodeCharacterReferences(a.value)
+            var byName: String?
+            if let label, ["value", "content"].contains(a.name) {
+                byName = label.value
+            } else if ![
+                "name", "id", "property", "itemprop", "value", "content", "type", "class", "href", "src",
+                "action", "method", "style", "rel", "lang", "for",
+            ].contains(a.name), matchesName(a.name) {
+                byName = a.name
+            }
+            guard let byName, shouldRedact(name: byName, value: key), !isPlaceholder(a.value) else { continue }
+            edits.append((a.valueRange, replaceSecret(a.value, key: key, kind: .token, name: byName, at: location)))
+        }
+        guard !edits.isEmpty else { return nil }
+        let out = NSMutableString(string: tag)
+        for (r, v) in edits.sorted(by: { $0.0.location > $1.0.location }) { out.replaceCharacters(in: r, with: v) }
+        return out as String
     }
 
     // MARK: - Detectors on decoded text
@@ -556,7 +567,7 @@ public struct Redactor: Sendable {
             }
         }
         if config.personalNumbers, can.mayHoldPersonalNumber {
-            for m in d.matches(Detectors.personalNumberRun) {
+            for m in d.matches(Detectors.personalNumberRun, ASCIIScanners.personalNumbers) {
                 let run = d.text(m.range(at: 0))
                 if Detectors.isPersonalNumber(run) {
                     add(m.range(at: 0), key: Detectors.digitsAndCheck(run), kind: .personalNumber)
