@@ -33,19 +33,19 @@ struct SecretPrefilter {
     private(set) var hasNonASCIILetter = false
     /// A space outside ASCII (no-break, thin …), which `\s` matches: the authValue test then answers "maybe".
     private(set) var hasNonASCIISpace = false
-    private var lowered: [UInt8] = []
+    /// The text, searched case-insensitively by `mayContain` (only when asked: most texts never are).
+    private let text: String
 
     init(_ text: String) {
+        self.text = text
         var joined = 0, run = 0
         var lastWasDigit = false, gap = false
         var afterThreeAndSpace = false
         var slashRun = -1 // token bytes after a `/`, -1 when not after one
         var tail: UInt32 = 0 // the last four bytes
         let bytes = text.utf8
-        lowered.reserveCapacity(bytes.count)
         for b in bytes {
             tail = tail << 8 | UInt32(b)
-            lowered.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b)
             if b >= 0x80 {
                 hasNonASCII = true
                 slashRun = -1
@@ -112,7 +112,19 @@ struct SecretPrefilter {
     /// lower-case or fold to ASCII letters, and a name may be spelled with combining marks).
     func mayContain(bytes words: [[UInt8]]) -> Bool {
         if hasNonASCIILetter { return true }
-        return words.contains { SecretPrefilter.find($0, in: lowered) }
+        var native = text
+        native.makeContiguousUTF8()
+        return native.utf8.withContiguousStorageIfAvailable { hay in
+            words.contains { word in
+                guard let first = word.first, word.count <= hay.count else { return false }
+                for i in 0...(hay.count - word.count) where SecretPrefilter.lowered(hay[i]) == first {
+                    var j = 0
+                    while j < word.count, SecretPrefilter.lowered(hay[i + j]) == word[j] { j += 1 }
+                    if j == word.count { return true }
+                }
+                return false
+            }
+        } ?? true
     }
 
     /// Detectors.schemeCredential: `bearer` or `basic`, any case.
@@ -209,6 +221,9 @@ struct SecretPrefilter {
         guard found else { return false }
         return text.range(of: word, options: .caseInsensitive) != nil
     }
+
+    /// An ASCII upper-case letter as lower-case; any other byte as it is.
+    static func lowered(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
 
     static func find(_ needle: [UInt8], in hay: [UInt8]) -> Bool {
         guard let first = needle.first, needle.count <= hay.count else { return false }

@@ -695,7 +695,7 @@ public struct Redactor: Sendable {
             placeholderOf[key] = placeholder
             kindOfPlaceholder[placeholder] = kind
             placeholders.insert(placeholder)
-            placeholders.insert(Redactor.percentEncodedAt(placeholder))
+            if kind == .email { placeholders.insert(Redactor.percentEncodedAt(placeholder)) }
         }
         if placeholderOf[found] == nil { placeholderOf[found] = placeholder }
         learnSpellings(found: found, key: key, placeholder: placeholder)
