@@ -188,6 +188,16 @@ public enum HARFlowBuilder {
         var lastMain: HAREntry?
         var lastFrame: HAREntry?
         var previous: HAREntry?
+        // A page is read once, though both where it leads by itself and what was typed on it are asked of it.
+        var scans: [String: PageScanResult?] = [:]
+        func scan(_ page: HAREntry) -> PageScanResult? {
+            if let known = scans[page.path] { return known }
+            let result = page.response.content.body.flatMap {
+                try? PageScanner.scan(Array($0), contentType: page.response.contentType, documentURL: page.request.url)
+            }
+            scans = [page.path: result] // the pages asked about are the latest ones: keep one
+            return result
+        }
         for e in navigations where isWeb(e.request.url) && e.response.status >= 100 {
             defer {
                 previous = e
@@ -206,19 +216,20 @@ public enum HARFlowBuilder {
                 var why = "the recording says the user started it (\(evidence))"
                 if inFrame { why += ", inside a frame" }
                 if e.request.method == "POST" { why += "; a form the user submitted" }
-                steps += typedFields(submitting: e, from: inFrame ? lastFrame : main)
+                steps += typedFields(submitting: e, from: inFrame ? lastFrame : main, scan: scan)
                 steps.append(.tap(url: e.request.url, why: why))
             case .page(let evidence):
                 let explained =
-                    leadsByItself(from: main, to: e) || lastFrame.map { leadsByItself(from: $0, to: e) } == true
+                    leadsByItself(from: main, to: e, scan: scan)
+                    || lastFrame.map { leadsByItself(from: $0, to: e, scan: scan) } == true
                 if !explained {
                     unexplained.append(
                         "\(e.path): the recording says the page itself went to \(e.request.url) (\(evidence)), but nothing Plainview reads on the pages before it leads there: a script only a real engine runs (replay with --engine; if the model stops before it, say so with expect.modelOutcome)"
                     )
                 }
             case .unknown:
-                if !inFrame, !leadsByItself(from: main, to: e) {
-                    steps += typedFields(submitting: e, from: main)
+                if !inFrame, !leadsByItself(from: main, to: e, scan: scan) {
+                    steps += typedFields(submitting: e, from: main, scan: scan)
                     steps.append(.tap(url: e.request.url, why: tapReason(from: main, to: e)))
                 }
             }
@@ -229,11 +240,10 @@ public enum HARFlowBuilder {
     /// What the user typed before submitting `next` from `page`: each field of the submitted form whose sent value
     /// (the POST body's, or a GET form's query) differs from the value the page gave it, as a `type:` step, in
     /// the order sent. Fields the form does not have (a script's additions) are left out.
-    static func typedFields(submitting next: HAREntry, from page: HAREntry?) -> [HARFlowDraft.Step] {
-        guard let page, let body = page.response.content.body,
-            let scan = try? PageScanner.scan(
-                Array(body), contentType: page.response.contentType, documentURL: page.request.url)
-        else { return [] }
+    static func typedFields(
+        submitting next: HAREntry, from page: HAREntry?, scan read: (HAREntry) -> PageScanResult?
+    ) -> [HARFlowDraft.Step] {
+        guard let page, let scan = read(page) else { return [] }
         let isPost = next.request.method == "POST"
         let sent: [HARHeader]
         if isPost {
@@ -266,7 +276,7 @@ public enum HARFlowBuilder {
 
     /// True when `prev` leads to `next` without the user: a redirect, a Refresh header or meta refresh, a form
     /// the page submits itself, or a script navigation that runs on load.
-    static func leadsByItself(from prev: HAREntry, to next: HAREntry) -> Bool {
+    static func leadsByItself(from prev: HAREntry, to next: HAREntry, scan read: (HAREntry) -> PageScanResult?) -> Bool {
         let target = canonical(next.request.url)
         if let loc = prev.response.location, let r = resolve(loc, against: prev.request.url) {
             return canonical(r) == target
@@ -277,7 +287,7 @@ public enum HARFlowBuilder {
             return true
         }
         guard let body = prev.response.content.body else { return false }
-        if let scan = try? PageScanner.scan(Array(body), contentType: prev.response.contentType, documentURL: prev.request.url) {
+        if let scan = read(prev) {
             if let r = scan.refresh, canonical(r.url) == target { return true }
             if scan.forms.contains(where: { $0.autoSubmit && canonical($0.action) == target }) { return true }
             if scan.scriptNavigations.contains(where: { $0.onLoad && canonical($0.url) == target }) { return true }

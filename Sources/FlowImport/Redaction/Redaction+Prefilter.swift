@@ -115,15 +115,17 @@ struct SecretPrefilter {
         var native = text
         native.makeContiguousUTF8()
         return native.utf8.withContiguousStorageIfAvailable { hay in
-            words.contains { word in
-                guard let first = word.first, word.count <= hay.count else { return false }
-                for i in 0...(hay.count - word.count) where SecretPrefilter.lowered(hay[i]) == first {
-                    var j = 0
-                    while j < word.count, SecretPrefilter.lowered(hay[i + j]) == word[j] { j += 1 }
-                    if j == word.count { return true }
+            // One pass: at each byte that starts some word, the words starting with it.
+            var starts = [Bool](repeating: false, count: 256)
+            for w in words { if let f = w.first { starts[Int(f)] = true } }
+            for i in hay.indices where starts[Int(SecretPrefilter.lowered(hay[i]))] {
+                for w in words where w.count <= hay.count - i && w.first == SecretPrefilter.lowered(hay[i]) {
+                    var j = 1
+                    while j < w.count, SecretPrefilter.lowered(hay[i + j]) == w[j] { j += 1 }
+                    if j == w.count { return true }
                 }
-                return false
             }
+            return false
         } ?? true
     }
 
@@ -167,7 +169,7 @@ struct SecretPrefilter {
                 }
                 e += 1
             }
-            guard e - v >= 16, letter, digit, !SecretPrefilter.find(redacted, in: Array(u[v..<e])) else { continue }
+            guard e - v >= 16, letter, digit, !SecretPrefilter.find(redacted, in: u, from: v, to: e) else { continue }
             var n = k
             while n > 0, isSpace(u[n - 1]) { n -= 1 }
             if n > 0, isQuote(u[n - 1]) { n -= 1 }
@@ -225,18 +227,16 @@ struct SecretPrefilter {
     /// An ASCII upper-case letter as lower-case; any other byte as it is.
     static func lowered(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
 
-    static func find(_ needle: [UInt8], in hay: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= hay.count else { return false }
-        var i = 0
-        let last = hay.count - needle.count
-        while i <= last {
-            if hay[i] == first {
-                var j = 1
-                while j < needle.count, hay[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return true }
-            }
-            i += 1
+    /// `find` in `hay[from..<to]`.
+    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int, to: Int) -> Bool {
+        guard let first = needle.first, needle.count <= to - from else { return false }
+        for i in from...(to - needle.count) where hay[i] == first {
+            var j = 1
+            while j < needle.count, hay[i + j] == needle[j] { j += 1 }
+            if j == needle.count { return true }
         }
         return false
     }
+
+    static func find(_ needle: [UInt8], in hay: [UInt8]) -> Bool { find(needle, in: hay, from: 0, to: hay.count) }
 }
