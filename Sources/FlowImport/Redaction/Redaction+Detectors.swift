@@ -25,6 +25,7 @@ struct NamePattern: Sendable, Hashable {
     /// `access_token` → [access, token]; `csrfToken` → [csrf, token]; `X-Auth-Token` → [x, auth, token];
     /// `data[sessionId]` → [data, session, id]. Lower-cased.
     static func words(_ name: String) -> [String] {
+        if name.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(name) }
         var out: [String] = []
         var current = ""
         var previousLower = false
@@ -43,6 +44,31 @@ struct NamePattern: Sendable, Hashable {
             }
         }
         if !current.isEmpty { out.append(current) }
+        return out
+    }
+
+    /// `words` of an ASCII name, from its bytes: the same rules (letters and digits make words, a capital after
+    /// a small letter or digit starts one).
+    private static func asciiWords(_ name: String) -> [String] {
+        var out: [String] = []
+        var current: [UInt8] = []
+        var previousLower = false
+        for b in name.utf8 {
+            let upper = b >= 0x41 && b <= 0x5A, lower = b >= 0x61 && b <= 0x7A, digit = b >= 0x30 && b <= 0x39
+            if upper || lower || digit {
+                if upper, previousLower, !current.isEmpty {
+                    out.append(String(decoding: current, as: UTF8.self))
+                    current.removeAll(keepingCapacity: true)
+                }
+                current.append(upper ? b | 0x20 : b)
+                previousLower = lower || digit
+            } else {
+                if !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)) }
+                current.removeAll(keepingCapacity: true)
+                previousLower = false
+            }
+        }
+        if !current.isEmpty { out.append(String(decoding: current, as: UTF8.self)) }
         return out
     }
 
@@ -335,8 +361,8 @@ enum Detectors {
 
     /// 8-4-4-4-12 hex digits (RFC 9562's text form), either case.
     static func isUUID(_ s: String) -> Bool {
+        guard s.utf8.count == 36 else { return false }
         let b = Array(s.utf8)
-        guard b.count == 36 else { return false }
         for (i, c) in b.enumerated() {
             if [8, 13, 18, 23].contains(i) {
                 guard c == UInt8(ascii: "-") else { return false }

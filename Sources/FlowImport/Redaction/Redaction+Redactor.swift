@@ -541,7 +541,8 @@ public struct Redactor: Sendable {
             guard r.length > 0 else { return }
             dependsOnLearnt = true
             let o = view.originalRange(r)
-            let original = view.originalText(r)
+            // Nothing decoded: the original text of the range is the decoded text's.
+            let original = view.isIdentity ? d.text(r) : view.originalText(r)
             guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
             found.append(Finding(range: o, key: key, kind: kind, name: name))
         }
@@ -704,7 +705,7 @@ public struct Redactor: Sendable {
     }
 
     private mutating func learnSpellings(found: String, key: String, placeholder: String) {
-        var spellings: Set<String> = [found, key]
+        var spellings: Set<String> = found == key ? [found] : [found, key]
         // A key of unreserved characters encodes and escapes to itself; a value without `&`, `%` or `+` decodes
         // to itself (most secrets: tokens, ids, cookies). Other pairs are worked out once: the spellings depend
         // only on `found` and `key` (the placeholder of a pair never changes).
@@ -724,7 +725,9 @@ public struct Redactor: Sendable {
             if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
         }
         let ph = placeholder
-        for s in spellings where s.count >= config.minimumGlobalLength && globalSpellings[s] == nil && !isPlaceholder(s) {
+        for s in spellings where Redactor.characterCount(s, atLeast: config.minimumGlobalLength) && globalSpellings[s] == nil
+            && !isPlaceholder(s)
+        {
             // An e-mail's spelling in a URL keeps its form: `%40`.
             let p = Redactor.holdsPercentEncodedAt(s) ? Redactor.percentEncodedAt(ph) : ph
             globalSpellings[s] = p
@@ -797,6 +800,14 @@ public struct Redactor: Sendable {
         return String(s[a...b])
     }
 
+    /// `s.count >= n`, without counting the characters of ASCII text (one per byte) or of text with fewer bytes.
+    static func characterCount(_ s: String, atLeast n: Int) -> Bool {
+        let bytes = s.utf8.count
+        if bytes < n { return false }
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        return s.count >= n
+    }
+
     /// An e-mail placeholder as a URL writes it (`redacted1%40example.invalid`); any other text as it is.
     static func percentEncodedAt(_ s: String) -> String {
         s.utf8.contains(0x40) ? s.replacingOccurrences(of: "@", with: "%40") : s
@@ -821,11 +832,9 @@ public struct Redactor: Sendable {
         globalExact[bytes] = placeholder
         var key: UInt64 = 0
         for j in 0..<k { key = key << 8 | UInt64(bytes[j]) }
-        var lengths = globalIndex[key, default: []]
-        if !lengths.contains(bytes.count) {
-            lengths.append(bytes.count)
-            lengths.sort(by: >)
-            globalIndex[key] = lengths
+        if globalIndex[key]?.contains(bytes.count) != true {
+            globalIndex[key, default: []].append(bytes.count)
+            globalIndex[key]!.sort(by: >)
         }
     }
 }
