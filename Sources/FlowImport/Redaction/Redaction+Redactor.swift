@@ -725,7 +725,8 @@ public struct Redactor: Sendable {
             if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
         }
         let ph = placeholder
-        for s in spellings where Redactor.characterCount(s, atLeast: config.minimumGlobalLength) && globalSpellings[s] == nil
+        for s in spellings
+        where Redactor.characterCount(s, atLeast: config.minimumGlobalLength) && globalSpellings[s] == nil
             && !isPlaceholder(s)
         {
             // An e-mail's spelling in a URL keeps its form: `%40`.
