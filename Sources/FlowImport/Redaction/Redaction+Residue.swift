@@ -88,11 +88,12 @@ public enum SecretResidue {
             }
             add(2, "long-digit-run", m.range(at: 0))
         }
-        for m in can.mayHoldCardCodeName ? cardCode.matches(in: decoded) : [] {
+        let mayHoldCardCodeName = can.mayHoldCardCodeName
+        for m in mayHoldCardCodeName ? cardCode.matches(in: decoded) : [] {
             guard let name = m.group(1, in: ns), Detectors.isCardCodeName(name) else { continue }
             add(3, "card-code", m.range(at: 2))
         }
-        if can.mayHoldCardCodeName, SecretPrefilter.has(decoded, "<") {
+        if mayHoldCardCodeName, SecretPrefilter.has(decoded, "<") {
             for t in Redactor.tags.matches(in: decoded) {
                 let tag = ns.substring(with: t.range) as NSString
                 var label = false
