@@ -443,7 +443,10 @@ struct HARParser {
     /// Sorts (stable) and notes what was done.
     static func assemble(_ parts: HARLogParts) -> HARLog {
         var notes: [HARNote] = []
-        var entries = parts.entries
+        // A copy of the exact size: the parsed array grew by doubling, and is freed with `parts`.
+        var entries: [HAREntry] = []
+        entries.reserveCapacity(parts.entries.count)
+        entries.append(contentsOf: parts.entries)
         // Entries without a parseable time keep their file position: they take the previous entry's time.
         var last = -Double.infinity
         var keys: [Double] = []

@@ -19,8 +19,11 @@ public struct Redactor: Sendable {
     private let custom: [RegexBox]
 
     private var placeholderOf: [String: String] = [:]
+    /// The kind of each placeholder that does not spell it (a UUID-shaped one; see `kind(ofPlaceholder:)`).
     private var kindOfPlaceholder: [String: RedactionKind] = [:]
     private var counters: [RedactionKind: Int] = [:]
+    /// The placeholders written that Detectors.isPlaceholder does not know by their shape (`isPlaceholder` asks
+    /// both: the others need no place here).
     private var placeholders: Set<String> = []
     /// Textual placeholder → its number form (for secrets written as JSON or script numbers).
     private var numericOf: [String: String] = [:]
@@ -32,7 +35,6 @@ public struct Redactor: Sendable {
     /// first. Secrets often share a prefix (`v000000000017`, `v000000000018`) but rarely many lengths, so a
     /// position costs one lookup per length, never a scan of the secrets learnt.
     private var globalIndex: [UInt64: [Int]] = [:]
-    private var globalSpellings: [String: String] = [:]
     /// A secret's spelling as found → the key its spellings were learnt with, for pairs whose spellings take
     /// encoding: the same pair learns nothing new.
     private var spellingsLearnt: [String: String] = [:]
@@ -664,7 +666,7 @@ public struct Redactor: Sendable {
         if let n = numericOf[placeholder] { return n }
         let n = "-\(990_000_000 + numericOf.count + 1)"
         numericOf[placeholder] = n
-        placeholders.insert(n)
+        remember(placeholder: n)
         return n
     }
 
@@ -694,9 +696,9 @@ public struct Redactor: Sendable {
                 placeholder = "REDACTED-\(kind.placeholderStem)-\(n)"
             }
             placeholderOf[key] = placeholder
-            kindOfPlaceholder[placeholder] = kind
-            placeholders.insert(placeholder)
-            if kind == .email { placeholders.insert(Redactor.percentEncodedAt(placeholder)) }
+            if Detectors.isUUID(placeholder) { kindOfPlaceholder[placeholder] = kind }
+            remember(placeholder: placeholder)
+            if kind == .email { remember(placeholder: Redactor.percentEncodedAt(placeholder)) }
         }
         if placeholderOf[found] == nil { placeholderOf[found] = placeholder }
         learnSpellings(found: found, key: key, placeholder: placeholder)
@@ -726,13 +728,9 @@ public struct Redactor: Sendable {
         }
         let ph = placeholder
         for s in spellings
-        where Redactor.characterCount(s, atLeast: config.minimumGlobalLength) && globalSpellings[s] == nil
-            && !isPlaceholder(s)
-        {
-            // An e-mail's spelling in a URL keeps its form: `%40`.
-            let p = Redactor.holdsPercentEncodedAt(s) ? Redactor.percentEncodedAt(ph) : ph
-            globalSpellings[s] = p
-            addGlobal(s, placeholder: p)
+        where Redactor.characterCount(s, atLeast: config.minimumGlobalLength) && !isPlaceholder(s) {
+            // An e-mail's spelling in a URL keeps its form: `%40`. (A spelling learnt before is kept as it was.)
+            addGlobal(s, placeholder: Redactor.holdsPercentEncodedAt(s) ? Redactor.percentEncodedAt(ph) : ph)
         }
     }
 
@@ -785,7 +783,7 @@ public struct Redactor: Sendable {
         for (placeholder, n) in counts.sorted(by: { $0.key < $1.key }) {
             let plain =
                 Redactor.holdsPercentEncodedAt(placeholder) ? placeholder.replacingOccurrences(of: "%40", with: "@") : placeholder
-            let kind = kindOfPlaceholder[plain] ?? .token
+            let kind = kind(ofPlaceholder: plain) ?? .token
             record(kind, at: location, name: "", placeholder: placeholder, count: n)
         }
         return String(decoding: out, as: UTF8.self)
@@ -799,6 +797,21 @@ public struct Redactor: Sendable {
         guard let a = u.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), let b = u.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
         else { return "" }
         return String(s[a...b])
+    }
+
+    private mutating func remember(placeholder: String) {
+        if !Detectors.isPlaceholder(placeholder) { placeholders.insert(placeholder) }
+    }
+
+    /// The kind a placeholder of this redactor stands for: spelt in it (`REDACTED-CARD-2`, an e-mail's), or
+    /// remembered (a UUID-shaped one).
+    private func kind(ofPlaceholder p: String) -> RedactionKind? {
+        if p.hasPrefix("redacted"), p.hasSuffix("@example.invalid") { return .email }
+        if p.hasPrefix("REDACTED-"), let dash = p.lastIndex(of: "-") {
+            let stem = p[p.index(p.startIndex, offsetBy: 9)..<dash]
+            return RedactionKind.allCases.first { $0.placeholderStem == stem }
+        }
+        return kindOfPlaceholder[p]
     }
 
     /// `s.count >= n`, without counting the characters of ASCII text (one per byte) or of text with fewer bytes.
