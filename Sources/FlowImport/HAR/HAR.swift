@@ -28,7 +28,9 @@ public struct HARLog: Sendable, Hashable {
 
     /// The entries a navigation replay uses: top-level documents, frame documents and form-post navigations,
     /// in time order. Subresources (scripts, images, XHR, fetch …) are left out.
-    public var navigationEntries: [HAREntry] { entries.filter { $0.role != .subresource } }
+    public var navigationEntries: [HAREntry] { Array(navigations) }
+    /// `navigationEntries` read in place, without copying the entries.
+    public var navigations: LazyFilterCollection<[HAREntry]> { entries.lazy.filter { $0.role != .subresource } }
 }
 
 /// `log.pages[i]`.

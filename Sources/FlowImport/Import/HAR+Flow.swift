@@ -85,10 +85,11 @@ public enum HARFlowBuilder {
 
     /// Drafts the flow. `steps`, when given, replace the inferred user steps.
     public static func draft(from log: HARLog, steps given: [HARFlowDraft.Step]?) throws(BuildError) -> HARFlowDraft {
-        let navigations = log.navigationEntries
+        // Read in place: a copy of the recording's entries would be a second recording in memory.
+        let navigations = log.navigations
         var pages: [HARFlowDraft.Page] = []
         var appNavigations: [String] = []
-        var mainDocs: [HAREntry] = []
+        var firstDoc: HAREntry?, lastDoc: HAREntry?
         // (page key, method) → index in `pages`: one lookup per entry, not a scan of the pages so far.
         var pageIndex: [String: Int] = [:]
         for e in navigations {
@@ -130,9 +131,12 @@ public enum HARFlowBuilder {
                         url: e.request.url, method: e.request.method, responses: [response],
                         isFrame: e.role == .frame, context: context))
             }
-            if e.role == .document { mainDocs.append(e) }
+            if e.role == .document {
+                if firstDoc == nil { firstDoc = e }
+                lastDoc = e
+            }
         }
-        guard let first = mainDocs.first else { throw .noDocuments }
+        guard let first = firstDoc else { throw .noDocuments }
 
         var steps: [HARFlowDraft.Step] = []
         var unexplained: [String] = []
@@ -151,7 +155,7 @@ public enum HARFlowBuilder {
                     message:
                         "the recording ends with a navigation to \(url), which the recorder could only show as an attempt (status \(lastNav.response.status)); what the OS and the app did next is not in a HAR"
                 )
-            } else if let lastDoc = mainDocs.last, let loc = lastDoc.response.location,
+            } else if let lastDoc, let loc = lastDoc.response.location,
                 let target = resolve(loc, against: lastDoc.request.url), !isWeb(target)
             {
                 ending = .init(
@@ -182,7 +186,7 @@ public enum HARFlowBuilder {
     /// in a frame) is a tap; one the recording says the page started is none; one it says nothing about is a tap
     /// unless the page before it leads there by itself. `unexplained` lists the page's own navigations that nothing
     /// Plainview reads on the pages before them explains.
-    static func inferredSteps(_ navigations: [HAREntry]) -> (steps: [HARFlowDraft.Step], unexplained: [String]) {
+    static func inferredSteps(_ navigations: some Sequence<HAREntry>) -> (steps: [HARFlowDraft.Step], unexplained: [String]) {
         var steps: [HARFlowDraft.Step] = []
         var unexplained: [String] = []
         var lastMain: HAREntry?

@@ -93,9 +93,11 @@ public enum HARImport {
     public static func draft(log: inout HARLog, name: String, options: Options) throws(Failure) -> Result {
         var report: RedactionReport?
         var options = options
-        if let config = options.redaction {
+        /// Redacts in place (the recording is held once); the redactor and what it learnt are gone on return,
+        /// before the draft is made.
+        func redact(with config: RedactionConfig) {
             var redactor = Redactor(config: config)
-            redactor.redact(&log) // in place: the recording is held once
+            redactor.redact(&log)
             // What the user typed is redacted as the form fields that posted it: the same secret, the same placeholder.
             options.steps = options.steps?.enumerated().map { i, step in
                 guard case .type(let field, let text) = step else { return step }
@@ -103,6 +105,7 @@ public enum HARImport {
             }
             report = redactor.report
         }
+        if let config = options.redaction { redact(with: config) }
         let draft: HARFlowDraft
         do {
             draft = try HARFlowBuilder.draft(from: log, steps: options.steps ?? options.taps.map { $0.map { .tapText($0) } })
