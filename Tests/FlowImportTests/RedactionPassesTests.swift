@@ -42,6 +42,38 @@ import TestSupport
         #expect(afterReport.description == beforeReport.description)
     }
 
+    /// The byte matchers (ASCIIScanners) change nothing: with every detector on its regular expression, the
+    /// fixtures and a long generated session redact and report alike.
+    @Test(arguments: fixtures + ["generated"]) func byteMatchersRedactAsTheExpressions(_ name: String) throws {
+        let log: HARLog
+        if name == "generated" {
+            let entries = (0..<300).map { i in
+                let body =
+                    "<html><body><a href='/p\(i + 1)?token=tok\(i)xyz9Q'>next</a><input type=hidden name=creq value='eyJ\(i)abc'>"
+                    + "<p>mail user\(i)@example.se, card 4111 1111 1111 1111, pnr 19800101-00\(10 + i % 80)</p>"
+                    + "<script>var sessionToken = 'Zq8xW2vR7tY4uP1nM6kL\(i)'; x = {\\\"code\\\": \\\"\(i)1234\\\"}</script></body></html>"
+                return
+                    #"{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/p\#(i)?session=abc\#(i)&q=a%40b.se","httpVersion":"h2","headers":[{"name":"Cookie","value":"SESSION=s\#(i)x7"}],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"OK","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(i + 1)x7; Path=/"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"\#(body)"},"redirectURL":""},"cache":{},"timings":{}}"#
+            }
+            let json =
+                #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":["#
+                + entries.joined(separator: ",") + "]}}"
+            log = try HARReader().read(data: Data(json.utf8))
+        } else {
+            log = try HARReader().read(contentsOf: Self.fixture(name))
+        }
+        var reference = Redactor()
+        reference.usesASCIIMatchers = false
+        var expected = log
+        reference.redact(&expected)
+        let (after, afterReport) = Self.onePass(log)
+        #expect(after == expected)
+        #expect(afterReport.items == reference.report.items)
+        // Not a comparison of nothing: the generated session and the secrets corpora are full of secrets.
+        if name == "generated" { #expect(afterReport.total > 1500, "\(afterReport.total)") }
+        if name.hasPrefix("secrets") { #expect(afterReport.total > 10, "\(afterReport.total)") }
+    }
+
     /// Secrets first seen late (a cookie set by the last response, a token in the last URL) stand earlier in
     /// bodies and other URLs: the known-secrets pass replaces them there, and the report lists those places
     /// where one full pass would have, between the places of the detectors.

@@ -58,6 +58,9 @@ public struct Redactor: Sendable {
     /// The known-secrets pass: its replacements, in the order made, with where they stand (`order`).
     private var knownPlaces: [(order: Int64, kind: RedactionKind, location: String, placeholder: String, count: Int)] = []
 
+    /// False: every detector runs its regular expression, also on ASCII text (the matchers' reference, for tests).
+    var usesASCIIMatchers = true
+
     /// What the second pass (or the `redact…` calls) replaced.
     public private(set) var report = RedactionReport()
 
@@ -456,7 +459,7 @@ public struct Redactor: Sendable {
     /// inputs, `<meta name="csrf-token">`), and any attribute whose own name matches (`data-session-id`).
     private mutating func redactHTMLAttributes(_ text: String, at location: String) -> String {
         guard SecretPrefilter.has(text, "<") else { return text }
-        let d = DetectorText(text, isASCII: text.utf8.allSatisfy { $0 < 0x80 })
+        let d = DetectorText(text, isASCII: usesASCIIMatchers && text.utf8.allSatisfy { $0 < 0x80 })
         var out = ""
         var cursor = 0
         for tm in d.matches(Redactor.tags, ASCIIScanners.tags) {
@@ -470,7 +473,7 @@ public struct Redactor: Sendable {
 
     /// One tag with its secret attribute values replaced; nil when none is.
     private mutating func redactTag(_ tag: String, at location: String) -> String? {
-        let t = DetectorText(tag, isASCII: tag.utf8.allSatisfy { $0 < 0x80 })
+        let t = DetectorText(tag, isASCII: usesASCIIMatchers && tag.utf8.allSatisfy { $0 < 0x80 })
         let found = t.matches(Redactor.attributes, ASCIIScanners.attributes)
         guard !found.isEmpty else { return nil }
         struct Attr { var name: String; var valueRange: NSRange; var value: String }
@@ -537,7 +540,7 @@ public struct Redactor: Sendable {
         var found: [Finding] = []
         let can = SecretPrefilter(decoded)
         // ASCII text goes to the hand-written matchers (ASCIIScanners), anything else to the expressions.
-        let d = DetectorText(decoded, isASCII: !can.hasNonASCII)
+        let d = DetectorText(decoded, isASCII: usesASCIIMatchers && !can.hasNonASCII)
         let ascii = d.ascii
         func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
             guard r.length > 0 else { return }
