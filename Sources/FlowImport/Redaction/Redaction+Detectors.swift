@@ -153,7 +153,12 @@ enum Detectors {
         return sum % 10 == 0
     }
 
-    static func digits(_ s: String) -> [Int] { s.compactMap { $0.wholeNumberValue }.filter { $0 >= 0 && $0 <= 9 } }
+    static func digits(_ s: String) -> [Int] {
+        // ASCII (nearly always): the digit bytes. Otherwise every character with a digit value, as written in any
+        // script (`٤١١١`).
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s.utf8.compactMap { $0 >= 0x30 && $0 <= 0x39 ? Int($0 - 0x30) : nil } }
+        return s.compactMap { $0.wholeNumberValue }.filter { $0 >= 0 && $0 <= 9 }
+    }
 
     /// A card number: 13–19 digits, Luhn-valid, not all one digit; written whole or in groups of 2–6 digits
     /// with one kind of separator (space, TAB, no-break or thin space, `.`, `-`), as `4111 1111 1111 1111` or
