@@ -53,6 +53,10 @@ final class ChromiumSession: EngineSession {
     private var budget = ChromiumSession.firstBudget
     private var quiet = 0
     private var activity = false
+    /// Requests the page repeats (a status poll): not activity while their answer stays the same.
+    private var repeated = RepeatedRequests()
+    /// The page repeated a request since the last activity: it polls.
+    private var polling = false
     private var pendingLoads: [String] = []
     /// Frames that asked for an app URL (custom scheme, `intent:`) whose attempt Chromium has not started yet:
     /// it would cancel a load sent before it, so host loads wait for it to start (and be superseded).
@@ -143,7 +147,8 @@ final class ChromiumSession: EngineSession {
     }
 
     func fulfil(_ request: EngineRequestID, with response: RecordedResponse) {
-        wake()
+        // A poll's tick answered as the last one was tells the page nothing new: the idle count goes on.
+        if !repeated.answered(request.raw, with: response) { wake() }
         pausedDetails[request.raw] = nil
         if let frame = documentFrames.removeValue(forKey: request.raw), !(300..<400).contains(response.status) {
             uncommitted.insert(frame)
@@ -182,6 +187,7 @@ final class ChromiumSession: EngineSession {
 
     func refuse(_ request: EngineRequestID) {
         pausedDetails[request.raw] = nil
+        repeated.dropped(request.raw)
         documentFrames[request.raw] = nil
         // `Aborted` is what a cancelled navigation is: the page stays, no error page.
         send("Fetch.failRequest", [("requestId", .string(request.raw)), ("errorReason", .string("Aborted"))])
@@ -295,7 +301,7 @@ final class ChromiumSession: EngineSession {
         }
         switch m.method {
         case "Fetch.requestPaused":
-            activity = true
+            // Activity, unless it repeats a request answered before (a status poll: see RepeatedRequests).
             return paused(m.params)
         case "Page.frameRequestedNavigation":
             activity = true
@@ -316,6 +322,7 @@ final class ChromiumSession: EngineSession {
             activity = true
             if let frame = m.params["frame"] as? [String: Any], let id = frame["id"] as? String { uncommitted.remove(id) }
             if let frame = m.params["frame"] as? [String: Any], frame["parentId"] == nil {
+                repeated.forget()
                 frameIndices = [:]
                 frameIDs = [:]
             }
@@ -354,10 +361,14 @@ final class ChromiumSession: EngineSession {
             if active {
                 budget = Self.firstBudget
                 quiet = 0
+                polling = false
                 return nil
             }
             quiet += budget
-            budget = min(budget * 2, Self.budgetCap)
+            // A page that polls keeps the first budget: virtual time does not wait for the network, so a large budget
+            // would pass at once while a `setTimeout` loop waits for its answer, and the horizon would count a few
+            // polls of seconds each instead of the 120 s they take (WebKit, on real time, waits the same 120 s).
+            budget = polling ? Self.firstBudget : min(budget * 2, Self.budgetCap)
             // Idle: quiet for the horizon with no frame loading (four horizons: a load that never ends is idle too).
             if quiet >= Self.idleHorizon && loadingFrames.isEmpty && uncommitted.isEmpty || quiet >= 4 * Self.idleHorizon {
                 quiet = 0
@@ -405,8 +416,14 @@ final class ChromiumSession: EngineSession {
         let requestID = EngineRequestID(id)
         pausedDetails[id] = Self.details(request)
         guard p["resourceType"] as? String == "Document" else {
+            if repeated.asked(id, method: method, url: url, body: pausedDetails[id]?.body ?? []) {
+                polling = true
+            } else {
+                activity = true
+            }
             return .resource(requestID, method: method, url: url)
         }
+        activity = true
         let frameID = p["frameId"] as? String ?? mainFrame
         documentFrames[id] = frameID
         uncommitted.remove(frameID)

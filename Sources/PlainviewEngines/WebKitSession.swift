@@ -37,7 +37,7 @@ final class WebKitSession: EngineSession {
     /// The driver's message channel for the injected script.
     static let channel = "__plainview"
     /// Real quiet time after which the page is idle: with no timer pending and nothing loading, and otherwise
-    /// (an interval, a timer nobody clears: the model's 120 s horizon at `timeScale`).
+    /// (an interval, a timer nobody clears, a page that polls: the model's 120 s horizon at `timeScale`).
     static let settleQuiet: TimeInterval = 0.4, horizonQuiet = 1.2, stuckQuiet = 6.0
 
     private let connection: CDPConnection
@@ -87,6 +87,16 @@ final class WebKitSession: EngineSession {
     /// The user just tapped and the page has not asked for a navigation since: give it time (a loaded machine).
     private var tapped = false
     private var lastActivity = Date()
+    /// The event being handled keeps the page quiet (a poll's next tick, or a timer of a page that polls): see
+    /// `next()`.
+    private var routine = false
+    /// Requests the page repeats (a status poll): not activity while their answer stays the same.
+    private var repeated = RepeatedRequests()
+    /// When the page last repeated a request: later than `lastActivity`, the page has done nothing but poll since.
+    private var lastRepeat = Date.distantPast
+    private var polling: Bool { lastRepeat >= lastActivity }
+    /// The page's last answer to `readyState()` and when it came: routine events since then need no new question.
+    private var lastAnswer: (state: String, at: Date)?
     /// Events read while waiting for something else (a tap's result, an admitted navigation's request).
     private var backlog: [CDPMessage] = []
     /// Main-frame navigations held at `decide-policy` for the world, by decision number: the URL (as `key` spells it)
@@ -202,7 +212,8 @@ final class WebKitSession: EngineSession {
     }
 
     func fulfil(_ request: EngineRequestID, with response: RecordedResponse) {
-        lastActivity = Date()
+        // A poll's tick answered as the last one was tells the page nothing new: the page is as quiet as before.
+        if !repeated.answered(request.raw, with: response) { lastActivity = Date() }
         guard let id = Int(request.raw) else { return }
         pausedDetails[id] = nil
         if let document = documents.removeValue(forKey: id) {
@@ -221,6 +232,7 @@ final class WebKitSession: EngineSession {
                 committing = response.status != 204 && response.status != 205
                 largePageQuiet = Double(response.body.count) / 4_000_000
                 mainURL = document.url
+                repeated.forget()
                 frameURLs = [:]
                 redirectedFrames = [:]
                 headerRefresh = response.header("Refresh").flatMap { PageScanner.parseRefresh($0, documentURL: document.url) }
@@ -276,6 +288,7 @@ final class WebKitSession: EngineSession {
         }
         guard let id = Int(request.raw) else { return }
         pausedDetails[id] = nil
+        repeated.dropped(request.raw)
         if documents.removeValue(forKey: id) != nil {
             // A refused navigation: 204 keeps the current page (no error page), as a cancelled decision does.
             send("Proxy.respond", [("request", .int(id)), ("status", .int(204)), ("headers", .array([])), ("body", .string(""))])
@@ -339,8 +352,10 @@ final class WebKitSession: EngineSession {
                     // A load asked for and not yet requested, or a navigation let through and not yet at the proxy,
                     // is on its way (a new web process can take a second to start): not idle.
                     let underway = loading || !hostLoads.isEmpty || facts.values.contains { !$0.isEmpty }
+                    // A page that only polls waits the horizon too: the 120 s Chromium waits in virtual time, so a
+                    // status that a recorded sequence says is done after many polls is done in both engines.
                     let settled =
-                        (!busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped
+                        (!busyFrames.isEmpty || !documents.isEmpty || frameLoads > 0 || tapped || polling
                             ? Self.horizonQuiet : Self.settleQuiet) + largePageQuiet
                     let quietEnd =
                         committing ? deadline : lastActivity.addingTimeInterval(underway ? Self.stuckQuiet : settled)
@@ -352,8 +367,15 @@ final class WebKitSession: EngineSession {
                         }
                         // Quiet is not idle until the page answers: a web process busy in a script that never
                         // returns (or hung) is an error, and a page still laying out a large document may yet ask
-                        // for the navigation its last script made (WebKit sends that before the answer).
-                        let state = readyState()
+                        // for the navigation its last script made (WebKit sends that before the answer). Only routine
+                        // events since its last answer (a poll goes on while it answers): that answer stands.
+                        let state: String?
+                        if let last = lastAnswer, last.at >= lastActivity {
+                            state = last.state
+                        } else {
+                            state = readyState()
+                            lastAnswer = state.map { ($0, Date()) }
+                        }
                         if Date() >= deadline {
                             onBroken()
                             return .failed("no outcome within \(Int(timeout)) s (the engine hung or the page never settled)")
@@ -369,6 +391,7 @@ final class WebKitSession: EngineSession {
                         // The parser has not reached the end of the document (a large page on a busy machine):
                         // a script still to come may navigate. The run's own bound still applies.
                         if state == "loading" { continue }
+                        lastAnswer = nil
                         busyFrames = []
                         frameLoads = 0
                         tapped = false
@@ -377,8 +400,16 @@ final class WebKitSession: EngineSession {
                 }
                 guard let m else { continue }
                 if Self.debug { FileHandle.standardError.write(Data("webkit \(m.method ?? "") \(m.params)\n".utf8)) }
-                lastActivity = Date()
-                if let event = try handle(m) { return event }
+                // Every event is activity except the routine ones of a page that only polls (see RepeatedRequests):
+                // a repeated request answered as before, and, once the page polls, its timers set or fired (a
+                // `setTimeout` loop reschedules the next poll on each answer). As in Chromium, where neither a
+                // repeated answer (the same rule) nor a timer firing is activity, the page is then idle after the
+                // horizon with nothing else happening: a periodic poll is waiting, not loading.
+                let now = Date()
+                routine = false
+                let event = try handle(m)
+                if !routine { lastActivity = max(lastActivity, now) }
+                if let event { return event }
             }
         } catch {
             onBroken()
@@ -476,6 +507,7 @@ final class WebKitSession: EngineSession {
             switch body["t"] as? String {
             case "hook": return .hook(body["name"] as? String ?? "")
             case "timers":
+                routine = polling
                 let frame = body["frame"] as? String ?? ""
                 if body["busy"] as? Bool == true { busyFrames.insert(frame) } else { busyFrames.remove(frame) }
             case "refresh":
@@ -597,6 +629,10 @@ final class WebKitSession: EngineSession {
         // navigation let through `decide-policy` is that navigation (taken as the main frame's).
         let undeclared = destination.isEmpty && facts[key]?.isEmpty == false
         guard ["document", "iframe", "frame"].contains(destination) || undeclared else {
+            if repeated.asked(requestID.raw, method: method, url: url, body: pausedDetails[id]?.body ?? []) {
+                routine = true
+                lastRepeat = Date()
+            }
             return .resource(requestID, method: method, url: url)
         }
         let fact = facts[key]?.isEmpty == false ? facts[key]!.removeFirst() : nil

@@ -6,6 +6,10 @@ import Foundation
 /// the flow's recording sequence: pending at first, done from the second answer on. The model does not run code
 /// after a network answer (`modelOutcome: stuck`); both engines must complete, hop for hop alike
 /// (SimulateEngineCLITests+Polling).
+///
+/// `tapFlow` is a page that starts polling on load and goes on: its only activity from then on is the poll, so it
+/// has settled and the user's `tap:` step happens, in both engines; `lateFlow` one whose poll is done after many
+/// answers, which is not settled before (SimulateEngineCLITests+PollingSettles).
 public enum PollingPages {
     /// How the page polls: `poll` asks once and comes back by itself as long as the status is not done.
     public static let polls: [(name: String, script: String)] = [
@@ -45,6 +49,51 @@ public enum PollingPages {
               - body: '{"done": false}'
               - body: '{"done": true}'
         expect: {outcome: complete, hops: 3, appsOpened: [BankID], modelOutcome: stuck}
+        """
+    }
+
+    /// What the user taps on a page that polls while it waits (its label, and the page's HTML for it): a link to the
+    /// complete URL, or a button launching BankID by its scheme (BankID returns to the app, `redirect=null`, and the
+    /// page goes on polling), and what the run must end in.
+    public static let taps: [(name: String, label: String, html: String, expect: String)] = [
+        ("link", "Back to shop", "<a href='/done'>Back to shop</a>", "{outcome: complete, hops: 2}"),
+        (
+            "app", "Open BankID", "<button onclick=\\\"location.href='\(launches[1].url)'\\\">Open BankID</button>",
+            "{outcome: stuck, hops: 2, appsOpened: [BankID]}"
+        ),
+    ]
+
+    /// The flow (for `TestFlow.folder`, on iOS): the page polls from load and the status never says done, so the
+    /// page never goes anywhere by itself; the user taps (`tap`: one of `taps`).
+    public static func tapFlow(poll: String, tap: (name: String, label: String, html: String, expect: String)) -> String {
+        """
+        environment:
+          apps:
+            - {name: Shop, schemes: [shopapp], behaviour: {host: true}}
+            - {name: BankID, behaviour: {model: bankid}}
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<p>Waiting for your bank</p>\(tap.html)<script>\(poll)</script>"
+          - url: https://shop.example.com/status
+            body: '{"done": false}'
+        steps:
+          - tap: \(tap.label)
+        expect: \(tap.expect)
+        """
+    }
+
+    /// The flow (for `TestFlow.folder`, on iOS): the page polls from load and the status is done after `pending`
+    /// answers that are not: a poll is quiet only while its answer stays the same, so the page reaches the complete
+    /// URL by itself in both engines. The model does not run code after a network answer (`modelOutcome: stuck`).
+    public static func lateFlow(poll: String, pending: Int) -> String {
+        """
+        pages:
+          - url: https://shop.example.com/pay
+            body: "<p>Waiting for your bank</p><script>\(poll)</script>"
+          - url: https://shop.example.com/status
+            responses:
+        \(String(repeating: "      - body: '{\"done\": false}'\n", count: pending))      - body: '{"done": true}'
+        expect: {outcome: complete, hops: 2, modelOutcome: stuck}
         """
     }
 }
