@@ -35,7 +35,9 @@ public enum PollingPages {
 
     /// The flow (for `TestFlow.folder`, on iOS): the page polls, then launches BankID while its first request may
     /// still be on its way.
-    public static func flow(poll: String, launch: String) -> String {
+    /// `afterApp`: the done status waits for the user to complete in BankID (`afterApp: BankID`), so where BankID is
+    /// missing or the user cancels the status stays pending.
+    public static func flow(poll: String, launch: String, afterApp: Bool = false) -> String {
         """
         environment:
           apps:
@@ -47,7 +49,7 @@ public enum PollingPages {
           - url: https://shop.example.com/status
             responses:
               - body: '{"done": false}'
-              - body: '{"done": true}'
+              - body: '{"done": true}'\(afterApp ? "\n        afterApp: BankID" : "")
         expect: {outcome: complete, hops: 3, appsOpened: [BankID], modelOutcome: stuck}
         """
     }

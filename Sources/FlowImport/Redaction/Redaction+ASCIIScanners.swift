@@ -221,7 +221,7 @@ enum ASCIIScanners {
             guard at >= 0, at + n <= c.count else { return false }
             return c[at..<(at + n)].allSatisfy(isDigit)
         }
-        func is_(_ at: Int, _ test: (UInt8) -> Bool) -> Bool { at < c.count && test(c[at]) }
+        func byte(_ at: Int, is test: (UInt8) -> Bool) -> Bool { at < c.count && test(c[at]) }
         /// The end, when no digit follows it.
         func ending(_ e: Int) -> Int? { e < c.count && isDigit(c[e]) ? nil : e }
         func swedish(_ i: Int) -> Int? {
@@ -232,7 +232,7 @@ enum ASCIIScanners {
                 let p = i + (century ? 2 : 0)
                 guard digits(p, 6) else { continue }
                 for separator in [true, false] {
-                    if separator, !is_(p + 6, { $0 == 0x2D || $0 == 0x2B || $0 == 0x20 }) { continue }
+                    if separator, !byte(p + 6, is: { $0 == 0x2D || $0 == 0x2B || $0 == 0x20 }) { continue }
                     let r = p + 6 + (separator ? 1 : 0)
                     if digits(r, 4), let e = ending(r + 4) { return e }
                 }
@@ -242,7 +242,7 @@ enum ASCIIScanners {
         func norwegian(_ i: Int) -> Int? {
             guard digits(i, 6) else { return nil }
             for space in [true, false] {
-                if space, !is_(i + 6, { $0 == 0x20 }) { continue }
+                if space, !byte(i + 6, is: { $0 == 0x20 }) { continue }
                 let r = i + 6 + (space ? 1 : 0)
                 if digits(r, 5), let e = ending(r + 5) { return e }
             }
@@ -252,24 +252,25 @@ enum ASCIIScanners {
             func isSign(_ b: UInt8) -> Bool {
                 b == 0x2D || b == 0x2B || (b >= 0x41 && b <= 0x46) || (b >= 0x55 && b <= 0x59)
             }
-            guard digits(i, 6), is_(i + 6, isSign), digits(i + 7, 3), is_(i + 10, { isDigit($0) || ($0 >= 0x41 && $0 <= 0x59) })
+            guard digits(i, 6), byte(i + 6, is: isSign), digits(i + 7, 3),
+                byte(i + 10, is: { isDigit($0) || ($0 >= 0x41 && $0 <= 0x59) })
             else { return nil }
             return ending(i + 11)
         }
         func finnishCompany(_ i: Int) -> Int? {
-            guard digits(i, 7), is_(i + 7, { $0 == 0x2D }), digits(i + 8, 1) else { return nil }
+            guard digits(i, 7), byte(i + 7, is: { $0 == 0x2D }), digits(i + 8, 1) else { return nil }
             return ending(i + 9)
         }
         func norwegianCompany(_ i: Int) -> Int? {
-            guard is_(i, { $0 == 0x38 || $0 == 0x39 }), digits(i + 1, 2), is_(i + 3, { $0 == 0x20 }), digits(i + 4, 3),
-                is_(i + 7, { $0 == 0x20 }), digits(i + 8, 3)
+            guard byte(i, is: { $0 == 0x38 || $0 == 0x39 }), digits(i + 1, 2), byte(i + 3, is: { $0 == 0x20 }), digits(i + 4, 3),
+                byte(i + 7, is: { $0 == 0x20 }), digits(i + 8, 3)
             else { return nil }
             return ending(i + 11)
         }
         func danishCompany(_ i: Int) -> Int? {
             guard i == 0 || !isLetter(c[i - 1]), i + 1 < c.count, c[i] | 0x20 == 0x64, c[i + 1] | 0x20 == 0x6B else { return nil }
             for space in [true, false] {
-                if space, !is_(i + 2, { $0 == 0x20 }) { continue }
+                if space, !byte(i + 2, is: { $0 == 0x20 }) { continue }
                 let r = i + 2 + (space ? 1 : 0)
                 if digits(r, 8), let e = ending(r + 8) { return e }
             }

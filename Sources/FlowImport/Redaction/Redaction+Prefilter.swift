@@ -108,18 +108,29 @@ struct SecretPrefilter {
     /// Detectors.personalNumberRun can match: six digits in a row, or a run of three then a space.
     var mayHoldPersonalNumber: Bool { longestDigitRun >= 6 || threeDigitsSpaceDigit }
 
-    /// One of `words` (lower-case ASCII) in any case (or, with a letter or mark outside ASCII, always true: some
-    /// lower-case or fold to ASCII letters, and a name may be spelled with combining marks).
-    func mayContain(bytes words: [[UInt8]]) -> Bool {
+    /// Lower-case ASCII words to look for in any case, with the bytes they start with (made once per list).
+    struct Words {
+        let words: [[UInt8]]
+        let starts: [Bool]
+
+        init(_ words: [String]) {
+            self.words = words.map { Array($0.utf8) }
+            var starts = [Bool](repeating: false, count: 256)
+            for w in self.words { if let f = w.first { starts[Int(f)] = true } }
+            self.starts = starts
+        }
+    }
+
+    /// One of `words` in any case (or, with a letter or mark outside ASCII, always true: some lower-case or fold
+    /// to ASCII letters, and a name may be spelled with combining marks).
+    func mayContain(_ words: Words) -> Bool {
         if hasNonASCIILetter { return true }
         var native = text
         native.makeContiguousUTF8()
         return native.utf8.withContiguousStorageIfAvailable { hay in
             // One pass: at each byte that starts some word, the words starting with it.
-            var starts = [Bool](repeating: false, count: 256)
-            for w in words { if let f = w.first { starts[Int(f)] = true } }
-            for i in hay.indices where starts[Int(SecretPrefilter.lowered(hay[i]))] {
-                for w in words where w.count <= hay.count - i && w.first == SecretPrefilter.lowered(hay[i]) {
+            for i in hay.indices where words.starts[Int(SecretPrefilter.lowered(hay[i]))] {
+                for w in words.words where w.count <= hay.count - i && w.first == SecretPrefilter.lowered(hay[i]) {
                     var j = 1
                     while j < w.count, SecretPrefilter.lowered(hay[i + j]) == w[j] { j += 1 }
                     if j == w.count { return true }
@@ -130,12 +141,12 @@ struct SecretPrefilter {
     }
 
     /// Detectors.schemeCredential: `bearer` or `basic`, any case.
-    var mayHoldSchemeCredential: Bool { mayContain(bytes: SecretPrefilter.schemeWords) }
-    private static let schemeWords = [Array("bearer".utf8), Array("basic".utf8)]
+    var mayHoldSchemeCredential: Bool { mayContain(SecretPrefilter.schemeWords) }
+    private static let schemeWords = Words(["bearer", "basic"])
 
     /// A card security code name (Detectors.cardCodeNames), any case: SecretResidue's card-code rule.
-    var mayHoldCardCodeName: Bool { mayContain(bytes: SecretPrefilter.cardCodeStemBytes) }
-    private static let cardCodeStemBytes = cardCodeStems.map { Array($0.utf8) }
+    var mayHoldCardCodeName: Bool { mayContain(SecretPrefilter.cardCodeStemWords) }
+    private static let cardCodeStemWords = Words(cardCodeStems)
 
     /// The card code names, ASCII ones (the others hold a non-ASCII letter, answered by `hasNonASCIILetter`), without
     /// those holding another (`cvv2` holds `cvv`).

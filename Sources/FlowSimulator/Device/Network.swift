@@ -29,6 +29,9 @@ struct Network {
     let responder: (@Sendable (String, String) -> RecordedResponse?)?
     /// `plainview record`: every request goes here instead (the recorded pages are not consulted).
     let live: (any LiveNetwork)?
+    /// The apps the user completed in during the run: what their servers told the merchant's, so the responses
+    /// waiting for them (`RecordedPage.afterApp`) are served.
+    var completedApps: Set<String> = []
 
     init(
         pages: [RecordedPage], responder: (@Sendable (String, String) -> RecordedResponse?)? = nil,
@@ -81,8 +84,10 @@ struct Network {
             return .response(page.missingCookieResponse, missingCookie: need)
         }
         guard !page.responses.isEmpty else { return .unrecorded }
-        let n = min(served[i], page.responses.count - 1)
+        var n = min(served[i], page.responses.count - 1)
         served[i] += 1
+        // The server's answer cannot move past a response that waits for an app the user has not completed in.
+        if let gate = page.afterApp.filter({ !completedApps.contains($0.value) }).keys.min(), n >= gate { n = gate - 1 }
         return .response(page.responses[n], missingCookie: nil)
     }
 }

@@ -42,6 +42,7 @@ extension World {
     }
 
     func appAct(_ name: String, _ outcome: AppBehaviour.Outcome) {
+        if outcome == .complete { network.completedApps.insert(name) }
         let behaviour = flow.apps[name] ?? AppBehaviour()
         let url = apps.launches[name]?.url ?? ""
         switch behaviour.resolve(outcome, launchURL: url) {

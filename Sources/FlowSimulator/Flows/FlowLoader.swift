@@ -178,6 +178,14 @@ public enum FlowLoader {
             }
         }
         let responder = try f.value("helpers").map { n throws(ConfigError) in try HelperBridge.responder(n) }
+        for page in pages {
+            for app in Set(page.afterApp.values) where !env.appNames.contains(app) {
+                throw ConfigError(
+                    file: file, line: page.line, key: "pages",
+                    "\(page.url): afterApp '\(app)' names an app that is not in the environment (\(env.appNames.sorted().joined(separator: ", ")))"
+                )
+            }
+        }
         for step in steps {
             if case .app(let n, _) = step, !env.appNames.contains(n) {
                 throw ConfigError(
@@ -252,14 +260,24 @@ public enum FlowLoader {
             context = pc
         }
         var responses: [RecordedResponse] = []
+        var afterApp: [Int: String] = [:]
         if let rs = f.value("responses") {
             for key in ["status", "headers", "location", "file", "body", "setCookie"] where f[key] != nil {
                 throw node.error("'\(key)' and 'responses' cannot both be given: put each response in the list")
             }
             for r in try rs.sequence() {
+                let fields = try r.fields(responseKeys + ["afterApp"])
+                if let app = fields.value("afterApp") {
+                    guard !responses.isEmpty else {
+                        throw app.error(
+                            "the first response is the server's answer before anything happened: it cannot wait for an app")
+                    }
+                    let name = try app.string()
+                    guard !name.isEmpty else { throw app.error("expected the name of an app in the environment") }
+                    afterApp[responses.count] = name
+                }
                 responses.append(
-                    try parseResponse(
-                        r, fields: try r.fields(responseKeys), folder: folder, root: root, bodies: bodies, lazy: lazy))
+                    try parseResponse(r, fields: fields, folder: folder, root: root, bodies: bodies, lazy: lazy))
             }
             guard !responses.isEmpty else { throw rs.error("expected at least one response") }
         } else {
@@ -274,9 +292,11 @@ public enum FlowLoader {
         if let rc = requireCookie, rc.isEmpty || rc.hasPrefix("=") {
             throw node.error("expected a cookie name or name=value", key: node.path + ".requireCookie")
         }
-        return RecordedPage(
+        var page = RecordedPage(
             url: url, method: method, context: context, responses: responses, requireCookie: requireCookie,
             withoutCookie: withoutCookie, line: node.line)
+        page.afterApp = afterApp
+        return page
     }
 
     static func parseResponse(

@@ -11,6 +11,10 @@ public struct RecordedPage: Sendable {
     public var context: PageContext?
     /// Served in order; the last one repeats.
     public var responses: [RecordedResponse]
+    /// Responses that wait for the user to complete in an app (`afterApp`), by their place in `responses`: the
+    /// server answers so only once that app has completed in the run (BankID's or Swish's servers told the
+    /// merchant's), and until then answers with the response before it.
+    public var afterApp: [Int: String] = [:]
     /// A cookie (`name` or `name=value`) the request must carry, set earlier in the same context.
     public var requireCookie: String?
     /// Served when the required cookie is missing (default: a 403 page saying so).

@@ -34,3 +34,22 @@ extension SimulateEngineCLITests {
         #expect(!differences.contains { $0.contains("chromium vs webkit") }, "\(r)")
     }
 }
+
+extension SimulateEngineCLITests {
+    /// The status answer marked `afterApp: BankID` is served only once the user completed in BankID: explored, the
+    /// default branch completes in both engines, and where BankID is missing the page polls a pending status for
+    /// good (`stuck`), where the recorded sequence alone would have said done.
+    @Test func aStatusWaitingForTheAppStaysPendingWhereTheAppIsMissingInBothEngines() async throws {
+        guard Self.present("chromium"), Self.present("webkit") else { return }
+        let poll = PollingPages.polls[0], launch = PollingPages.launches[1]
+        let folder = try Self.flow("poll-after-app", PollingPages.flow(poll: poll.script, launch: launch.url, afterApp: true))
+        for engine in ["chromium", "webkit"] {
+            let r = try await Self.cli(["simulate", "--engine", engine, "--explore", folder.path], timeout: 300)
+            #expect(r.status == 0, "\(engine): \(r)")
+            #expect(
+                r.stdoutLines.contains { $0.contains("ok   default: complete in web view · 3 hops · apps: BankID") },
+                "\(engine): \(r)")
+            #expect(r.stdoutLines.contains { $0.contains("ok   app-missing:BankID: stuck in web view") }, "\(engine): \(r)")
+        }
+    }
+}
