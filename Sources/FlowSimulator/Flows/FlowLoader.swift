@@ -94,7 +94,8 @@ public enum FlowLoader {
             "policy": PolicyFile.shape,
             "environment": environmentShape,
             "pages": ConfigKeys(
-                pageKeys, nested: ["responses": ConfigKeys(responseKeys), "withoutCookie": ConfigKeys(responseKeys)]),
+                pageKeys,
+                nested: ["responses": ConfigKeys(sequencedResponseKeys), "withoutCookie": ConfigKeys(responseKeys)]),
             "steps": ConfigKeys(
                 stepKeys,
                 nested: ["tap": ConfigKeys(tapKeys), "type": ConfigKeys(typeKeys), "app": ConfigKeys(appStepKeys)]),
@@ -214,6 +215,8 @@ public enum FlowLoader {
         "requireCookie", "withoutCookie", "responses",
     ]
     static let responseKeys = ["status", "headers", "location", "file", "body", "setCookie"]
+    /// A response in a page's `responses` list may also wait for an app.
+    static let sequencedResponseKeys = responseKeys + ["afterApp"]
 
     static func parsePages(
         _ node: ConfigNode, folder: String, root: String?, bodies: [String: Data]? = nil, lazy: Bool = false
@@ -266,7 +269,7 @@ public enum FlowLoader {
                 throw node.error("'\(key)' and 'responses' cannot both be given: put each response in the list")
             }
             for r in try rs.sequence() {
-                let fields = try r.fields(responseKeys + ["afterApp"])
+                let fields = try r.fields(sequencedResponseKeys)
                 if let app = fields.value("afterApp") {
                     guard !responses.isEmpty else {
                         throw app.error(
