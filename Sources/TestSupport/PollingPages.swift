@@ -33,16 +33,21 @@ public enum PollingPages {
         ("scheme", "bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null"),
     ]
 
+    /// The apps of the flows with an app: the shop embeds the web view, and BankID returns to it.
+    static let environment = """
+        environment:
+          apps:
+            - {name: Shop, schemes: [shopapp], behaviour: {host: true}}
+            - {name: BankID, behaviour: {model: bankid}}
+        """
+
     /// The flow (for `TestFlow.folder`, on iOS): the page polls, then launches BankID while its first request may
     /// still be on its way.
     /// `afterApp`: the done status waits for the user to complete in BankID (`afterApp: BankID`), so where BankID is
     /// missing or the user cancels the status stays pending.
     public static func flow(poll: String, launch: String, afterApp: Bool = false) -> String {
         """
-        environment:
-          apps:
-            - {name: Shop, schemes: [shopapp], behaviour: {host: true}}
-            - {name: BankID, behaviour: {model: bankid}}
+        \(environment)
         pages:
           - url: https://shop.example.com/pay
             body: "<p>Open BankID to sign</p><script>\(poll) location.href = '\(launch)';</script>"
@@ -69,10 +74,7 @@ public enum PollingPages {
     /// page never goes anywhere by itself; the user taps (`tap`: one of `taps`).
     public static func tapFlow(poll: String, tap: (name: String, label: String, html: String, expect: String)) -> String {
         """
-        environment:
-          apps:
-            - {name: Shop, schemes: [shopapp], behaviour: {host: true}}
-            - {name: BankID, behaviour: {model: bankid}}
+        \(environment)
         pages:
           - url: https://shop.example.com/pay
             body: "<p>Waiting for your bank</p>\(tap.html)<script>\(poll)</script>"
