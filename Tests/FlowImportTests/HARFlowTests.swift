@@ -256,6 +256,21 @@ import PlainviewConfig
         #expect(siblings == ["flow-a"])
     }
 
+    /// A page file that cannot be written is an error saying why (from the system), and nothing is left.
+    @Test func aFileThatCannotBeWrittenSaysWhyAndLeavesNothing() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("flow-b")
+        do {
+            try HARFlowWriter.write([("flow.yaml", Data("a".utf8)), ("flow.yaml", Data("b".utf8))], to: target, force: false)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("cannot write the flow"), "\(error)")
+            #expect(error.description.contains("exists"), "\(error)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
     @Test func aFolderThatCannotBeCreatedIsAnErrorAndLeavesNothing() throws {
         let dir = try Project.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

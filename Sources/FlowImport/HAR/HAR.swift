@@ -71,8 +71,7 @@ public struct HARHeader: Sendable, Hashable {
     static func sameName(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
         guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return a.caseInsensitiveCompare(b) == .orderedSame }
-        return x.count == y.count
-            && zip(x, y).allSatisfy { ($0 | 0x20) == ($1 | 0x20) && ($0 == $1 || ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) }
+        return x.count == y.count && zip(x, y).allSatisfy { SecretPrefilter.lowered($0) == SecretPrefilter.lowered($1) }
     }
 }
 

@@ -306,7 +306,7 @@ public enum HARFlowBuilder {
         // their lower-cased bytes; in others a non-ASCII letter may match an ASCII one case-insensitively (`ſ`).
         let raw = [UInt8](body)
         let ascii = raw.allSatisfy { $0 < 0x80 }
-        let lowered = ascii ? raw.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 } : []
+        let lowered = ascii ? raw.map(SecretPrefilter.lowered) : []
         func mayHold(_ word: String) -> Bool { !ascii || SecretPrefilter.find(Array(word.utf8), in: lowered) }
         for m in mayHold("refresh") ? metaRefresh.matches(in: html) : [] {
             if let u = m.group(1, in: html as NSString),

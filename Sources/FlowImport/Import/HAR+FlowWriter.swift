@@ -280,23 +280,25 @@ public enum HARFlowWriter {
     /// Writes a new file without syncing it: the folder is the atomic unit (renamed into place once complete), and
     /// a sync per page file cost more than the rest of an import.
     static func writeNewFile(_ data: Data, path: String) throws {
+        // A failure says why (no space left, permission denied …), from errno, not only that it failed.
+        func failure() -> Error { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
-        var failed = false
+        guard fd >= 0 else { throw failure() }
+        var error: Error?
         data.withUnsafeBytes { raw in
             var done = 0
             while done < raw.count {
                 let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
                 if n < 0, errno == EINTR { continue }
                 guard n > 0 else {
-                    failed = true
+                    error = failure()
                     return
                 }
                 done += n
             }
         }
-        if close(fd) != 0 { failed = true }
-        if failed { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path]) }
+        if close(fd) != 0, error == nil { error = failure() }
+        if let error { throw error }
     }
 
     /// `03-psp.example.net-checkout-card.html`: number, host, last path segment; safe characters only.

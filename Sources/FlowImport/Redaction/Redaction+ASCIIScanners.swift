@@ -4,6 +4,7 @@
 // NSString and ICU. Text with any byte outside ASCII still goes to the expressions, whose Unicode classes
 // (`\p{L}`, non-ASCII spaces) these do not model. ASCIIScannerTests checks each against its expression.
 import Foundation
+import PlainviewURL
 
 /// One match: the whole range and each capture group's (nil when the group took no part), as byte offsets,
 /// which are UTF-16 offsets too in ASCII text.
@@ -37,7 +38,7 @@ enum ASCIIScanners {
 
     private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     private static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-    private static func isAlphanumeric(_ b: UInt8) -> Bool { isDigit(b) || isLetter(b) }
+    private static func isAlphanumeric(_ b: UInt8) -> Bool { PercentEncoding.isASCIIAlphanumeric(b) }
     /// ICU's `\s` on ASCII: TAB, LF, VT, FF, CR and space.
     static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) }
     private static func isQuote(_ b: UInt8) -> Bool { b == 0x22 || b == 0x27 }
