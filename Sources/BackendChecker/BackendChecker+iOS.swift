@@ -253,14 +253,7 @@ extension BackendChecker {
         return (String(parts.first ?? ""), parts.count > 1 ? String(parts[1]) : nil)
     }
 
-    static func queryValue(_ name: String, in query: String) -> String? {
-        let q = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-        for piece in q.split(separator: "&") {
-            let (n, v) = PercentEncoding.splitQueryItem(piece)
-            if PercentEncoding.decodeComponent(n) == name { return PercentEncoding.decodeComponent(v) }
-        }
-        return nil
-    }
+    static func queryValue(_ name: String, in query: String) -> String? { URLTools.queryValue(name, query: query[...]) }
 
     static func queryNames(_ query: String) -> [String] {
         let q = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

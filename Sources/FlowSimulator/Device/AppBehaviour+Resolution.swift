@@ -84,16 +84,5 @@ extension AppBehaviour {
     }
 
     /// The percent-decoded value of the first query item `name` of `url` (nil when absent or undecodable).
-    public static func queryValue(_ name: String, in url: String) -> String? {
-        guard let query = WebURL(url)?.query else { return nil }
-        for item in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = percentDecode(parts[0]), key == name else { continue }
-            return parts.count > 1 ? percentDecode(parts[1]) : ""
-        }
-        return nil
-    }
-
-    /// Decodes `%XX` escapes (UTF-8); nil on a malformed escape or invalid UTF-8.
-    static func percentDecode(_ s: Substring) -> String? { PercentEncoding.decodeComponent(s) }
+    public static func queryValue(_ name: String, in url: String) -> String? { URLTools.queryValue(name, in: url) }
 }

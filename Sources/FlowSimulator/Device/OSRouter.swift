@@ -30,11 +30,14 @@ struct BrowserNavigation: Hashable {
     /// Android: a navigation without a gesture inside a chain Chrome still lets launch an app (a user's tap or
     /// another app began it less than 15 s ago, and it launched none yet): an app link may open its app.
     var chainAllowsLaunch: Bool
+    /// iOS: the browser's name in what it says (Safari, or the default browser the user chose).
+    var name: String
 
     init(
         topLevel: Bool = true, gesture: Bool = false, currentHost: String? = nil, chainRefusal: String? = nil,
-        chainAllowsLaunch: Bool = false
+        chainAllowsLaunch: Bool = false, name: String = "Safari"
     ) {
+        self.name = name
         self.topLevel = topLevel
         self.gesture = gesture
         self.currentHost = currentHost
@@ -53,6 +56,9 @@ enum Route: Equatable {
     case browser(String)
     /// No app takes an intent: the browser loads its `S.browser_fallback_url`.
     case fallback(String)
+    /// iOS: a browser app's own scheme (`googlechromes://…`, `firefox://open-url?url=…`): that browser, with the web
+    /// URL it should load (nil: none, it comes back as it was).
+    case namedBrowser(SystemBrowser, opens: String?)
     /// Nothing opens.
     case nowhere(Refusal)
 }
@@ -93,8 +99,8 @@ struct OSRouter {
             guard !ios else {
                 return .nowhere(
                     .problem(
-                        browser != nil
-                            ? "Safari cannot open \(scheme): URLs (the address is invalid)" : "the OS cannot open \(url)"))
+                        browser.map { "\($0.name) cannot open \(scheme): URLs (the address is invalid)" }
+                            ?? "the OS cannot open \(url)"))
             }
             if let b = browser {
                 guard b.topLevel else { return .nowhere(.silent) }
@@ -124,12 +130,14 @@ struct OSRouter {
             return .nowhere(.problem("the OS refuses to open \(scheme.isEmpty ? "a malformed URL" : scheme + ": URLs")"))
         case .custom:
             if let b = browser, !b.topLevel { return .nowhere(.note("a frame cannot open an app")) }
-            guard let app = system.customSchemeApp(for: scheme) ?? system.defaultApp(for: scheme, on: platform) else {
-                guard browser != nil else { return .nowhere(.problem("no app handles \(scheme): URLs")) }
+            let app = system.customSchemeApp(for: scheme) ?? system.defaultApp(for: scheme, on: platform)
+            if app == nil, ios, let own = SystemBrowser.ownURL(url) { return .namedBrowser(own.browser, opens: own.opens) }
+            guard let app else {
+                guard let b = browser else { return .nowhere(.problem("no app handles \(scheme): URLs")) }
                 return .nowhere(
                     .problem(
                         ios
-                            ? "Safari cannot open the page: no app handles \(scheme):"
+                            ? "\(b.name) cannot open the page: no app handles \(scheme):"
                             : "Chrome cannot open \(scheme): no app handles it"))
             }
             if let b = browser {

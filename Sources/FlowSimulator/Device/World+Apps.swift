@@ -1,7 +1,9 @@
 // The other apps on the device: what one does when the user is done in it (return to the previous app, open
 // a URL through the OS, get stuck, or wait).
+import AppSwitch
 import NavigationPolicy
 import PlainviewConfig
+import PlainviewURL
 
 /// The other apps' state: how each was last launched, and which one waits for the user.
 struct OtherApps {
@@ -41,17 +43,35 @@ extension World {
         appAct(name, outcome)
     }
 
+    /// What the app does when the user is done in it. BankID on iOS, returning by its protocol, follows what its
+    /// integrators report: with `redirect=null` it stays, and the user must switch back by hand
+    /// (swedenconnect/bankid-saml-idp #156 and #165; ActiveLogin.Authentication #520 and #548, which keeps
+    /// `redirect=null` only for the iOS browsers it cannot name); a web page it returns to opens in Safari even when
+    /// another browser is the default (BankID's own sample client; ActiveLogin.Authentication #83 and #86).
     func appAct(_ name: String, _ outcome: AppBehaviour.Outcome) {
         if outcome == .complete { network.completedApps.insert(name) }
         let behaviour = flow.apps[name] ?? AppBehaviour()
         let url = apps.launches[name]?.url ?? ""
+        // BankID on iOS, returning by its protocol (`redirect`): see `iosBankIDReturn`.
+        let bankIDOnIOS =
+            flow.policy.platform == .ios
+            && (outcome == .cancel ? behaviour.cancelReturnTo ?? behaviour.returnTo : behaviour.returnTo) == .appSwitchProtocol
+            && { if case .bankIDLaunch? = try? AppSwitchMessage.parse(url) { true } else { false } }()
         switch behaviour.resolve(outcome, launchURL: url) {
+        case .previousApp where bankIDOnIOS:
+            let launcher = apps.launches[name]?.launcher ?? .host
+            finish(
+                .stuck, place: .app(name),
+                reason:
+                    "\(name): BankID on iOS does not switch back by itself when redirect=null; the user has to go back to \(launcher == .host ? flow.hostApp : launcher == .browser ? systemBrowserApp().displayName : launcher.name) by hand (give the browser's own scheme, such as googlechromes://, or the page's URL)"
+            )
         case .previousApp:
             emit(.return, context: Surface.app(name).name, action: "previous", reason: outcome.rawValue, app: name)
             switchTo(apps.launches[name]?.launcher ?? .host)
         case .open(let target):
             emit(.return, context: Surface.app(name).name, url: target, action: "open", reason: outcome.rawValue, app: name)
-            osOpen(target, from: .app(name))
+            // BankID on iOS opens a web page it returns to in Safari, whatever the default browser.
+            osOpen(target, from: .app(name), browser: bankIDOnIOS && URLTools.isWeb(target) ? .safari : nil)
         case .stuck(let reason):
             finish(.stuck, place: .app(name), reason: "\(name): \(reason)")
         case .stays(let reason):

@@ -22,12 +22,23 @@ extension World {
         let chainRefusal = android && !gesture ? browserChain.refusal(now: clock) : nil
         let here = BrowserNavigation(
             topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) },
-            chainRefusal: chainRefusal, chainAllowsLaunch: android && !gesture && chainRefusal == nil)
+            chainRefusal: chainRefusal, chainAllowsLaunch: android && !gesture && chainRefusal == nil, name: browserName)
         switch router.route(url, from: .browser(here)) {
         case .browser:
             fetchAndShow(
                 .browser, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,
                 redirects: redirects)
+        case .app(_, _, .universalLink) where !android && browserKind == .system && !systemBrowserApp().handsOffUniversalLinks:
+            emit(
+                .note, context: "browser", url: url,
+                reason:
+                    "\(systemBrowserApp().displayName) on iOS does not open universal links: it loads the page (only Safari hands a tapped universal link to its app)"
+            )
+            fetchAndShow(
+                .browser, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,
+                redirects: redirects)
+        case .namedBrowser(let named, let target):
+            openNamedBrowser(named, opens: target, url: url, from: .browser)
         case .app(let app, let target, let via):
             if android { launchedFromChain(automatic: !gesture) }
             launch(app, url: target, via: via, from: .browser)

@@ -20,19 +20,38 @@ extension World {
         browserNavigate(url, frame: .main, frameIndex: nil, trigger: .initialLoad, gesture: false, method: "GET", redirects: 0)
     }
 
-    /// Makes the browser surface show `kind`: switching between the system browser and SFSafariViewController
-    /// swaps their cookie jars (a Custom Tab and ASWebAuthenticationSession share the system browser's); the page
-    /// of the one no longer shown is gone from the surface.
-    func showBrowser(_ kind: InAppBrowser) {
-        guard kind != browserKind else { return }
-        let ownJar = { (k: InAppBrowser) in k == .safariViewController }
-        if ownJar(kind) != ownJar(browserKind) { swap(&browser.jar, &otherBrowserJar) }
-        if browserKind != .system || kind != .system {
-            browser.page = nil
-            browser.frames = [:]
-            browser.generation += 1
+    /// Makes the browser surface show `kind` (for the system browser: `app`, nil for the default browser). Each
+    /// browser app and SFSafariViewController keeps its own cookie jar (a Custom Tab and ASWebAuthenticationSession
+    /// use Chrome's and Safari's); the page of the one no longer shown is gone from the surface.
+    func showBrowser(_ kind: InAppBrowser, app: SystemBrowser? = nil) {
+        let app = kind == .system ? app : nil
+        let old = (browserKind, browserApp)
+        defer {
+            browserKind = kind
+            browserApp = app
+            browserShown = true
         }
-        browserKind = kind
+        guard browserShown else {
+            swapJar(to: jarKey(kind, app: app))
+            return
+        }
+        if resolvedDefaultBrowser == nil, defaultBrowserMatters(old, (kind, app)) { _ = defaultBrowser() }
+        let same = { (k: InAppBrowser, a: SystemBrowser?) in
+            k == .system ? (a ?? self.resolvedDefaultBrowser)?.rawValue : k.rawValue
+        }
+        guard kind != old.0 || same(kind, app) != same(old.0, old.1) else { return }
+        swapJar(to: jarKey(kind, app: app))
+        browser.page = nil
+        browser.frames = [:]
+        browser.generation += 1
+    }
+
+    /// Puts the shown jar away and takes out the one of `key` (empty the first time).
+    private func swapJar(to key: String) {
+        guard key != browserJarKey else { return }
+        browserJars[browserJarKey] = browser.jar
+        browser.jar = browserJars.removeValue(forKey: key) ?? CookieJar()
+        browserJarKey = key
     }
 
     /// ASWebAuthenticationSession: a navigation to the app's callback scheme ends the session and hands the URL

@@ -5,7 +5,7 @@ import NavigationPolicy
 
 extension World {
     /// An app (the host app, or another app returning) asks the OS to open `url`.
-    func osOpen(_ url: String, from: Surface) {
+    func osOpen(_ url: String, from: Surface, browser named: SystemBrowser? = nil) {
         guard outcome == nil else { return }
         navigationCount += 1
         let asker: String =
@@ -16,19 +16,22 @@ extension World {
             }
         emit(.navigate, context: "os", url: url, action: "open", app: asker)
         system.beginAttempt()
-        follow(router.route(url, from: .app(asker)), url: url, from: from)
+        follow(router.route(url, from: .app(asker)), url: url, from: from, browser: named)
     }
 
     /// Carries out a route of a URL handed over from a context other than the browser (the browser follows its
-    /// own routes: it keeps web pages and asks before opening an app).
-    func follow(_ route: Route, url: String, from: Surface) {
+    /// own routes: it keeps web pages and asks before opening an app). A web page opens in the default browser, or
+    /// in `browser` when the app opens it there by name.
+    func follow(_ route: Route, url: String, from: Surface, browser named: SystemBrowser? = nil) {
         switch route {
         case .app(let app, let target, let via):
             launch(app, url: target, via: via, from: from)
         case .prompt(let app, let target):
             showPrompt(app, url: target)
+        case .namedBrowser(let named, let target):
+            openNamedBrowser(named, opens: target, url: url, from: from)
         case .browser(let target), .fallback(let target):
-            showBrowser(.system)
+            showBrowser(.system, app: named)
             switchTo(.browser)
             // An app handing the browser a URL (an incoming intent) starts a chain that may launch an app.
             browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: browser.page)

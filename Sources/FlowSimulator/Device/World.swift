@@ -121,8 +121,16 @@ final class World {
     var browserChain = BrowserChain.none
     /// What the browser surface shows now: the system browser or the host app's in-app browser.
     var browserKind: InAppBrowser = .system
-    /// The cookie jar of the browser that is not shown now (SFSafariViewController's and Safari's are apart).
-    var otherBrowserJar = CookieJar()
+    /// Which browser app the system browser surface is: nil for the default browser, else one opened by name
+    /// (BankID opens its return in Safari on iOS; a browser's own scheme).
+    var browserApp: SystemBrowser?
+    /// The browser surface has shown something in this run.
+    var browserShown = false
+    /// The default browser, once something asked which it is (`defaultBrowser()`).
+    var resolvedDefaultBrowser: SystemBrowser?
+    /// The jar `browser.jar` belongs to (`jarKey`), and the jars of the browsers not shown now.
+    var browserJarKey = World.unresolvedDefaultJar
+    var browserJars: [String: CookieJar] = [:]
     /// iOS, an app that asks for cross-website tracking: whether its user allowed it (asked once per run, the first
     /// time a frame on another site meets the rule).
     var crossWebsiteTrackingAllowed: Bool?

@@ -10,6 +10,7 @@ enum ConfigBridge {
         var apps: [String: AppBehaviour]
         var appNames: [String]
         var webView = Environment.WebViewSettings()
+        var defaultBrowser: SystemBrowser?
     }
 
     private static func path(_ node: ConfigNode, folder: String) throws(ConfigError) -> String {
@@ -47,6 +48,6 @@ enum ConfigBridge {
         webView.mayAllowCrossWebsiteTracking = device.asksForCrossWebsiteTracking
         return LoadedEnvironment(
             system: device.system, apps: loaded.behaviours, appNames: loaded.environment.apps.map(\.name),
-            webView: webView)
+            webView: webView, defaultBrowser: loaded.environment.defaultBrowser)
     }
 }

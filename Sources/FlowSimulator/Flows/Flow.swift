@@ -34,6 +34,8 @@ public struct Flow: Sendable {
     public var responder: (@Sendable (_ method: String, _ url: String) -> RecordedResponse?)?
     /// The host app's web view settings (popup blocking, multiple windows), from the environment.
     public var webView: Environment.WebViewSettings
+    /// The phone's default browser, as the environment says (nil: the platform's; `--explore` may branch on it).
+    public var defaultBrowser: SystemBrowser?
     /// `plainview record`: every request goes to the real servers through this network instead of `pages`.
     public var liveNetwork: (any LiveNetwork)?
 

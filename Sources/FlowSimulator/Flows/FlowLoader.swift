@@ -200,11 +200,18 @@ public enum FlowLoader {
                 "webView.openBrowser: \(env.webView.openBrowser.rawValue) exists only on \(only.rawValue), and the policy's platform is \(policy.platform.rawValue)"
             )
         }
+        if let browser = env.defaultBrowser, !SystemBrowser.choices(on: policy.platform).contains(browser) {
+            throw ConfigError(
+                file: file, line: f.value("environment")?.line, key: "environment",
+                "defaultBrowser: expected \(SystemBrowser.choices(on: policy.platform).map(\.rawValue).joined(separator: " or ")) on \(policy.platform.rawValue) (the policy's platform), found \(browser.rawValue)"
+            )
+        }
         var flow = Flow(
             name: name, description: description, file: file, policy: policy, system: env.system, apps: env.apps,
             hostApp: hostApp, start: start, pages: pages, steps: steps, assumptions: assumptions, expect: expect,
             limits: limits, hooks: hooks, responder: responder, webView: env.webView)
         flow.userAgent = try f.value("userAgent")?.string()
+        flow.defaultBrowser = env.defaultBrowser
         return flow
     }
 
@@ -482,7 +489,7 @@ public enum FlowLoader {
             for item in try bs.sequence() {
                 let bf = try item.fields(branchKeys)
                 let labels = try bf.required("when").strings()
-                let known = ["universal-link-fails", "app-link-fails", "app-missing", "prompt-declined", "redirect-blocked"]
+                let known = ChoiceOracle.branchLabels
                 for l in labels where !known.contains(where: { l == $0 || l.hasPrefix($0 + ":") }) {
                     throw item.error(
                         "unknown branch label '\(l)'; expected one of \(known.joined(separator: ", ")) (optionally :DETAIL)",

@@ -34,6 +34,13 @@ public struct ChoicePoint: Sendable, Hashable {
 
 /// Takes choices: from a script of answers by key (explore), or the default; records every point met.
 final class ChoiceOracle {
+    /// The labels of the non-default answers, without their `:DETAIL` (Pages/README.md, "Explore"): what a flow's
+    /// `expect.branches[].when` may name.
+    static let branchLabels = [
+        "universal-link-fails", "app-link-fails", "app-link-unverified", "app-missing", "prompt-declined", "redirect-blocked",
+        "host-killed", "third-party-cookies-allowed", "default-browser",
+    ]
+
     /// Explore: the answers of this branch, by key; a point not in it takes its default.
     let script: [ChoiceKey: Int]
     let exploring: Bool

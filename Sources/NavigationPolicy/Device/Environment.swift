@@ -11,10 +11,15 @@ public struct Environment: Sendable, Hashable, Codable {
     /// The name of the app that embeds the web view (`behaviour: {host: true}` in an environment file), if the
     /// device has it.
     public var hostApp: String?
+    /// The browser the OS opens web URLs in (nil: not said, so the platform's, Safari or Chrome; on iOS `--explore`
+    /// then branches on another one where it matters).
+    public var defaultBrowser: SystemBrowser?
 
     public init(
-        apps: [App] = [], defaultApps: [String]? = nil, webView: WebViewSettings = WebViewSettings(), hostApp: String? = nil
+        apps: [App] = [], defaultApps: [String]? = nil, webView: WebViewSettings = WebViewSettings(), hostApp: String? = nil,
+        defaultBrowser: SystemBrowser? = nil
     ) {
+        self.defaultBrowser = defaultBrowser
         self.apps = apps
         self.defaultApps = defaultApps.map { $0.map { $0.lowercased() } }
         self.webView = webView

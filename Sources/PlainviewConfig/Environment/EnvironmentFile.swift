@@ -5,7 +5,7 @@ import NavigationPolicy
 
 /// Loads environment files (YAML or JSON). Every problem is a `ConfigError` naming the file, line and key.
 public enum EnvironmentFile {
-    public static let keys = ["apps", "defaultApps", "webView"]
+    public static let keys = ["apps", "defaultApps", "webView", "defaultBrowser"]
     public static let webViewKeys = [
         "javaScriptCanOpenWindowsAutomatically", "supportMultipleWindows", "dialogs", "handler", "originWhitelist",
         "appBoundDomains", "limitsNavigationsToAppBoundDomains", "acceptThirdPartyCookies", "userActivation",
@@ -221,8 +221,10 @@ public enum EnvironmentFile {
                 throw node.error("originWhitelist applies only with handler: allow-list")
             }
         }
+        // The browser web URLs open in (iOS since 14 lets the user choose one); absent: the platform's.
+        let defaultBrowser = try m.value("defaultBrowser")?.choice(SystemBrowser.self)
         return LoadedEnvironment(
-            environment: Environment(apps: apps, defaultApps: defaultApps, webView: webView),
+            environment: Environment(apps: apps, defaultApps: defaultApps, webView: webView, defaultBrowser: defaultBrowser),
             behaviours: behaviours)
     }
 

@@ -16,6 +16,24 @@ public enum URLTools {
         return h
     }
 
+    /// The percent-decoded value of the first query item `name` of `url` (any scheme; `+` is not a space): nil when
+    /// there is none or its escapes are malformed; "" for an item without `=`.
+    public static func queryValue(_ name: String, in url: String) -> String? {
+        let noFragment = url.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        guard let q = noFragment.firstIndex(of: "?") else { return nil }
+        return queryValue(name, query: noFragment[noFragment.index(after: q)...])
+    }
+
+    /// The percent-decoded value of the first item `name` of a query string (without `?`; a fragment is ignored).
+    public static func queryValue(_ name: String, query: Substring) -> String? {
+        let q = query.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        for piece in q.split(separator: "&") {
+            let (n, v) = PercentEncoding.splitQueryItem(piece)
+            if PercentEncoding.decodeComponent(n) == name { return PercentEncoding.decodeComponent(v) }
+        }
+        return nil
+    }
+
     /// `reference` resolved against `base` (a Location header, a relative link) as a browser resolves it.
     public static func resolve(_ reference: String, against base: String) -> String? {
         guard let b = WebURL(base) else { return WebURL(reference)?.href }

@@ -41,13 +41,18 @@ import TestSupport
 /// #39 (the app ended while the user approves in the bank's app), ActiveLogin/ActiveLogin.Authentication #251 (Chrome
 /// restores the tab after launching BankID from a redirect chain), stripe/stripe-ios #3083 (a universal-link return
 /// from SFSafariViewController), breez/glow-web #235 (a universal link followed
-/// after an awaited request, without the tap's activation), and an ACS frame on another site that needs its cookie
-/// (third-party cookies).
+/// after an awaited request, without the tap's activation), swedenconnect/bankid-saml-idp #165 (BankID on iOS with
+/// redirect=null, Chrome the default browser), and an ACS frame on another site that needs its cookie (third-party
+/// cookies).
 @Suite struct WebViewRulesCLITests {
     @Test func eachReportFailsAsReportedAndItsControlCompletes() async throws {
         let r = try await offPool { try CLI.run(["simulate", Project.path("Examples/web-view-rules").path]) }
         #expect(r.status == 1, "\(r)")
-        #expect(r.stdout.contains("12 flows: 6 passed, 6 failed"), "\(r)")
+        #expect(r.stdout.contains("14 flows: 7 passed, 7 failed"), "\(r)")
+        #expect(r.stdout.contains("FAIL  bankid-saml-idp-165 "), "\(r)")
+        #expect(r.stdout.contains("BankID on iOS does not switch back by itself when redirect=null"), "\(r)")
+        #expect(r.stdout.contains("the user has to go back to Chrome by hand"), "\(r)")
+        #expect(r.stdout.contains("PASS  bankid-saml-idp-165-fixed"), "\(r)")
         #expect(r.stdout.contains("FAIL  stripe-ios-3083 "), "\(r)")
         #expect(
             r.stdout.contains("Shop opens the page in SFSafariViewController"), "\(r)")

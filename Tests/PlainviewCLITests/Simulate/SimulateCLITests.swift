@@ -38,7 +38,7 @@ import TestSupport
         #expect(copied.status == 0, "\(copied)")
         #expect(copied.stderr.isEmpty, "\(copied)")
         #expect(copied.stdout == here.stdout)
-        #expect(copied.stdoutLines.last?.hasSuffix("passed, 0 failed (130 branches)") == true, "\(copied)")
+        #expect(copied.stdoutLines.last?.hasSuffix("passed, 0 failed (170 branches)") == true, "\(copied)")
     }
 
     @Test func exploreListsEveryBranch() throws {
