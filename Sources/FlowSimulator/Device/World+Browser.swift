@@ -20,9 +20,14 @@ extension World {
         if gesture && frame != .sub { browserChain = BrowserChain(startedAt: clock, userStarted: true, origin: browser.page) }
         let android = flow.policy.platform == .android
         let chainRefusal = android && !gesture ? browserChain.refusal(now: clock) : nil
+        // Vipps MobilePay's app opens from its link only within its own window after the tap, chain or not.
+        let vippsLate =
+            KnownApp.identify(url: url) == .vippsMobilePay && URLTools.isWeb(url)
+            && clock - browserChain.startedAt > KnownApp.vippsMobilePayTapWindowMs
         let here = BrowserNavigation(
             topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) },
-            chainRefusal: chainRefusal, chainAllowsLaunch: android && !gesture && chainRefusal == nil, name: browserName)
+            chainRefusal: chainRefusal, chainAllowsLaunch: android && !gesture && chainRefusal == nil && !vippsLate,
+            name: browserName)
         switch router.route(url, from: .browser(here)) {
         case .browser:
             fetchAndShow(

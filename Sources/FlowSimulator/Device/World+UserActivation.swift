@@ -17,12 +17,17 @@ extension World {
     ) -> Bool {
         let rule = activationRule
         let elapsed = clock - tappedAt
-        if rule.holds(elapsedMs: elapsed, afterNetworkWait: afterNetworkWait) { return true }
+        // Vipps MobilePay's app opens from its link only within its own window after the tap.
+        let vipps = KnownApp.identify(url: url) == .vippsMobilePay && URLTools.isWeb(url)
+        let pastVippsWindow = vipps && elapsed > KnownApp.vippsMobilePayTapWindowMs
+        if !pastVippsWindow, rule.holds(elapsedMs: elapsed, afterNetworkWait: afterNetworkWait) { return true }
         let engine = flow.policy.platform == .ios ? "WebKit" : "Chromium"
         let why =
             afterNetworkWait && rule.survivesNetworkWait != true
             ? "it waited on a network answer, and \(engine)'s user activation does not survive one"
-            : "\(elapsed) ms after the tap, past \(engine)'s user activation of \(rule.lifespanMs ?? 0) ms"
+            : pastVippsWindow && rule.holds(elapsedMs: elapsed, afterNetworkWait: afterNetworkWait)
+                ? "\(elapsed) ms after the tap: Vipps MobilePay's app opens only when its link is followed within about \(KnownApp.vippsMobilePayTapWindowMs / 1000) s of the tap, as its documentation says"
+                : "\(elapsed) ms after the tap, past \(engine)'s user activation of \(rule.lifespanMs ?? 0) ms"
         let text =
             "the page navigated to \(url) without the user's activation (\(why)); a navigation that is not the user's opens no app from the browser (Safari's universal links, Chrome's app launches) and no popup"
         if surface == .browser || newWindow || !URLTools.isWeb(url) {

@@ -2,16 +2,26 @@
 // The protocols themselves (reading and building Swish, BankID and ROAMpay X URLs) live in AppSwitch.
 import PlainviewURL
 
-/// An app that payment pages switch to and that must switch back (Swish, BankID, ROAMpay X).
+/// An app that payment pages switch to and that must switch back (Swish, BankID, ROAMpay X, Vipps MobilePay).
 public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
     case swish
     case bankID = "bankid"
     case roampayX = "roampay-x"
+    /// The Vipps app (Norway, Sweden) and the MobilePay app (Denmark, Finland): one company, one API, one set of
+    /// links (Vipps MobilePay's developer documentation speaks of "the Vipps or MobilePay app" throughout).
+    case vippsMobilePay = "vipps-mobilepay"
 
     /// BankID's universal-link (iOS) and app-link (Android 6+) host.
     public static let bankIDUniversalLinkHost = "app.bankid.com"
     /// ROAMpay X's universal-link host (its launch URLs are `https://assets.roamdata.com/transaction/?…`).
     public static let roampayUniversalLinkHost = "assets.roamdata.com"
+    /// Vipps MobilePay's universal-link hosts: its API's production and test hosts, whose https URLs "the phone's
+    /// operating system will know, through universal linking, … should open the app" (its "User flows" guide).
+    public static let vippsMobilePayUniversalLinkHosts = ["api.vipps.no", "apitest.vipps.no"]
+    /// Vipps MobilePay: the app opens from its universal link only when the link is followed within about this long
+    /// after the user's tap ("The app-switch only works if the landing page URL opens within ~3 seconds after the
+    /// user clicks the link", its "Return URLs and redirects" guide).
+    public static let vippsMobilePayTapWindowMs = 3_000
 
     /// The name to show a person ("Swish is not installed").
     public var displayName: String {
@@ -19,6 +29,7 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         case .swish: "Swish"
         case .bankID: "BankID"
         case .roampayX: "ROAMpay X"
+        case .vippsMobilePay: "Vipps MobilePay"
         }
     }
 
@@ -28,6 +39,8 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         case .swish: ["swish"]
         case .bankID: ["bankid"]
         case .roampayX: []
+        // `vipps://` is the isApp deep link (its "Using the isApp feature" guide); `mobilepay://` MobilePay's.
+        case .vippsMobilePay: ["vipps", "mobilepay"]
         }
     }
 
@@ -42,6 +55,7 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         case .swish: []
         case .bankID: [KnownApp.bankIDUniversalLinkHost]
         case .roampayX: [KnownApp.roampayUniversalLinkHost]
+        case .vippsMobilePay: KnownApp.vippsMobilePayUniversalLinkHosts
         }
     }
 
@@ -51,6 +65,7 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         case .swish: "se.bankgirot.swish" // Swish's merchant integration guide, §5.1.2
         case .bankID: "com.bankid.bus" // BankID's app-detection guidance
         case .roampayX: nil // ROAMpay X is iOS only
+        case .vippsMobilePay: "no.dnb.vipps" // the Vipps eCom API guide's Android app-switch example
         }
     }
 
@@ -60,6 +75,7 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
         case .swish: []
         case .bankID: ["/*"]
         case .roampayX: ["/transaction", "/transaction/*"] // https://…/transaction/?amount=…
+        case .vippsMobilePay: ["/*"]
         }
     }
 
@@ -79,6 +95,7 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
             guard let host = url.comparableHost else { return nil }
             if host == bankIDUniversalLinkHost { return .bankID }
             if host == roampayUniversalLinkHost, isROAMpayTransactionPath(url.path) { return .roampayX }
+            if vippsMobilePayUniversalLinkHosts.contains(host) { return .vippsMobilePay }
             return nil
         case "intent":
             // intent://…#Intent;scheme=bankid;package=com.bankid.bus;end

@@ -21,7 +21,9 @@ extension AppBehaviour {
         var b = AppBehaviour(host: try f.value("host")?.bool() ?? false)
         b.then = b.host ? .wait : .complete
         if let m = f.value("model") {
-            guard let app = AppBehaviour.knownApp(try m.string()) else { throw m.error("expected swish, bankid or roampay-x") }
+            guard let app = AppBehaviour.knownApp(try m.string()) else {
+                throw m.error("expected swish, bankid, roampay-x or vipps-mobilepay")
+            }
             b.model = app
             b.returnTo = .appSwitchProtocol // a built-in model returns through its protocol unless told otherwise
         }
@@ -56,6 +58,13 @@ extension AppBehaviour {
         }
         if let r = f.value("returnTo") { b.returnTo = try ret(r) }
         if let r = f.value("cancelReturnTo") { b.cancelReturnTo = try ret(r) }
+        // Vipps MobilePay's launch URL does not say where to go back: the app opens the `returnUrl` the merchant
+        // gave when it created the payment (its "Return URLs and redirects" guide), so the environment says it.
+        if b.model == .vippsMobilePay, b.returnTo == .appSwitchProtocol {
+            throw node.error(
+                "model vipps-mobilepay goes back to the returnUrl the merchant gave when it created the payment: give returnTo: {url: URL}"
+            )
+        }
         return b
     }
 }

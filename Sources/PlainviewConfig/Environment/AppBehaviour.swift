@@ -11,7 +11,7 @@
 //     # returnTo: protocol                  # as the launch URL's app-switch protocol says (Swish, BankID, ROAMpay X)
 //     cancelReturnTo: previous            # optional: where a cancel returns (default: returnTo)
 //     host: true                          # this is the app that embeds the web view (the merchant app)
-//     model: roampay-x                    # a built-in app (swish | bankid | roampay-x): fills in its schemes,
+//     model: roampay-x                    # a built-in app (swish | bankid | roampay-x | vipps-mobilepay): fills in its schemes,
 //                                         # universal links and package, and returns through its protocol
 //     failure: reader-battery-low         # ROAMpay X: the documented failure `then: fail` reports (default unknown-error)
 import PlainviewURL
@@ -102,9 +102,13 @@ public struct AppBehaviour: Sendable, Hashable {
         return all.first { $0.rawValue == text || $0.responseCode == text }
     }
 
-    /// Reads a `model:` value: `swish`, `bankid`, `roampay-x` (or `roampay`), any case.
+    /// Reads a `model:` value: `swish`, `bankid`, `roampay-x` (or `roampay`), `vipps-mobilepay` (or `vipps`,
+    /// `mobilepay`), any case.
     public static func knownApp(_ text: String) -> KnownApp? {
-        let t = text.lowercased()
-        return t == "roampay" ? .roampayX : KnownApp(rawValue: t)
+        switch text.lowercased() {
+        case "roampay": .roampayX
+        case "vipps", "mobilepay": .vippsMobilePay
+        case let t: KnownApp(rawValue: t)
+        }
     }
 }
