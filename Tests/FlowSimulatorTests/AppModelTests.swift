@@ -60,7 +60,7 @@ import TestSupport
     }
 
     @Test(arguments: [
-        ("{model: venmo}", "expected swish, bankid or roampay-x"),
+        ("{model: venmo}", "expected swish, bankid, roampay-x or vipps-mobilepay"),
         ("{model: roampay-x, failure: approved}", "expected reader-battery-low"),
         ("{model: swish, outcome: complete}", "unknown key 'outcome'"),
     ])

@@ -52,6 +52,28 @@ import Testing
         #expect(missing == !hasCookie, "\(r.outcome)")
     }
 
+    /// A Custom Tab is Chrome: the bank app's https return, which the OS opens in Chrome itself, finds the session
+    /// the Custom Tab started.
+    @Test func aCustomTabSharesChromesCookies() throws {
+        let flow = try Self.load(
+            platform: "android", openBrowser: "custom-tabs",
+            apps: [
+                "    - name: Bank", "      schemes: [bankapp]", "      package: com.example.bank",
+                "      behaviour: {then: complete, returnTo: {queryParameter: return}}",
+            ],
+            pages: [
+                "  - url: https://pay.wallet.example/start", "    setCookie: \"sid=1; Path=/\"",
+                "    body: \"<a href='bankapp://approve?return=https%3A%2F%2Fpay.wallet.example%2Fdone'>Approve</a>\"",
+                "  - url: https://pay.wallet.example/done", "    requireCookie: sid",
+                "    withoutCookie: {body: \"session expired\"}", "    body: \"Paid\"",
+            ],
+            steps: ["  - tap: Approve"])
+        let r = Simulator.run(flow).branches[0]
+        #expect(r.appsOpened.contains("Bank"), "\(r.outcome)")
+        #expect(r.events.contains { $0.event == .load && $0.url == "https://pay.wallet.example/done" }, "\(r.outcome)")
+        #expect(!r.events.contains { ($0.reason ?? "").contains("no cookie 'sid'") }, "\(r.outcome)")
+    }
+
     /// A page that sends the user to the app's callback scheme: ASWebAuthenticationSession hands it to the app
     /// without asking; Safari and SFSafariViewController ask first.
     @Test(arguments: [("auth-session", false), ("safari-view-controller", true), ("system", true)])

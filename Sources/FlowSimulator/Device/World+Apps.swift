@@ -63,7 +63,7 @@ extension World {
             finish(
                 .stuck, place: .app(name),
                 reason:
-                    "\(name): BankID on iOS does not switch back by itself when redirect=null; the user has to go back to \(launcher == .host ? flow.hostApp : launcher == .browser ? systemBrowserApp().displayName : launcher.name) by hand (give the browser's own scheme, such as googlechromes://, or the page's URL)"
+                    "\(name): BankID on iOS does not switch back by itself when redirect=null; the user has to go back to \(launcher == .host ? flow.hostApp : launcher == .browser ? systemBrowserApp().displayName : launcher.name) by hand (swedenconnect/bankid-saml-idp #165; give the browser's own scheme, such as googlechromes://, or the page's URL)"
             )
         case .previousApp:
             emit(.return, context: Surface.app(name).name, action: "previous", reason: outcome.rawValue, app: name)

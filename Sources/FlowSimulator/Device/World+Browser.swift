@@ -21,12 +21,13 @@ extension World {
         let android = flow.policy.platform == .android
         let chainRefusal = android && !gesture ? browserChain.refusal(now: clock) : nil
         // Vipps MobilePay's app opens from its link only within its own window after the tap, chain or not.
-        let vippsLate =
-            KnownApp.identify(url: url) == .vippsMobilePay && URLTools.isWeb(url)
-            && clock - browserChain.startedAt > KnownApp.vippsMobilePayTapWindowMs
+        let chainAllowsLaunch =
+            android && !gesture && chainRefusal == nil
+            && !(clock - browserChain.startedAt > KnownApp.vippsMobilePayTapWindowMs
+                && KnownApp.identify(url: url) == .vippsMobilePay && URLTools.isWeb(url))
         let here = BrowserNavigation(
             topLevel: frame != .sub, gesture: gesture, currentHost: browser.page.flatMap { URLTools.host($0.url) },
-            chainRefusal: chainRefusal, chainAllowsLaunch: android && !gesture && chainRefusal == nil && !vippsLate,
+            chainRefusal: chainRefusal, chainAllowsLaunch: chainAllowsLaunch,
             name: browserName)
         switch router.route(url, from: .browser(here)) {
         case .browser:
@@ -37,7 +38,7 @@ extension World {
             emit(
                 .note, context: "browser", url: url,
                 reason:
-                    "\(systemBrowserApp().displayName) on iOS does not open universal links: it loads the page (only Safari hands a tapped universal link to its app)"
+                    "\(systemBrowserApp().displayName) on iOS does not open universal links: it loads the page (only Safari hands a tapped universal link to its app: Apple Developer Forums thread 665025)"
             )
             fetchAndShow(
                 .browser, url, frame: frame, frameIndex: frameIndex, trigger: trigger, gesture: gesture, method: method,

@@ -24,12 +24,19 @@ extension World {
         // The jar used so far as "the default browser's" is that browser's.
         if browserJarKey == Self.unresolvedDefaultJar { browserJarKey = b.rawValue }
         if let jar = browserJars.removeValue(forKey: Self.unresolvedDefaultJar) { browserJars[b.rawValue] = jar }
-        if b != .platformDefault(platform) {
-            emit(
-                .note, context: "os",
-                reason: "the default browser is \(b.displayName): the OS opens web pages in it, with its own cookies")
-        }
+        noteDefaultBrowser(b)
         return b
+    }
+
+    /// Says once per run, when the default browser first matters or shows, that it is not the platform's.
+    func noteDefaultBrowser(_ b: SystemBrowser) {
+        guard !defaultBrowserNoted, b != .platformDefault(flow.policy.platform) else { return }
+        defaultBrowserNoted = true
+        emit(
+            .note, context: "os",
+            reason:
+                "the default browser is \(b.displayName): the OS opens web pages in it, with its own cookies (iOS 14 and later: Settings, Default Browser App)"
+        )
     }
 
     /// The name of the browser the surface shows, without asking which the default is (until something asks, the
@@ -37,7 +44,12 @@ extension World {
     var browserName: String {
         let platform = flow.policy.platform
         guard browserKind == .system else { return SystemBrowser.platformDefault(platform).displayName }
-        return (browserApp ?? resolvedDefaultBrowser ?? flow.defaultBrowser ?? .platformDefault(platform)).displayName
+        return (browserApp ?? settledDefaultBrowser ?? .platformDefault(platform)).displayName
+    }
+
+    /// The default browser when nothing needs asking: one already asked, the environment's, or Android's Chrome.
+    var settledDefaultBrowser: SystemBrowser? {
+        resolvedDefaultBrowser ?? flow.defaultBrowser ?? (flow.policy.platform == .android ? .chrome : nil)
     }
 
     /// The browser app the browser surface is while it shows the system browser.
@@ -50,7 +62,7 @@ extension World {
         case .safariViewController: "safari-view-controller"
         case .customTabs: SystemBrowser.chrome.rawValue
         case .authSession: SystemBrowser.safari.rawValue
-        case .system: (app ?? resolvedDefaultBrowser)?.rawValue ?? Self.unresolvedDefaultJar
+        case .system: (app ?? settledDefaultBrowser)?.rawValue ?? Self.unresolvedDefaultJar
         }
     }
 

@@ -25,6 +25,7 @@ extension World {
     /// use Chrome's and Safari's); the page of the one no longer shown is gone from the surface.
     func showBrowser(_ kind: InAppBrowser, app: SystemBrowser? = nil) {
         let app = kind == .system ? app : nil
+        if kind == .system, app == nil, let b = settledDefaultBrowser { noteDefaultBrowser(b) }
         let old = (browserKind, browserApp)
         defer {
             browserKind = kind
@@ -32,12 +33,13 @@ extension World {
             browserShown = true
         }
         guard browserShown else {
-            swapJar(to: jarKey(kind, app: app))
+            // Nothing was in a browser yet: its jar is empty, and becomes this browser's.
+            browserJarKey = jarKey(kind, app: app)
             return
         }
-        if resolvedDefaultBrowser == nil, defaultBrowserMatters(old, (kind, app)) { _ = defaultBrowser() }
+        if settledDefaultBrowser == nil, defaultBrowserMatters(old, (kind, app)) { _ = defaultBrowser() }
         let same = { (k: InAppBrowser, a: SystemBrowser?) in
-            k == .system ? (a ?? self.resolvedDefaultBrowser)?.rawValue : k.rawValue
+            k == .system ? (a ?? self.settledDefaultBrowser)?.rawValue : k.rawValue
         }
         guard kind != old.0 || same(kind, app) != same(old.0, old.1) else { return }
         swapJar(to: jarKey(kind, app: app))

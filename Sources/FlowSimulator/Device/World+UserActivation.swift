@@ -26,7 +26,7 @@ extension World {
             afterNetworkWait && rule.survivesNetworkWait != true
             ? "it waited on a network answer, and \(engine)'s user activation does not survive one"
             : pastVippsWindow && rule.holds(elapsedMs: elapsed, afterNetworkWait: afterNetworkWait)
-                ? "\(elapsed) ms after the tap: Vipps MobilePay's app opens only when its link is followed within about \(KnownApp.vippsMobilePayTapWindowMs / 1000) s of the tap, as its documentation says"
+                ? "\(elapsed) ms after the tap: Vipps MobilePay's app opens only when its link is followed within about \(KnownApp.vippsMobilePayTapWindowMs / 1000) s of the tap (Vipps MobilePay's \"Return URLs and redirects\" guide)"
                 : "\(elapsed) ms after the tap, past \(engine)'s user activation of \(rule.lifespanMs ?? 0) ms"
         let text =
             "the page navigated to \(url) without the user's activation (\(why)); a navigation that is not the user's opens no app from the browser (Safari's universal links, Chrome's app launches) and no popup"

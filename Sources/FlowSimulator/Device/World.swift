@@ -128,6 +128,8 @@ final class World {
     var browserShown = false
     /// The default browser, once something asked which it is (`defaultBrowser()`).
     var resolvedDefaultBrowser: SystemBrowser?
+    /// The trace said which browser is the default (`noteDefaultBrowser`).
+    var defaultBrowserNoted = false
     /// The jar `browser.jar` belongs to (`jarKey`), and the jars of the browsers not shown now.
     var browserJarKey = World.unresolvedDefaultJar
     var browserJars: [String: CookieJar] = [:]
