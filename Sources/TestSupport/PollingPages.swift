@@ -2,7 +2,8 @@ import Foundation
 
 /// A BankID page as the app-switch guides have it: it asks its server for the order's status by `fetch`, launches
 /// BankID, and goes on asking until the status says done, then goes to the shop's complete URL. The user approves in
-/// BankID, which returns to the app (`redirect=null`); the page must then still be polling. The status server is
+/// BankID, which returns to the app (the environment says so with `returnTo: previous`: BankID itself stays with
+/// `redirect=null` on iOS, and the user goes back by hand); the page must then still be polling. The status server is
 /// the flow's recording sequence: pending at first, done from the second answer on. The model does not run code
 /// after a network answer (`modelOutcome: stuck`); both engines must complete, hop for hop alike
 /// (SimulateEngineCLITests+Polling).
@@ -33,12 +34,13 @@ public enum PollingPages {
         ("scheme", "bankid:///?autostarttoken=7c40b5c9-fa74-49cf-b98c-bfe651f9a7c6&redirect=null"),
     ]
 
-    /// The apps of the flows with an app: the shop embeds the web view, and BankID returns to it.
+    /// The apps of the flows with an app: the shop embeds the web view, and BankID returns to it (as the user who
+    /// switches back by hand does).
     static let environment = """
         environment:
           apps:
             - {name: Shop, schemes: [shopapp], behaviour: {host: true}}
-            - {name: BankID, behaviour: {model: bankid}}
+            - {name: BankID, behaviour: {model: bankid, returnTo: previous}}
         """
 
     /// The flow (for `TestFlow.folder`, on iOS): the page polls, then launches BankID while its first request may
@@ -60,7 +62,7 @@ public enum PollingPages {
     }
 
     /// What the user taps on a page that polls while it waits (its label, and the page's HTML for it): a link to the
-    /// complete URL, or a button launching BankID by its scheme (BankID returns to the app, `redirect=null`, and the
+    /// complete URL, or a button launching BankID by its scheme (BankID returns to the app, `returnTo: previous`, and the
     /// page goes on polling), and what the run must end in.
     public static let taps: [(name: String, label: String, html: String, expect: String)] = [
         ("link", "Back to shop", "<a href='/done'>Back to shop</a>", "{outcome: complete, hops: 2}"),
