@@ -52,7 +52,7 @@ extension World {
         if outcome == .complete { network.completedApps.insert(name) }
         let behaviour = flow.apps[name] ?? AppBehaviour()
         let url = apps.launches[name]?.url ?? ""
-        // BankID on iOS, returning by its protocol (`redirect`): see `iosBankIDReturn`.
+        // BankID on iOS, returning by its protocol (`redirect`): the rules in the comment above.
         let bankIDOnIOS =
             flow.policy.platform == .ios
             && (outcome == .cancel ? behaviour.cancelReturnTo ?? behaviour.returnTo : behaviour.returnTo) == .appSwitchProtocol

@@ -76,8 +76,8 @@ extension World {
 
     /// iOS: a browser app's own scheme (`googlechromes://…`) asks the OS for that browser. Installed (Safari, or the
     /// default browser), it comes to the front: with a URL it loads it (in a new tab, which the model shows as the
-    /// tab); bare, it shows the tab it had (swedenconnect/bankid-saml-idp #166: "iOS will just switch back … to our
-    /// previous tab").
+    /// tab); bare, it shows the tab it had, where the page that launched the other app still is
+    /// (swedenconnect/bankid-saml-idp #166).
     func openNamedBrowser(_ named: SystemBrowser, opens target: String?, url: String, from: Surface) {
         let installed = named == .safari || named == defaultBrowser()
         guard installed else {

@@ -8,19 +8,19 @@ public enum KnownApp: String, Sendable, Hashable, Codable, CaseIterable {
     case bankID = "bankid"
     case roampayX = "roampay-x"
     /// The Vipps app (Norway, Sweden) and the MobilePay app (Denmark, Finland): one company, one API, one set of
-    /// links (Vipps MobilePay's developer documentation speaks of "the Vipps or MobilePay app" throughout).
+    /// links (Vipps MobilePay's developer documentation treats the two apps alike throughout).
     case vippsMobilePay = "vipps-mobilepay"
 
     /// BankID's universal-link (iOS) and app-link (Android 6+) host.
     public static let bankIDUniversalLinkHost = "app.bankid.com"
     /// ROAMpay X's universal-link host (its launch URLs are `https://assets.roamdata.com/transaction/?…`).
     public static let roampayUniversalLinkHost = "assets.roamdata.com"
-    /// Vipps MobilePay's universal-link hosts: its API's production and test hosts, whose https URLs "the phone's
-    /// operating system will know, through universal linking, … should open the app" (its "User flows" guide).
+    /// Vipps MobilePay's universal-link hosts: its API's production and test hosts, whose https URLs the phone opens
+    /// in the app by universal linking (its "User flows" guide).
     public static let vippsMobilePayUniversalLinkHosts = ["api.vipps.no", "apitest.vipps.no"]
     /// Vipps MobilePay: the app opens from its universal link only when the link is followed within about this long
-    /// after the user's tap ("The app-switch only works if the landing page URL opens within ~3 seconds after the
-    /// user clicks the link", its "Return URLs and redirects" guide).
+    /// after the user's tap (its "Return URLs and redirects" guide, which adds that neither Apple nor Google
+    /// documents it).
     public static let vippsMobilePayTapWindowMs = 3_000
 
     /// The name to show a person ("Swish is not installed").
