@@ -514,9 +514,14 @@ struct Row: Sendable, CustomTestStringConvertible {
         #expect(d.rule == .intentNoApp)
         #expect(
             d.reason == "Swish is not installed (no app installed for package se.bankgirot.swish and no browser_fallback_url)")
-        let other = Fixture.engine(.android, apps: false).decide(
+        let vipps = Fixture.engine(.android, apps: false).decide(
             Navigation(url: "intent://pay#Intent;scheme=vipps;package=no.dnb.vipps;end"))
-        #expect(other.reason == "no app installed for package no.dnb.vipps and no browser_fallback_url")
+        #expect(
+            vipps.reason
+                == "Vipps MobilePay is not installed (no app installed for package no.dnb.vipps and no browser_fallback_url)")
+        let other = Fixture.engine(.android, apps: false).decide(
+            Navigation(url: "intent://pay#Intent;scheme=walletapp;package=com.example.wallet;end"))
+        #expect(other.reason == "no app installed for package com.example.wallet and no browser_fallback_url")
     }
 
     @Test func androidWithGoodlistPolicyUsesThePickyPageRule() {
