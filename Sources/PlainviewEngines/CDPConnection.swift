@@ -60,15 +60,18 @@ final class CDPConnection {
 
     /// Sends a command and waits for its reply; a protocol error is thrown with the engine's message. Events that
     /// arrive meanwhile are queued, after `meanwhile` has seen each (a JavaScript dialog opened by the command
-    /// blocks its reply until it is answered).
+    /// blocks its reply until it is answered). No reply by `deadline` breaks the connection, unless the caller can
+    /// do without the answer (`breaksOnTimeout: false`: a question about the page, asked of a web process that may
+    /// only be busy); its late reply is then dropped, as every reply nobody waits for is.
     func call(
         _ method: String, _ params: [(String, JSONValue?)] = [], session: String? = nil,
-        deadline: Date, meanwhile: ((CDPMessage) -> Void)? = nil
+        deadline: Date, breaksOnTimeout: Bool = true, meanwhile: ((CDPMessage) -> Void)? = nil
     ) throws(EngineFailure) -> [String: Any] {
         let id = try send(method, params, session: session)
         while true {
             guard let m = try read(until: deadline) else {
-                throw fail(EngineFailure(.timedOut, "no reply to \(method) in time"))
+                let late = EngineFailure(.timedOut, "no reply to \(method) in time")
+                throw breaksOnTimeout ? fail(late) : late
             }
             if m.id == id {
                 if let e = m.error { throw EngineFailure(.protocolError, "\(method): \(e)") }

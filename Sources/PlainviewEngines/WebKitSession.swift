@@ -591,8 +591,9 @@ final class WebKitSession: EngineSession {
 
     /// The main document's frames, asked of the engine's DOM: how many it holds, and the indices (in
     /// `window.frames` order) of those whose `src` is `url` (fragment aside: a request never carries one). Nil when
-    /// the engine does not answer within `answerWait`, the bound a page's script is given before its web process
-    /// counts as hung (5 s was too short for a page with 1,000 frames loading on a busy two-core machine).
+    /// the engine does not answer within `answerWait`: a web process creating 1,000 frames on a busy two-core
+    /// machine once took longer than 8 s, so a late answer is not a hung engine here (the quiet page's `readyState`
+    /// question decides that), and the caller goes on without it (the navigation goes to the proxy, as a frame's).
     private func framesNamed(_ url: String) -> (count: Int, matches: [Int], blank: [Int])? {
         let script =
             "(function(u){var f=document.querySelectorAll('iframe,frame'),m=[],b=[];for(var i=0;i<f.length;i++){"
@@ -602,7 +603,8 @@ final class WebKitSession: EngineSession {
             + JSONEscaping.quote(Self.key(url), htmlSafe: false) + ")"
         guard
             let reply = try? connection.call(
-                "View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(answerWait))),
+                "View.value", [("script", .string(script))], deadline: min(deadline, Date().addingTimeInterval(answerWait)),
+                breaksOnTimeout: false),
             let value = reply["value"] as? String
         else { return nil }
         let parts = value.split(separator: ":", omittingEmptySubsequences: false)
