@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 
@@ -7,6 +8,11 @@ private final class ServeProcess: @unchecked Sendable {
     let process = Process()
     let out = Pipe(), err = Pipe()
     var url = ""
+    /// Its stderr, read as it is written: a server whose log nobody reads blocks once the pipe holds 64 KB, in the
+    /// middle of a request (at `--log-level debug` a full `check-backend` logs about 57 KB, and under load a few
+    /// warnings more made its last two requests hang until the client gave up).
+    private let log = Mutex(Data())
+    private let logEnded = DispatchSemaphore(value: 0)
 
     init(_ arguments: [String]) throws {
         process.executableURL = CLI.executable
@@ -14,6 +20,15 @@ private final class ServeProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        let errors = err.fileHandleForReading
+        DispatchQueue.global().async {
+            while true {
+                let chunk = errors.availableData
+                if chunk.isEmpty { break }
+                self.log.withLock { $0.append(chunk) }
+            }
+            self.logEnded.signal()
+        }
         // The first stdout line announces the bound address; a server that says nothing within 20 s fails.
         let reader = out.fileHandleForReading
         let announced = DispatchSemaphore(value: 0)
@@ -35,7 +50,7 @@ private final class ServeProcess: @unchecked Sendable {
             process.terminate()
             throw CLIFailure(
                 description:
-                    "serve did not announce its address: '\(text)' stderr: \(String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+                    "serve did not announce its address: '\(text)' stderr: \(String(decoding: log.withLock { $0 }, as: UTF8.self))"
             )
         }
         url = String(text.dropFirst("listening on ".count).split(separator: " ").first ?? "")
@@ -48,10 +63,10 @@ private final class ServeProcess: @unchecked Sendable {
         let pid = process.processIdentifier
         let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        logEnded.wait()
         watchdog.cancel()
-        return (process.terminationStatus, String(decoding: stderr, as: UTF8.self))
+        return (process.terminationStatus, String(decoding: log.withLock { $0 }, as: UTF8.self))
     }
 }
 
