@@ -42,6 +42,13 @@ import Testing
             ("firefox://", .firefox, nil),
             ("firefox://open-url?url=javascript%3Aalert(1)", .firefox, nil),
             ("microsoft-edge-https://pay.wallet.example/done", .edge, "https://pay.wallet.example/done"),
+            // The page as a browser parses it: malformed or host-less opens nothing; a backslash ends the host.
+            ("googlechromes://exa mple.com/", .chrome, nil),
+            ("microsoft-edge-https://[::1", .edge, nil),
+            ("firefox://open-url?url=https%3A%2F%2F", .firefox, nil),
+            ("firefox://open-url?url=file%3A%2F%2F%2Fetc%2Fpasswd", .firefox, nil),
+            ("googlechromes://evil.example\\@pay.wallet.example/", .chrome, "https://evil.example/@pay.wallet.example/"),
+            ("googlechrome://PAY.Wallet.example:80/a/../b", .chrome, "http://pay.wallet.example/b"),
         ] as [(String, SystemBrowser, String?)])
     func aBrowsersOwnSchemeNamesItAndThePageItOpens(url: String, browser: SystemBrowser, opens: String?) {
         let own = SystemBrowser.ownURL(url)

@@ -38,24 +38,32 @@ public enum SystemBrowser: String, Sendable, Hashable, Codable, CaseIterable {
     /// none, so the browser comes back with the tab it showed). Chrome: `googlechrome://` and `googlechromes://`
     /// (Chrome's "Opening links in Chrome for iOS"; bare, it goes back to its previous tab, swedenconnect/
     /// bankid-saml-idp #166); Firefox: `firefox://open-url?url=…` (mozilla-mobile/firefox-ios-open-in-client);
-    /// Edge: `microsoft-edge-http://` and `microsoft-edge-https://`. nil for any other URL.
+    /// Edge: `microsoft-edge-http://` and `microsoft-edge-https://`. nil for any other URL. The page is parsed as
+    /// a browser parses what it is given (WHATWG URL): one that is not http(s) with a host, or does not parse,
+    /// opens nothing, and a backslash or userinfo in it reads as the browser reads it.
     public static func ownURL(_ url: String) -> (browser: SystemBrowser, opens: String?)? {
         guard let scheme = URLTools.scheme(url)?.lowercased() else { return nil }
         let rest = url.dropFirst(scheme.count + 1)
         // `scheme://host/path` → `web://host/path`; a bare `scheme:` or `scheme://` opens nothing.
         func carried(_ web: String) -> String? {
             let path = rest.hasPrefix("//") ? rest.dropFirst(2) : rest
-            return path.isEmpty ? nil : web + "://" + path
+            return path.isEmpty ? nil : page(web + "://" + path)
         }
         switch scheme {
         case "googlechrome": return (.chrome, carried("http"))
         case "googlechromes": return (.chrome, carried("https"))
         case "microsoft-edge-http": return (.edge, carried("http"))
         case "microsoft-edge-https": return (.edge, carried("https"))
-        case "firefox":
-            let target = URLTools.queryValue("url", in: url)
-            return (.firefox, target.flatMap { URLTools.isWeb($0) ? $0 : nil })
+        case "firefox": return (.firefox, URLTools.queryValue("url", in: url).flatMap(page))
         default: return nil
         }
+    }
+
+    /// `candidate` as the browser would load it (serialised), when it is an http(s) URL with a host.
+    private static func page(_ candidate: String) -> String? {
+        guard let parsed = WebURL(candidate), SchemeKind(scheme: parsed.scheme) == .web,
+            parsed.comparableHost?.isEmpty == false
+        else { return nil }
+        return parsed.href
     }
 }
