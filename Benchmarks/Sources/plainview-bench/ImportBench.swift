@@ -62,6 +62,18 @@ enum ImportBench {
         return out
     }
 
+    /// The generated recordings as files, to time `plainview import` on them from outside (`/usr/bin/time -v`)
+    /// or to profile it: the two the group measures, the 2,000-document one of `--quick`, and the 10-entry floor.
+    static func writeRecordings(to dir: URL) throws -> [String] {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let files: [(String, Data)] = [
+            ("documents-20k.har", documentsHAR(20_000)), ("documents-2k.har", documentsHAR(2_000)),
+            ("cookies-200k.har", cookiesHARData(200_000)), ("entries-10.har", documentsHAR(10)),
+        ]
+        for (name, data) in files { try data.write(to: dir.appendingPathComponent(name)) }
+        return files.map(\.0)
+    }
+
     /// The targets of issue 34, item 3: import at file speed, holding the recording once.
     static let minimumMBPerSecond = 10.0
     static let maximumPeakOverFileSize = 3.0

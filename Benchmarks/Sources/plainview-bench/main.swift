@@ -6,6 +6,7 @@
 //   --only NAME[,NAME]   run only these groups: policy, goodlist, extract, lxml, dense, simulate, process, shard, goodlist-load,
 //                        import, engine, record
 //   --write-corpus DIR   write the generated pages and flows to DIR and exit
+//   --write-recordings DIR  write the import group's generated HAR files to DIR and exit
 //   --profile-scan FILE [floor] [N]  scan FILE N times in process (with `floor`: the empty-callback parse), for callgrind
 //   --peak-rss OUT EXE ARG…  (internal) run EXE, write "status maxRSSBytes seconds" to OUT (see Child.peak)
 import Foundation
@@ -16,6 +17,7 @@ struct Options {
     var quick = false
     var only: Set<String>? = nil
     var writeCorpus: String? = nil
+    var writeRecordings: String? = nil
 
     static func parse(_ args: [String]) -> Options {
         var o = Options()
@@ -25,9 +27,10 @@ struct Options {
             case "--quick": o.quick = true
             case "--only": o.only = Set((it.next() ?? "").split(separator: ",").map(String.init))
             case "--write-corpus": o.writeCorpus = it.next()
+            case "--write-recordings": o.writeRecordings = it.next()
             case "-h", "--help":
                 print(
-                    "usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,shard,goodlist-load,import,engine,record] [--write-corpus DIR]"
+                    "usage: plainview-bench [--quick] [--only policy,goodlist,extract,lxml,dense,simulate,process,shard,goodlist-load,import,engine,record] [--write-corpus DIR] [--write-recordings DIR]"
                 )
                 exit(0)
             default:
@@ -69,6 +72,17 @@ func record(_ m: Metric) {
 FileHandle.standardError.write(
     Data("plainview-bench: this is a debug build; figures are meaningless. Use `swift run -c release plainview-bench`.\n".utf8))
 #endif
+
+if let dir = options.writeRecordings {
+    do {
+        let names = try ImportBench.writeRecordings(to: URL(fileURLWithPath: dir))
+        print("wrote \(names.joined(separator: ", ")) to \(dir)")
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("plainview-bench: cannot write the recordings to \(dir): \(error)\n".utf8))
+        exit(64)
+    }
+}
 
 if let dir = options.writeCorpus {
     do {
