@@ -29,12 +29,8 @@ public struct Redactor: Sendable {
     private var numericOf: [String: String] = [:]
     /// How many secrets written as UUIDs got a UUID placeholder.
     private var uuidPlaceholders = 0
-    /// Spellings to replace everywhere: their bytes → placeholder.
-    private var globalExact: [[UInt8]: String] = [:]
-    /// First `keyLength` bytes of a spelling → the distinct lengths of the spellings starting so, longest
-    /// first. Secrets often share a prefix (`v000000000017`, `v000000000018`) but rarely many lengths, so a
-    /// position costs one lookup per length, never a scan of the secrets learnt.
-    private var globalIndex: [UInt64: [Int]] = [:]
+    /// Spellings to replace everywhere (at least `minimumGlobalLength` characters): their bytes → placeholder.
+    private var known: KnownSpellings
     /// A secret's spelling as found → the key its spellings were learnt with, for pairs whose spellings take
     /// encoding: the same pair learns nothing new.
     private var spellingsLearnt: [String: String] = [:]
@@ -70,6 +66,7 @@ public struct Redactor: Sendable {
         keep = config.keep.map(NamePattern.init)
         credentialHeaders = Set(config.headers.map { $0.lowercased() })
         custom = config.patterns.map { RegexBox($0) }
+        known = KnownSpellings(keyLength: config.minimumGlobalLength)
     }
 
     // MARK: - Whole recordings
@@ -742,8 +739,7 @@ public struct Redactor: Sendable {
     /// their first bytes (a hash lookup per position), so the cost does not grow with the number of secrets.
     private mutating func replaceKnown(_ text: String, at location: String) -> String {
         if learning || phase == .detect { return text } // learning registers nothing here
-        let k = keyLength
-        guard !globalIndex.isEmpty, text.utf8.count >= k else { return text }
+        guard !known.isEmpty, text.utf8.count >= known.keyLength else { return text }
         var out: [UInt8] = []
         var changed = false
         var counts: [String: Int] = [:]
@@ -752,21 +748,10 @@ public struct Redactor: Sendable {
         _ = native.utf8.withContiguousStorageIfAvailable { b in
             var i = 0
             var copiedUpTo = 0
-            while i + k <= b.count {
-                var key: UInt64 = 0
-                for j in 0..<k { key = key << 8 | UInt64(b[i + j]) }
-                var matched: (length: Int, placeholder: String)?
-                if let lengths = globalIndex[key] {
-                    for length in lengths where i + length <= b.count {
-                        // Only a whole token: not the tail or head of a longer word (`api-bearer` keeps `bearer`).
-                        guard i == 0 || !Detectors.isWordByte(b[i - 1]),
-                            i + length == b.count || !Detectors.isWordByte(b[i + length])
-                        else { continue }
-                        if let p = globalExact[Array(b[i..<(i + length)])] {
-                            matched = (length, p)
-                            break
-                        }
-                    }
+            while i + known.keyLength <= b.count {
+                // Only a whole token: not the tail or head of a longer word (`api-bearer` keeps `bearer`).
+                let matched = known.longest(in: b, at: i) { length in
+                    (i == 0 || !Detectors.isWordByte(b[i - 1])) && (i + length == b.count || !Detectors.isWordByte(b[i + length]))
                 }
                 if let (length, placeholder) = matched {
                     if !changed { out.reserveCapacity(b.count) }
@@ -840,18 +825,5 @@ public struct Redactor: Sendable {
         return false
     }
 
-    private var keyLength: Int { max(1, min(config.minimumGlobalLength, 8)) }
-
-    private mutating func addGlobal(_ text: String, placeholder: String) {
-        let bytes = Array(text.utf8)
-        let k = keyLength
-        guard bytes.count >= k, globalExact[bytes] == nil else { return }
-        globalExact[bytes] = placeholder
-        var key: UInt64 = 0
-        for j in 0..<k { key = key << 8 | UInt64(bytes[j]) }
-        if globalIndex[key]?.contains(bytes.count) != true {
-            globalIndex[key, default: []].append(bytes.count)
-            globalIndex[key]!.sort(by: >)
-        }
-    }
+    private mutating func addGlobal(_ text: String, placeholder: String) { known.add(text, placeholder: placeholder) }
 }

@@ -1,0 +1,178 @@
+// The spellings of the secrets a redactor has learnt, to replace wherever else they stand (see
+// `Redactor.replaceKnown`). A long recording teaches about 100,000 of them, so they are held compactly (issue 34:
+// the import's peak memory): every spelling's bytes in one arena, found through open-addressing tables of 32-bit
+// indices, where a dictionary entry and an array per spelling took about three times the room.
+
+/// Secret spellings (bytes) → placeholders, and for each run of the first `keyLength` bytes the distinct lengths
+/// of the spellings that start with it, longest first. Secrets often share a prefix (`v000000000017`,
+/// `v000000000018`) but rarely many lengths, so a position of a text costs one lookup per length, never a scan of
+/// the secrets learnt.
+struct KnownSpellings {
+    /// How many leading bytes key the lengths (1…8).
+    let keyLength: Int
+
+    /// Every spelling's bytes, one after another.
+    private var arena: [UInt8] = []
+    /// Spelling i: its bytes `arena[offsets[i] ..< offsets[i] + lengths[i]]`, its placeholder `placeholders[owners[i]]`.
+    private var offsets: [UInt32] = []
+    private var lengths: [UInt32] = []
+    private var owners: [UInt32] = []
+    /// The placeholders, in the order first added; consecutive spellings of one secret share an entry.
+    private var placeholders: [String] = []
+    /// Open addressing over the spellings' bytes: a spelling's index, or -1. Capacity a power of two, at most half full.
+    private var exactSlots: [Int32] = []
+
+    /// The distinct leading runs, each with the head of its list of lengths (`nodeLength`, `nodeNext`), longest first.
+    private var prefixes: [UInt64] = []
+    private var prefixHeads: [Int32] = []
+    /// Open addressing over `prefixes`: a prefix's index, or -1.
+    private var prefixSlots: [Int32] = []
+    private var nodeLength: [UInt32] = []
+    private var nodeNext: [Int32] = []
+
+    init(keyLength: Int) {
+        self.keyLength = max(1, min(keyLength, 8))
+    }
+
+    var isEmpty: Bool { offsets.isEmpty }
+    var count: Int { offsets.count }
+
+    /// Learns `text` → `placeholder`; a spelling already known keeps its placeholder, and one shorter than
+    /// `keyLength` bytes is not kept.
+    mutating func add(_ text: String, placeholder: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= keyLength else { return }
+        bytes.withUnsafeBufferPointer { b in
+            guard index(of: b) == nil else { return }
+            if exactSlots.count < 2 * (offsets.count + 1) { grow() }
+            let spelling = Int32(offsets.count)
+            offsets.append(UInt32(arena.count))
+            lengths.append(UInt32(b.count))
+            arena.append(contentsOf: b)
+            if placeholders.last != placeholder { placeholders.append(placeholder) }
+            owners.append(UInt32(placeholders.count - 1))
+            insertExact(spelling)
+            addLength(b.count, prefix: Self.prefix(b, at: 0, keyLength))
+        }
+    }
+
+    /// The placeholder of the longest spelling that starts at `i` in `b` and that `accept` allows at that length
+    /// (a whole token: the redactor checks the bytes around it), if any.
+    func longest(in b: UnsafeBufferPointer<UInt8>, at i: Int, where accept: (Int) -> Bool) -> (length: Int, placeholder: String)?
+    {
+        guard i + keyLength <= b.count, let p = prefixIndex(Self.prefix(b, at: i, keyLength)) else { return nil }
+        var node = prefixHeads[p]
+        while node >= 0 {
+            let length = Int(nodeLength[Int(node)])
+            node = nodeNext[Int(node)]
+            guard i + length <= b.count, accept(length) else { continue }
+            let slice = UnsafeBufferPointer(rebasing: b[i..<(i + length)])
+            if let s = index(of: slice) { return (length, placeholders[Int(owners[s])]) }
+        }
+        return nil
+    }
+
+    // MARK: the tables
+
+    private static func prefix(_ b: UnsafeBufferPointer<UInt8>, at i: Int, _ k: Int) -> UInt64 {
+        var key: UInt64 = 0
+        for j in 0..<k { key = key << 8 | UInt64(b[i + j]) }
+        return key
+    }
+
+    /// FNV-1a over the bytes.
+    private static func hash(_ b: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in b { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        return h
+    }
+
+    private static func hash(_ key: UInt64) -> UInt64 {
+        var h = key &* 0x9e37_79b9_7f4a_7c15
+        h ^= h >> 29
+        return h
+    }
+
+    private func bytesEqual(_ spelling: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard Int(lengths[spelling]) == b.count else { return false }
+        let start = Int(offsets[spelling])
+        return arena.withUnsafeBufferPointer { a in
+            for j in 0..<b.count where a[start + j] != b[j] { return false }
+            return true
+        }
+    }
+
+    private func index(of b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !exactSlots.isEmpty else { return nil }
+        let mask = exactSlots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(b)) & mask
+        while true {
+            let s = exactSlots[slot]
+            if s < 0 { return nil }
+            if bytesEqual(Int(s), b) { return Int(s) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func insertExact(_ spelling: Int32) {
+        let mask = exactSlots.count - 1
+        let start = Int(offsets[Int(spelling)]), length = Int(lengths[Int(spelling)])
+        let h = arena.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start..<(start + length)])) }
+        var slot = Int(truncatingIfNeeded: h) & mask
+        while exactSlots[slot] >= 0 { slot = (slot + 1) & mask }
+        exactSlots[slot] = spelling
+    }
+
+    /// Doubles the spellings' table (and the prefixes' when it is as full), placing every entry again.
+    private mutating func grow() {
+        exactSlots = [Int32](repeating: -1, count: max(64, exactSlots.count * 2))
+        for s in 0..<offsets.count { insertExact(Int32(s)) }
+    }
+
+    private func prefixIndex(_ key: UInt64) -> Int? {
+        guard !prefixSlots.isEmpty else { return nil }
+        let mask = prefixSlots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
+        while true {
+            let p = prefixSlots[slot]
+            if p < 0 { return nil }
+            if prefixes[Int(p)] == key { return Int(p) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    private mutating func insertPrefix(_ p: Int) {
+        let mask = prefixSlots.count - 1
+        var slot = Int(truncatingIfNeeded: Self.hash(prefixes[p])) & mask
+        while prefixSlots[slot] >= 0 { slot = (slot + 1) & mask }
+        prefixSlots[slot] = Int32(p)
+    }
+
+    /// Adds `length` to the prefix's lengths, keeping them distinct and longest first.
+    private mutating func addLength(_ length: Int, prefix key: UInt64) {
+        let p: Int
+        if let known = prefixIndex(key) {
+            p = known
+        } else {
+            if prefixSlots.count < 2 * (prefixes.count + 1) {
+                prefixSlots = [Int32](repeating: -1, count: max(64, prefixSlots.count * 2))
+                for q in 0..<prefixes.count { insertPrefix(q) }
+            }
+            p = prefixes.count
+            prefixes.append(key)
+            prefixHeads.append(-1)
+            insertPrefix(p)
+        }
+        var previous: Int32 = -1
+        var node = prefixHeads[p]
+        while node >= 0, Int(nodeLength[Int(node)]) > length {
+            previous = node
+            node = nodeNext[Int(node)]
+        }
+        if node >= 0, Int(nodeLength[Int(node)]) == length { return }
+        let new = Int32(nodeLength.count)
+        nodeLength.append(UInt32(length))
+        nodeNext.append(node)
+        if previous < 0 { prefixHeads[p] = new } else { nodeNext[Int(previous)] = new }
+    }
+}
