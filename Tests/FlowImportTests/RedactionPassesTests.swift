@@ -173,4 +173,21 @@ import TestSupport
         #expect(!SecretPrefilter.hasIgnoringCase("<text area>", "<textarea"))
         #expect(SecretPrefilter.has("a@b", "@") && !SecretPrefilter.has("ab", "@"))
     }
+
+    /// The byte answers of `has` and `hasIgnoringCase` are the Foundation answers they stand in for, in ASCII text
+    /// (answered from the bytes) and outside it (a combining mark on the character, CR LF as one character).
+    @Test(arguments: [
+        "a@b.example", "plain text", "<TextArea name=x>", "user@mail\r\nnext", "line\r\n", "\r\n", "e\u{0301}@x",
+        "<\u{0301}textarea", "FORM-DATA; name=x", "ſecret <textarea>", "ﬀorm-data <TEXTAREA", "\"k\": 1", "",
+    ])
+    func theQuickTestsAnswerAsFoundation(text: String) {
+        for c in ["@", "<", "\"", ":", "\r", "\n"] {
+            #expect(SecretPrefilter.has(text, c) == text.contains(c), "\(text.debugDescription) \(c.debugDescription)")
+        }
+        for word in ["<textarea", "form-data", "data"] {
+            #expect(
+                SecretPrefilter.hasIgnoringCase(text, word) == (text.range(of: word, options: .caseInsensitive) != nil),
+                "\(text.debugDescription) \(word)")
+        }
+    }
 }

@@ -204,15 +204,23 @@ struct SecretPrefilter {
     }
 
     /// `text.contains(ascii)` (one ASCII character) as before, answered from the bytes when the byte is absent (no character is
-    /// canonically equivalent to an ASCII one), which is most of the time.
+    /// canonically equivalent to an ASCII one), which is most of the time, and when the text is ASCII, where every
+    /// byte is a character of its own (CR LF, one character to Swift, is left to Foundation: CR and LF are not
+    /// answered from the bytes).
     static func has(_ text: String, _ ascii: String) -> Bool {
-        guard ascii.utf8.count == 1, let b = ascii.utf8.first, !text.utf8.contains(b) else { return text.contains(ascii) }
-        return false
+        guard ascii.utf8.count == 1, let b = ascii.utf8.first else { return text.contains(ascii) }
+        guard text.utf8.contains(b) else { return false }
+        if b != 0x0D, b != 0x0A, isASCII(text) { return true }
+        return text.contains(ascii)
     }
 
+    /// True when every byte of `text` is ASCII.
+    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+
     /// `text.range(of: word, options: .caseInsensitive) != nil` as before, answered from the bytes when no
-    /// ASCII spelling of `word` (lower-case ASCII letters, `-`, `<`) is there in any case: no non-ASCII letter
-    /// case-folds to these letters.
+    /// ASCII spelling of `word` (lower-case ASCII letters but `s` and `k`, `-`, `<`: `<textarea`, `form-data`) is
+    /// there in any case, as no non-ASCII letter case-folds to those (`ſ` folds to `s` and the Kelvin sign to `k`);
+    /// and when one is there in ASCII text, where ASCII case is all the folding.
     static func hasIgnoringCase(_ text: String, _ word: String) -> Bool {
         let needle = Array(word.utf8)
         var native = text
@@ -232,6 +240,7 @@ struct SecretPrefilter {
                 return false
             } ?? true
         guard found else { return false }
+        if isASCII(text) { return true }
         return text.range(of: word, options: .caseInsensitive) != nil
     }
 
