@@ -370,11 +370,14 @@ final class WebKitSession: EngineSession {
                         // for the navigation its last script made (WebKit sends that before the answer). Only routine
                         // events since its last answer (a poll goes on while it answers): that answer stands.
                         let state: String?
+                        var late = false
                         if let last = lastAnswer, last.at >= lastActivity {
                             state = last.state
                         } else {
+                            let asked = Date()
                             state = readyState()
                             lastAnswer = state.map { ($0, Date()) }
+                            late = Date().timeIntervalSince(asked) > Self.settleQuiet
                         }
                         if Date() >= deadline {
                             onBroken()
@@ -391,6 +394,14 @@ final class WebKitSession: EngineSession {
                         // The parser has not reached the end of the document (a large page on a busy machine):
                         // a script still to come may navigate. The run's own bound still applies.
                         if state == "loading" { continue }
+                        // A late answer was waiting behind the page's own work (the parser of a 10 MB page): a
+                        // navigation its last script asked for is scheduled (WebKit's NavigationScheduler runs it
+                        // from a timer) and may come right after the answer. Quiet is idle only once the page answers
+                        // promptly.
+                        if late {
+                            lastAnswer = nil
+                            continue
+                        }
                         lastAnswer = nil
                         busyFrames = []
                         frameLoads = 0

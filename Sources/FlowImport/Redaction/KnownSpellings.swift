@@ -103,50 +103,47 @@ struct KnownSpellings {
     }
 
     private func index(of b: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !exactSlots.isEmpty else { return nil }
-        let mask = exactSlots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(b)) & mask
-        while true {
-            let s = exactSlots[slot]
-            if s < 0 { return nil }
-            if bytesEqual(Int(s), b) { return Int(s) }
-            slot = (slot + 1) & mask
-        }
+        Self.find(in: exactSlots, hash: Self.hash(b)) { bytesEqual($0, b) }
     }
 
     private mutating func insertExact(_ spelling: Int32) {
-        let mask = exactSlots.count - 1
         let start = Int(offsets[Int(spelling)]), length = Int(lengths[Int(spelling)])
         let h = arena.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start..<(start + length)])) }
-        var slot = Int(truncatingIfNeeded: h) & mask
-        while exactSlots[slot] >= 0 { slot = (slot + 1) & mask }
-        exactSlots[slot] = spelling
+        Self.place(spelling, in: &exactSlots, hash: h)
     }
 
-    /// Doubles the spellings' table (and the prefixes' when it is as full), placing every entry again.
+    /// Linear probing from `hash`: the first entry `matches` accepts, or nil at an empty slot.
+    @inline(__always)
+    private static func find(in slots: [Int32], hash: UInt64, _ matches: (Int) -> Bool) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 {
+            if matches(Int(slots[slot])) { return Int(slots[slot]) }
+            slot = (slot + 1) & mask
+        }
+        return nil
+    }
+
+    /// Puts `entry` in the first empty slot from `hash`.
+    private static func place(_ entry: Int32, in slots: inout [Int32], hash: UInt64) {
+        let mask = slots.count - 1
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] >= 0 { slot = (slot + 1) & mask }
+        slots[slot] = entry
+    }
+
+    /// Doubles the spellings' table, placing every spelling again.
     private mutating func grow() {
         exactSlots = [Int32](repeating: -1, count: max(64, exactSlots.count * 2))
         for s in 0..<offsets.count { insertExact(Int32(s)) }
     }
 
     private func prefixIndex(_ key: UInt64) -> Int? {
-        guard !prefixSlots.isEmpty else { return nil }
-        let mask = prefixSlots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(key)) & mask
-        while true {
-            let p = prefixSlots[slot]
-            if p < 0 { return nil }
-            if prefixes[Int(p)] == key { return Int(p) }
-            slot = (slot + 1) & mask
-        }
+        Self.find(in: prefixSlots, hash: Self.hash(key)) { prefixes[$0] == key }
     }
 
-    private mutating func insertPrefix(_ p: Int) {
-        let mask = prefixSlots.count - 1
-        var slot = Int(truncatingIfNeeded: Self.hash(prefixes[p])) & mask
-        while prefixSlots[slot] >= 0 { slot = (slot + 1) & mask }
-        prefixSlots[slot] = Int32(p)
-    }
+    private mutating func insertPrefix(_ p: Int) { Self.place(Int32(p), in: &prefixSlots, hash: Self.hash(prefixes[p])) }
 
     /// Adds `length` to the prefix's lengths, keeping them distinct and longest first.
     private mutating func addLength(_ length: Int, prefix key: UInt64) {
