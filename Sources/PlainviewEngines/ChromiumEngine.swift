@@ -6,18 +6,29 @@ import Foundation
 
 public final class ChromiumEngine: WebEngine {
     public let name = "chromium"
-    /// The Debian package that provides the engine (named in the missing-engine error).
-    public static let debianPackage = "chromium"
+    /// The Debian package that provides the engine (named in the missing-engine error): the headless shell, which
+    /// `locate()` prefers; the `chromium` browser works too.
+    public static let debianPackage = "chromium-headless-shell"
     let executable: String
     private let runner: EngineRunner
     private var profile: String { runner.scratch }
 
-    /// Finds the Chromium binary: `PLAINVIEW_CHROMIUM`, else `chromium` / `chromium-browser` on PATH.
+    /// Finds the Chromium binary: `PLAINVIEW_CHROMIUM`, else Chromium's headless shell
+    /// (`chromium-headless-shell`), else the browser (`chromium` / `chromium-browser`) on PATH.
+    ///
+    /// The headless shell comes first. It is Chromium's engine embedded through the content layer, as Android's
+    /// WebView embeds it, without the desktop browser's own layer (`//chrome`: its windows, tab UI, protocol
+    /// dialogs and per-profile services). Chromium's WebView documentation (android_webview/README.md) calls
+    /// WebView a content embedder that does not depend on `//chrome`; Chrome's headless documentation says the
+    /// old headless mode, now the separate `chrome-headless-shell`, never shared it. Every run here creates a
+    /// browser context and a page, and that layer made each one costly: the shipped Pages explored took 107 s
+    /// with the browser and 34 s with the shell on this project's 2-core machine, with identical verdicts
+    /// (Benchmarks/README.md).
     public static func locate() -> String? {
         if let given = ProcessInfo.processInfo.environment["PLAINVIEW_CHROMIUM"], !given.isEmpty {
             return EngineProcess.locate([given])
         }
-        return EngineProcess.locate(["chromium", "chromium-browser"])
+        return EngineProcess.locate(["chromium-headless-shell", "chromium", "chromium-browser"])
     }
 
     /// Fails with `missingEngine` (the message names the Debian package) when no Chromium is installed.
@@ -26,7 +37,8 @@ public final class ChromiumEngine: WebEngine {
             throw EngineFailure(
                 .missingEngine,
                 "--engine chromium needs Chromium, which is not installed: install the Debian package "
-                    + "`\(Self.debianPackage)` (apt-get install \(Self.debianPackage)) or set PLAINVIEW_CHROMIUM to its binary")
+                    + "`\(Self.debianPackage)` (apt-get install \(Self.debianPackage)), or the browser `chromium`, "
+                    + "or set PLAINVIEW_CHROMIUM to its binary")
         }
         self.executable = executable
         runner = EngineRunner(name: "chromium", timeout: timeout)

@@ -8,7 +8,8 @@ import TestSupport
 /// verdicts are the model's on the shipped pages that both can read (the CLI tests cover `simulate --engine`).
 /// Where an engine is absent the test is skipped with the Debian package to install; under CI=true it runs and fails.
 @Suite(.serialized) struct EngineLibraryTests {
-    static let chromiumMissing = ChromiumEngine.locate() == nil ? "Chromium is not installed (apt-get install chromium)" : nil
+    static let chromiumMissing =
+        ChromiumEngine.locate() == nil ? "Chromium is not installed (apt-get install chromium-headless-shell)" : nil
     static let webKitMissing = WebKitEngine.missing()
 
     /// Shipped flows whose pages navigate by markup the model reads as the engines run it.

@@ -1,5 +1,6 @@
 // HAR 1.2 (and 1.1) recordings: the parts a navigation replay needs, as Sendable values.
 // Reading is in HARReader.swift, telling documents from subresources in HAR+ResourceKind.swift.
+import PlainviewSupport
 import PlainviewURL
 import Foundation
 
@@ -70,7 +71,7 @@ public struct HARHeader: Sendable, Hashable {
     /// byte, A–Z as a–z.
     static func sameName(_ a: String, _ b: String) -> Bool {
         let x = a.utf8, y = b.utf8
-        guard x.allSatisfy({ $0 < 0x80 }), y.allSatisfy({ $0 < 0x80 }) else { return a.caseInsensitiveCompare(b) == .orderedSame }
+        guard ASCII.isASCII(x), ASCII.isASCII(y) else { return a.caseInsensitiveCompare(b) == .orderedSame }
         return x.count == y.count && zip(x, y).allSatisfy { SecretPrefilter.lowered($0) == SecretPrefilter.lowered($1) }
     }
 }

@@ -6,6 +6,7 @@
 // and the flow file gets a comment showing how to add the rest by hand.
 import Foundation
 import PageScan
+import PlainviewSupport
 import PlainviewURL
 
 /// A flow drafted from a recording, independent of how it is written out or run.
@@ -305,7 +306,7 @@ public enum HARFlowBuilder {
         // Quick byte tests before the expressions. ASCII bodies (nearly all) answer "no word, no match" from
         // their lower-cased bytes; in others a non-ASCII letter may match an ASCII one case-insensitively (`ſ`).
         let raw = [UInt8](body)
-        let ascii = raw.allSatisfy { $0 < 0x80 }
+        let ascii = ASCII.isASCII(raw)
         let lowered = ascii ? raw.map(SecretPrefilter.lowered) : []
         func mayHold(_ word: String) -> Bool { !ascii || SecretPrefilter.find(Array(word.utf8), in: lowered) }
         for m in mayHold("refresh") ? metaRefresh.matches(in: html) : [] {

@@ -14,8 +14,11 @@ struct KnownSpellings {
     /// Every spelling's bytes, one after another.
     private var arena: [UInt8] = []
     /// Spelling i: its bytes `arena[offsets[i] ..< offsets[i] + lengths[i]]`, its placeholder `placeholders[owners[i]]`.
-    private var offsets: [UInt32] = []
-    private var lengths: [UInt32] = []
+    /// Offsets and lengths are full-width: a recording of several gigabytes can teach more than 4 GB of spellings.
+    /// The 32-bit counts and indices cannot be outgrown first: 2^31 spellings take over 60 GB here (arena, offsets,
+    /// lengths, owners and slots), so memory runs out long before.
+    private var offsets: [Int] = []
+    private var lengths: [Int] = []
     private var owners: [UInt32] = []
     /// The placeholders, in the order first added; consecutive spellings of one secret share an entry.
     private var placeholders: [String] = []
@@ -27,7 +30,7 @@ struct KnownSpellings {
     private var prefixHeads: [Int32] = []
     /// Open addressing over `prefixes`: a prefix's index, or -1.
     private var prefixSlots: [Int32] = []
-    private var nodeLength: [UInt32] = []
+    private var nodeLength: [Int] = []
     private var nodeNext: [Int32] = []
 
     init(keyLength: Int) {
@@ -46,8 +49,8 @@ struct KnownSpellings {
             guard index(of: b) == nil else { return }
             if exactSlots.count < 2 * (offsets.count + 1) { grow() }
             let spelling = Int32(offsets.count)
-            offsets.append(UInt32(arena.count))
-            lengths.append(UInt32(b.count))
+            offsets.append(arena.count)
+            lengths.append(b.count)
             arena.append(contentsOf: b)
             if placeholders.last != placeholder { placeholders.append(placeholder) }
             owners.append(UInt32(placeholders.count - 1))
@@ -63,7 +66,7 @@ struct KnownSpellings {
         guard i + keyLength <= b.count, let p = prefixIndex(Self.prefix(b, at: i, keyLength)) else { return nil }
         var node = prefixHeads[p]
         while node >= 0 {
-            let length = Int(nodeLength[Int(node)])
+            let length = nodeLength[Int(node)]
             node = nodeNext[Int(node)]
             guard i + length <= b.count, accept(length) else { continue }
             let slice = UnsafeBufferPointer(rebasing: b[i..<(i + length)])
@@ -94,8 +97,8 @@ struct KnownSpellings {
     }
 
     private func bytesEqual(_ spelling: Int, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard Int(lengths[spelling]) == b.count else { return false }
-        let start = Int(offsets[spelling])
+        guard lengths[spelling] == b.count else { return false }
+        let start = offsets[spelling]
         return arena.withUnsafeBufferPointer { a in
             for j in 0..<b.count where a[start + j] != b[j] { return false }
             return true
@@ -107,7 +110,7 @@ struct KnownSpellings {
     }
 
     private mutating func insertExact(_ spelling: Int32) {
-        let start = Int(offsets[Int(spelling)]), length = Int(lengths[Int(spelling)])
+        let start = offsets[Int(spelling)], length = lengths[Int(spelling)]
         let h = arena.withUnsafeBufferPointer { Self.hash(UnsafeBufferPointer(rebasing: $0[start..<(start + length)])) }
         Self.place(spelling, in: &exactSlots, hash: h)
     }
@@ -162,13 +165,13 @@ struct KnownSpellings {
         }
         var previous: Int32 = -1
         var node = prefixHeads[p]
-        while node >= 0, Int(nodeLength[Int(node)]) > length {
+        while node >= 0, nodeLength[Int(node)] > length {
             previous = node
             node = nodeNext[Int(node)]
         }
-        if node >= 0, Int(nodeLength[Int(node)]) == length { return }
+        if node >= 0, nodeLength[Int(node)] == length { return }
         let new = Int32(nodeLength.count)
-        nodeLength.append(UInt32(length))
+        nodeLength.append(length)
         nodeNext.append(node)
         if previous < 0 { prefixHeads[p] = new } else { nodeNext[Int(previous)] = new }
     }

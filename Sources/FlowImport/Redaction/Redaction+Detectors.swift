@@ -1,5 +1,6 @@
 // The detectors redaction uses: name patterns, card numbers, Nordic personal numbers, e-mail addresses.
 import Foundation
+import PlainviewSupport
 import PlainviewURL
 
 /// A `names` entry of RedactionConfig: a word or whole name, or a glob with `*`.
@@ -25,7 +26,7 @@ struct NamePattern: Sendable, Hashable {
     /// `access_token` → [access, token]; `csrfToken` → [csrf, token]; `X-Auth-Token` → [x, auth, token];
     /// `data[sessionId]` → [data, session, id]. Lower-cased.
     static func words(_ name: String) -> [String] {
-        if name.utf8.allSatisfy({ $0 < 0x80 }) { return asciiWords(name) }
+        if ASCII.isASCII(name) { return asciiWords(name) }
         var out: [String] = []
         var current = ""
         var previousLower = false
@@ -156,7 +157,7 @@ enum Detectors {
     static func digits(_ s: String) -> [Int] {
         // ASCII (nearly always): the digit bytes. Otherwise every character with a digit value, as written in any
         // script (`٤١١١`).
-        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s.utf8.compactMap { $0 >= 0x30 && $0 <= 0x39 ? Int($0 - 0x30) : nil } }
+        if ASCII.isASCII(s) { return s.utf8.compactMap { $0 >= 0x30 && $0 <= 0x39 ? Int($0 - 0x30) : nil } }
         return s.compactMap { $0.wholeNumberValue }.filter { $0 >= 0 && $0 <= 9 }
     }
 

@@ -3,6 +3,7 @@
 // checks that follow the expression; so skipping an expression on "no" changes no output. One pass over the
 // UTF-8 bytes of the decoded text answers all of them.
 import Foundation
+import PlainviewSupport
 import PlainviewURL
 
 /// What a text holds that the detectors' expressions need (see each property for the expression it gates).
@@ -151,8 +152,8 @@ struct SecretPrefilter {
     /// The card code names, ASCII ones (the others hold a non-ASCII letter, answered by `hasNonASCIILetter`), without
     /// those holding another (`cvv2` holds `cvv`).
     static let cardCodeStems = Detectors.cardCodeNames.filter { name in
-        name.utf8.allSatisfy { $0 < 0x80 }
-            && !Detectors.cardCodeNames.contains { $0 != name && $0.utf8.allSatisfy { $0 < 0x80 } && name.contains($0) }
+        ASCII.isASCII(name)
+            && !Detectors.cardCodeNames.contains { $0 != name && ASCII.isASCII($0) && name.contains($0) }
     }
 
     /// SecretResidue.authValue can report something: at some `=` or `:`, a name before it (its whole run of
@@ -210,12 +211,9 @@ struct SecretPrefilter {
     static func has(_ text: String, _ ascii: String) -> Bool {
         guard ascii.utf8.count == 1, let b = ascii.utf8.first else { return text.contains(ascii) }
         guard text.utf8.contains(b) else { return false }
-        if b != 0x0D, b != 0x0A, isASCII(text) { return true }
+        if b != 0x0D, b != 0x0A, ASCII.isASCII(text) { return true }
         return text.contains(ascii)
     }
-
-    /// True when every byte of `text` is ASCII.
-    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
 
     /// `text.range(of: word, options: .caseInsensitive) != nil` as before, answered from the bytes when no
     /// ASCII spelling of `word` (lower-case ASCII letters but `s` and `k`, `-`, `<`: `<textarea`, `form-data`) is
@@ -240,7 +238,7 @@ struct SecretPrefilter {
                 return false
             } ?? true
         guard found else { return false }
-        if isASCII(text) { return true }
+        if ASCII.isASCII(text) { return true }
         return text.range(of: word, options: .caseInsensitive) != nil
     }
 

@@ -456,7 +456,7 @@ public struct Redactor: Sendable {
     /// inputs, `<meta name="csrf-token">`), and any attribute whose own name matches (`data-session-id`).
     private mutating func redactHTMLAttributes(_ text: String, at location: String) -> String {
         guard SecretPrefilter.has(text, "<") else { return text }
-        let d = DetectorText(text, isASCII: usesASCIIMatchers && text.utf8.allSatisfy { $0 < 0x80 })
+        let d = DetectorText(text, isASCII: usesASCIIMatchers && ASCII.isASCII(text))
         var out = ""
         var cursor = 0
         for tm in d.matches(Redactor.tags, ASCIIScanners.tags) {
@@ -470,7 +470,7 @@ public struct Redactor: Sendable {
 
     /// One tag with its secret attribute values replaced; nil when none is.
     private mutating func redactTag(_ tag: String, at location: String) -> String? {
-        let t = DetectorText(tag, isASCII: usesASCIIMatchers && tag.utf8.allSatisfy { $0 < 0x80 })
+        let t = DetectorText(tag, isASCII: usesASCIIMatchers && ASCII.isASCII(tag))
         let found = t.matches(Redactor.attributes, ASCIIScanners.attributes)
         guard !found.isEmpty else { return nil }
         struct Attr { var name: String; var valueRange: NSRange; var value: String }
@@ -780,7 +780,7 @@ public struct Redactor: Sendable {
     /// `trimmingCharacters(in: .whitespaces)`; for ASCII text (a cookie's name, nearly always) without Foundation:
     /// the ASCII characters of that set are space and TAB.
     static func trimmingSpaces(_ s: Substring) -> String {
-        guard s.utf8.allSatisfy({ $0 < 0x80 }) else { return s.trimmingCharacters(in: .whitespaces) }
+        guard ASCII.isASCII(s) else { return s.trimmingCharacters(in: .whitespaces) }
         let u = s.utf8
         guard let a = u.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }), let b = u.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
         else { return "" }
@@ -806,7 +806,7 @@ public struct Redactor: Sendable {
     static func characterCount(_ s: String, atLeast n: Int) -> Bool {
         let bytes = s.utf8.count
         if bytes < n { return false }
-        if s.utf8.allSatisfy({ $0 < 0x80 }) { return true }
+        if ASCII.isASCII(s) { return true }
         return s.count >= n
     }
 

@@ -1,4 +1,5 @@
 // Host patterns of the goodlist: `a.b.c`, `*.x`, `**.x`. Pure; matching is on normalised hosts.
+import PlainviewSupport
 import PlainviewURL
 
 /// A goodlist host pattern.
@@ -44,7 +45,7 @@ public struct HostPattern: Sendable, Hashable, CustomStringConvertible {
         let (kind, baseText) = try HostPattern.split(text)
         let base: String
         var validated: [String]? = nil
-        if baseText.utf8.allSatisfy({ $0 < 0x80 }) {
+        if ASCII.isASCII(baseText) {
             // ASCII: check the structure first, so the error names the actual problem.
             var ascii = baseText.lowercased()
             if ascii.hasSuffix(".") { ascii.removeLast() }
