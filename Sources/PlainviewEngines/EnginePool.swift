@@ -38,9 +38,13 @@ public final class EnginePool {
     public var jobs: Int { engines.count }
 
     /// `run(flow, engine)` for every flow, up to `jobs` at once, each engine running one flow at a time; the
-    /// results in the order of `flows`.
-    public func map(_ flows: [Flow], _ run: @escaping @Sendable (Flow, any WebEngine) -> FlowResult) -> [FlowResult] {
-        let queue = WorkQueue(count: flows.count)
+    /// results in the order of `flows`. `weights` (one per flow: the work it is expected to take) starts the
+    /// heaviest flows first, so that a long flow does not start last and run alone while the other engines wait;
+    /// without them the flows start in their order.
+    public func map(
+        _ flows: [Flow], weights: [Int]? = nil, _ run: @escaping @Sendable (Flow, any WebEngine) -> FlowResult
+    ) -> [FlowResult] {
+        let queue = WorkQueue(order: Self.startOrder(count: flows.count, weights: weights))
         let results = ResultSlots(count: flows.count)
         let workers = engines.prefix(max(1, min(engines.count, flows.count))).map(Box.init)
         _ = Self.parallel(workers) { worker in
@@ -48,6 +52,12 @@ public final class EnginePool {
             return true
         }
         return results.values
+    }
+
+    /// The flows' indices, heaviest first (ties, and flows without a weight, in their order).
+    static func startOrder(count: Int, weights: [Int]?) -> [Int] {
+        guard let weights, weights.count == count else { return Array(0..<count) }
+        return (0..<count).sorted { (-weights[$0], $0) < (-weights[$1], $1) }
     }
 
     /// Ends every engine's processes.
@@ -85,19 +95,19 @@ private struct Unchecked<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-/// The next flow to run, for whichever engine is free.
+/// The next flow to run, for whichever engine is free, in the given order.
 private final class WorkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var next_ = 0
-    private let count: Int
-    init(count: Int) { self.count = count }
+    private let order: [Int]
+    init(order: [Int]) { self.order = order }
 
     func next() -> Int? {
         lock.lock()
         defer { lock.unlock() }
-        guard next_ < count else { return nil }
+        guard next_ < order.count else { return nil }
         next_ += 1
-        return next_ - 1
+        return order[next_ - 1]
     }
 }
 

@@ -43,15 +43,19 @@ enum EngineRun {
             throw inputError(error.message)
         }
         defer { pools.forEach { $0.shutdown() } }
+        // Explored with several engines, the model's branch counts (a few milliseconds a flow; compare needs them
+        // anyway) weigh the flows, so the engines start the flows with the most branches first.
+        let modelResults = mode.compares || explore && jobs > 1 ? flows.map(model) : []
+        let weights = explore && jobs > 1 ? modelResults.map(\.branches.count) : nil
         let runs = pools.map { pool in
             (
                 name: pool.name,
-                results: pool.map(flows) { flow, engine in
+                results: pool.map(flows, weights: weights) { flow, engine in
                     explore ? Simulator.explore(flow, engine: engine) : Simulator.run(flow, engine: engine)
                 }
             )
         }
         guard mode.compares else { return EngineRunOutput(results: runs[0].results) }
-        return EngineRunOutput(results: runs.flatMap(\.results), engineResults: runs, modelResults: flows.map(model))
+        return EngineRunOutput(results: runs.flatMap(\.results), engineResults: runs, modelResults: modelResults)
     }
 }
