@@ -54,6 +54,14 @@ public final class EnginePool {
         return results.values
     }
 
+    /// `--explore` in these engines: every flow's branches, each flow in one engine. With more than one engine the
+    /// flows with the most branches in the model start first; `model` is the flows' model results when the caller
+    /// has them (compare does), else they are computed here (a few milliseconds a flow).
+    public func explore(_ flows: [Flow], model: [FlowResult]? = nil) -> [FlowResult] {
+        let weights = jobs > 1 ? (model ?? flows.map { Simulator.explore($0) }).map(\.branches.count) : nil
+        return map(flows, weights: weights) { Simulator.explore($0, engine: $1) }
+    }
+
     /// The flows' indices, heaviest first (ties, and flows without a weight, in their order).
     static func startOrder(count: Int, weights: [Int]?) -> [Int] {
         guard let weights, weights.count == count else { return Array(0..<count) }

@@ -43,16 +43,13 @@ enum EngineRun {
             throw inputError(error.message)
         }
         defer { pools.forEach { $0.shutdown() } }
-        // Explored with several engines, the model's branch counts (a few milliseconds a flow; compare needs them
-        // anyway) weigh the flows, so the engines start the flows with the most branches first.
-        let modelResults = mode.compares || explore && jobs > 1 ? flows.map(model) : []
-        let weights = explore && jobs > 1 ? modelResults.map(\.branches.count) : nil
+        let modelResults = mode.compares ? flows.map(model) : []
         let runs = pools.map { pool in
             (
                 name: pool.name,
-                results: pool.map(flows, weights: weights) { flow, engine in
-                    explore ? Simulator.explore(flow, engine: engine) : Simulator.run(flow, engine: engine)
-                }
+                results: explore
+                    ? pool.explore(flows, model: mode.compares ? modelResults : nil)
+                    : pool.map(flows) { Simulator.run($0, engine: $1) }
             )
         }
         guard mode.compares else { return EngineRunOutput(results: runs[0].results) }

@@ -56,12 +56,11 @@ enum EngineBench {
             let explored = best(1) { serialVerdicts = verdicts(flows.map { Simulator.explore($0, engine: engine) }) }
             engine.shutdown()
             // `simulate --jobs N --explore`: N engines started together, the flows taken from one queue, the ones
-            // with the most branches in the model first (as the CLI weighs them, Sources/plainview/SimulateEngine.swift).
+            // with the most branches in the model first (`EnginePool.explore`, as the CLI runs it).
             var parallelVerdicts: [String] = []
-            let weights = flows.map { Simulator.explore($0).branches.count }
             let parallel = best(1) {
                 guard let pool = try? EnginePool(jobs: jobs, make: e.start) else { return }
-                parallelVerdicts = verdicts(pool.map(flows, weights: weights) { Simulator.explore($0, engine: $1) })
+                parallelVerdicts = verdicts(pool.explore(flows))
                 pool.shutdown()
             }
             metrics.append(

@@ -218,9 +218,11 @@ struct SecretPrefilter {
     /// `text.range(of: word, options: .caseInsensitive) != nil` as before, answered from the bytes when no
     /// ASCII spelling of `word` (lower-case ASCII letters but `s` and `k`, `-`, `<`: `<textarea`, `form-data`) is
     /// there in any case, as no non-ASCII letter case-folds to those (`ſ` folds to `s` and the Kelvin sign to `k`);
-    /// and when one is there in ASCII text, where ASCII case is all the folding.
+    /// and when one is there in ASCII text, where ASCII case is all the folding. Any other word is answered by
+    /// Foundation alone.
     static func hasIgnoringCase(_ text: String, _ word: String) -> Bool {
         let needle = Array(word.utf8)
+        guard needle.allSatisfy(answersFromBytes) else { return text.range(of: word, options: .caseInsensitive) != nil }
         var native = text
         native.makeContiguousUTF8()
         let found =
@@ -240,6 +242,12 @@ struct SecretPrefilter {
         guard found else { return false }
         if ASCII.isASCII(text) { return true }
         return text.range(of: word, options: .caseInsensitive) != nil
+    }
+
+    /// A byte of a word `hasIgnoringCase` may answer from the bytes: a lower-case ASCII letter that no other
+    /// character case-folds to (all but `s` and `k`), `-` or `<`.
+    private static func answersFromBytes(_ b: UInt8) -> Bool {
+        b >= 0x61 && b <= 0x7A && b != 0x73 && b != 0x6B || b == 0x2D || b == 0x3C
     }
 
     /// An ASCII upper-case letter as lower-case; any other byte as it is.
