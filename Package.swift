@@ -272,7 +272,9 @@ let package = Package(
                 tools("Logging", "swift-log"),
                 tools("NIOCore", "swift-nio"),
                 tools("NIOSSL", "swift-nio-ssl"),
-            ]
+            ],
+            // Read by path at test time (the loopback sites' test CA), not built.
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

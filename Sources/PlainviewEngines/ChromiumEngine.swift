@@ -9,7 +9,8 @@ public final class ChromiumEngine: WebEngine {
     /// The Debian package that provides the engine (named in the missing-engine error): the headless shell, which
     /// `locate()` prefers; the `chromium` browser works too.
     public static let debianPackage = "chromium-headless-shell"
-    let executable: String
+    /// The Chromium binary this engine runs.
+    public let executable: String
     private let runner: EngineRunner
     private var profile: String { runner.scratch }
 
@@ -31,9 +32,16 @@ public final class ChromiumEngine: WebEngine {
         return EngineProcess.locate(["chromium-headless-shell", "chromium", "chromium-browser"])
     }
 
+    /// How many engines `simulate --jobs` starts when not told: one per core. A Chromium run is busy on the CPU
+    /// (the browser, a renderer per branch and their I/O threads, with timers on virtual time): one engine already
+    /// keeps 1.5 cores busy on this project's 2-core machine, where two engines take 0.8 of the serial time
+    /// (Benchmarks/README.md).
+    public static func defaultJobs(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int { max(1, cores) }
+
     /// Fails with `missingEngine` (the message names the Debian package) when no Chromium is installed.
-    public init(timeout: TimeInterval = 60) throws(EngineFailure) {
-        guard let executable = Self.locate() else {
+    /// `executable` names the binary to run (a name on PATH or a path); nil: `locate()`.
+    public init(timeout: TimeInterval = 60, executable: String? = nil) throws(EngineFailure) {
+        guard let executable = executable.map({ EngineProcess.locate([$0]) }) ?? Self.locate() else {
             throw EngineFailure(
                 .missingEngine,
                 "--engine chromium needs Chromium, which is not installed: install the Debian package "

@@ -38,6 +38,12 @@ public final class WebKitEngine: WebEngine {
         return nil
     }
 
+    /// How many engines `simulate --jobs` starts when not told: two per core. A WebKit run waits on real time
+    /// (a page counts as settled after 0.4 s with nothing happening, see WebKitSession), so one engine keeps 0.7
+    /// cores busy on average (the shipped Pages explored on this project's 2-core machine), where four engines
+    /// took 0.43 of the serial time and two 0.61 (Benchmarks/README.md).
+    public static func defaultJobs(cores: Int = ProcessInfo.processInfo.activeProcessorCount) -> Int { 2 * max(1, cores) }
+
     /// Fails with `missingEngine` when the driver is not built or WebKitGTK (or Xvfb) is not installed; the message
     /// names the Debian package.
     public init(timeout: TimeInterval = 60) throws(EngineFailure) {

@@ -54,9 +54,9 @@ struct Simulate: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Engine mode: run up to N flows at once, each in an engine of its own (default: the number of cores).",
+            "Engine mode: run up to N flows at once, each in an engine of its own (default: the number of cores for Chromium, twice that for WebKit, which waits on real time).",
             valueName: "N"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
 
     @Option(
         name: .customLong("host-handler"),
@@ -76,7 +76,7 @@ struct Simulate: AsyncParsableCommand {
     @OptionGroup(title: "HAR replay") var har: HARReplayArguments
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         try har.validate(paths: paths)
     }
 

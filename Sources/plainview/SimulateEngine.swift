@@ -22,22 +22,28 @@ struct EngineRunOutput {
 
 enum EngineRun {
     /// Runs `flows` (explored or not) in `mode`, up to `jobs` flows at once in each engine (each on an engine of its
-    /// own; the results in the flows' order). A missing engine is an input error (exit 64) naming its package.
-    static func run(_ flows: [Flow], mode: EngineMode, explore: Bool, timeout: Double, jobs: Int = 1) throws
+    /// own; the results in the flows' order; nil: each engine's `defaultJobs`). A missing engine is an input error
+    /// (exit 64) naming its package.
+    static func run(_ flows: [Flow], mode: EngineMode, explore: Bool, timeout: Double, jobs: Int? = 1) throws
         -> EngineRunOutput
     {
         let model = { (flow: Flow) in explore ? Simulator.explore(flow) : Simulator.run(flow) }
         guard mode != .model else { return EngineRunOutput(results: flows.map(model)) }
         // Compare runs every engine; an engine that cannot run is an input error in every mode.
         let pools: [EnginePool]
-        let jobs = max(1, min(jobs, flows.count))
+        // Never more engines than flows.
+        let chromiumJobs = max(1, min(jobs ?? ChromiumEngine.defaultJobs(), flows.count))
+        let webkitJobs = max(1, min(jobs ?? WebKitEngine.defaultJobs(), flows.count))
         do throws(EngineFailure) {
             let chromium = { @Sendable () throws(EngineFailure) -> any WebEngine in try ChromiumEngine(timeout: timeout) }
             let webkit = { @Sendable () throws(EngineFailure) -> any WebEngine in try WebKitEngine(timeout: timeout) }
             switch mode {
-            case .chromium, .compareChromium: pools = [try EnginePool(jobs: jobs, make: chromium)]
-            case .webkit, .compareWebkit: pools = [try EnginePool(jobs: jobs, make: webkit)]
-            default: pools = [try EnginePool(jobs: jobs, make: chromium), try EnginePool(jobs: jobs, make: webkit)]
+            case .chromium, .compareChromium: pools = [try EnginePool(jobs: chromiumJobs, make: chromium)]
+            case .webkit, .compareWebkit: pools = [try EnginePool(jobs: webkitJobs, make: webkit)]
+            default:
+                pools = [
+                    try EnginePool(jobs: chromiumJobs, make: chromium), try EnginePool(jobs: webkitJobs, make: webkit),
+                ]
             }
         } catch {
             throw inputError(error.message)

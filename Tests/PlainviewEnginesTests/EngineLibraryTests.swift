@@ -39,4 +39,19 @@ import TestSupport
     func webKitRunsSeveralFlowsAsTheModelDoes() async throws {
         try await offPool { try Self.agreeWithTheModel(try WebKitEngine(timeout: 60)) }
     }
+
+    /// A Chromium named by the caller (the bench's browser row) is found on PATH or by path, and one that is not
+    /// there is a missing engine, never a silent fall-back to the one `locate()` finds.
+    @Test func aNamedChromiumIsThatBinaryOrMissing() throws {
+        #expect(try ChromiumEngine(executable: "sh").executable.hasSuffix("/sh"))
+        #expect(try ChromiumEngine(executable: "/bin/sh").executable == "/bin/sh")
+        #expect(throws: EngineFailure.self) { try ChromiumEngine(executable: "/no/such/chromium") }
+        do {
+            _ = try ChromiumEngine(executable: "no-such-chromium-on-path")
+            Issue.record("a binary that is not on PATH made an engine")
+        } catch {
+            #expect(error.code == .missingEngine)
+            #expect(error.message.contains(ChromiumEngine.debianPackage))
+        }
+    }
 }

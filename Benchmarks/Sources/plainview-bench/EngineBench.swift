@@ -22,19 +22,21 @@ enum EngineBench {
         let branches = flows.reduce(0) { $0 + Simulator.explore($1).branches.count }
         let engines:
             [(
-                name: String, label: String, start: @Sendable () throws(EngineFailure) -> any WebEngine, install: String
+                name: String, label: String, start: @Sendable () throws(EngineFailure) -> any WebEngine, install: String,
+                jobs: Int, jobsNote: String
             )] = [
                 (
                     "chromium", "headless Chromium", { () throws(EngineFailure) in try ChromiumEngine(timeout: 60) },
-                    "apt-get install chromium"
+                    "apt-get install \(ChromiumEngine.debianPackage)", ChromiumEngine.defaultJobs(), "the cores"
                 ),
                 (
                     "webkit", "WebKitGTK under Xvfb", { () throws(EngineFailure) in try WebKitEngine(timeout: 60) },
-                    "apt-get install libwebkit2gtk-4.1-0 xvfb"
+                    "apt-get install \(WebKitEngine.debianPackages.joined(separator: " "))", WebKitEngine.defaultJobs(),
+                    "twice the cores"
                 ),
             ]
-        let jobs = ProcessInfo.processInfo.activeProcessorCount
         for e in engines {
+            let jobs = e.jobs
             var engine: (any WebEngine)?
             var failed: [String] = []
             // Start-up: the engine's processes, then the first flow (Chromium starts lazily, on the first flow).
@@ -87,11 +89,32 @@ enum EngineBench {
                     ratio: parallel / explored, target: "<= 0.6x serial",
                     pass: parallel <= 0.6 * explored && parallelVerdicts == serialVerdicts,
                     note:
-                        "--jobs \(jobs) (the cores), engine start-up included; verdicts "
+                        "--jobs \(jobs) (the default: \(e.jobsNote)), engine start-up included; verdicts "
                         + (parallelVerdicts == serialVerdicts ? "identical to the serial run's" : "DIFFER from the serial run's"))
             )
+            if e.name == "chromium", let browser = browserExplore(flows) {
+                metrics.append(
+                    Metric(
+                        name: "engine.chromium_browser_explore_s_serial", value: browser.seconds, unit: "s",
+                        baseline: explored, ratio: browser.seconds / explored,
+                        note:
+                            "the same serial explore in the Chromium browser (`chromium`) instead of the engine found; "
+                            + "verdicts "
+                            + (browser.verdicts == serialVerdicts ? "identical" : "DIFFER")))
+            }
         }
         return metrics
+    }
+
+    /// The serial explore of `flows` in the desktop Chromium browser (nil: not installed), the engine the
+    /// headless shell replaced: docs/engine-mode.md says both work and how much slower the browser is.
+    static func browserExplore(_ flows: [Flow]) -> (seconds: Double, verdicts: [String])? {
+        guard let engine = try? ChromiumEngine(timeout: 60, executable: "chromium") else { return nil }
+        defer { engine.shutdown() }
+        guard engine.executable != ChromiumEngine.locate() else { return nil }
+        var found: [String] = []
+        let seconds = best(1) { found = verdicts(flows.map { Simulator.explore($0, engine: engine) }) }
+        return (seconds, found)
     }
 
     /// Every branch's flow, name, outcome and hops, in order: what must not change with `--jobs`.
