@@ -1,5 +1,5 @@
 // `simulate --jobs N` in engine mode: N engines of one kind, each driven by a thread of its own, take the flows
-// from one queue. Each engine is its own browser (Chromium) or driver process with its own Xvfb (WebKit), so a
+// from one queue; explored, a flow's branches are spread over the engines too, level by level. Each engine is its own browser (Chromium) or driver process with its own Xvfb (WebKit), so a
 // crash or a hang restarts only that engine and ends only the run it was in, and a session's code is the same as in
 // a serial run. The results come back in the flows' order whatever order they finished in.
 import FlowSimulator
@@ -54,12 +54,35 @@ public final class EnginePool {
         return results.values
     }
 
-    /// `--explore` in these engines: every flow's branches, each flow in one engine. With more than one engine the
-    /// flows with the most branches in the model start first; `model` is the flows' model results when the caller
-    /// has them (compare does), else they are computed here (a few milliseconds a flow).
+    /// `--explore` in these engines: every flow's branches, the results in the order of `flows`.
+    ///
+    /// With one engine, the flows and their branches run one at a time. With more, up to `jobs` flows are
+    /// explored at once, and a flow's branches are spread over whichever engines are free: the branches of each
+    /// level of its tree (`Simulator.explore(_:schedule:)`) run together, so one flow of 22 branches uses every
+    /// engine too. The flows with the most branches in the model start first; `model` is the flows' model results
+    /// when the caller has them (compare does), else they are computed here (a few milliseconds a flow).
     public func explore(_ flows: [Flow], model: [FlowResult]? = nil) -> [FlowResult] {
-        let weights = jobs > 1 ? (model ?? flows.map { Simulator.explore($0) }).map(\.branches.count) : nil
-        return map(flows, weights: weights) { Simulator.explore($0, engine: $1) }
+        guard jobs > 1 else { return map(flows) { Simulator.explore($0, engine: $1) } }
+        let weights = (model ?? flows.map { Simulator.explore($0) }).map(\.branches.count)
+        let queue = WorkQueue(order: Self.startOrder(count: flows.count, weights: weights))
+        let results = ResultSlots(count: flows.count)
+        let lender = EngineLender(engines)
+        let jobs = jobs
+        _ = Self.parallel(Array(0..<min(jobs, flows.count))) { _ in
+            while let i = queue.next() {
+                results.set(
+                    i,
+                    Simulator.explore(flows[i]) { count, run in
+                        let branches = WorkQueue(order: Array(0..<count))
+                        _ = Self.parallel(Array(0..<min(jobs, count))) { _ in
+                            while let branch = branches.next() { lender.with { run(branch, $0) } }
+                            return true
+                        }
+                    })
+            }
+            return true
+        }
+        return results.values
     }
 
     /// The flows' indices, heaviest first (ties, and flows without a weight, in their order).
@@ -95,6 +118,26 @@ public final class EnginePool {
 private struct Box: @unchecked Sendable {
     let engine: any WebEngine
     init(_ engine: any WebEngine) { self.engine = engine }
+}
+
+/// The engines not running a branch now: a run borrows one, waiting until one is free, and gives it back when it
+/// ends, so no two runs ever share an engine.
+private final class EngineLender: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var free: [any WebEngine]
+    init(_ engines: [any WebEngine]) { free = engines }
+
+    func with(_ body: (any WebEngine) -> Void) {
+        condition.lock()
+        while free.isEmpty { condition.wait() }
+        let engine = free.removeLast()
+        condition.unlock()
+        body(engine)
+        condition.lock()
+        free.append(engine)
+        condition.signal()
+        condition.unlock()
+    }
 }
 
 /// A value a thread takes over (the work of one thread; nothing else touches it meanwhile).

@@ -54,7 +54,7 @@ struct Simulate: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Engine mode: run up to N flows at once, each in an engine of its own (default: the number of cores for Chromium, twice that for WebKit, which waits on real time).",
+            "Engine mode: run up to N flows (explored: branches) at once, each in an engine of its own (default: the number of cores for Chromium, twice that for WebKit, which waits on real time).",
             valueName: "N"))
     var jobs: Int?
 

@@ -31,9 +31,12 @@ enum EngineRun {
         guard mode != .model else { return EngineRunOutput(results: flows.map(model)) }
         // Compare runs every engine; an engine that cannot run is an input error in every mode.
         let pools: [EnginePool]
-        // Never more engines than flows.
-        let chromiumJobs = max(1, min(jobs ?? ChromiumEngine.defaultJobs(), flows.count))
-        let webkitJobs = max(1, min(jobs ?? WebKitEngine.defaultJobs(), flows.count))
+        // The model's results: compare shows them, and explored they weigh the flows (EnginePool.explore).
+        let modelResults = mode.compares || explore ? flows.map(model) : []
+        // Never more engines than runs that can use them: flows, or explored, the branches the model finds.
+        let runs = explore ? modelResults.reduce(0) { $0 + $1.branches.count } : flows.count
+        let chromiumJobs = max(1, min(jobs ?? ChromiumEngine.defaultJobs(), runs))
+        let webkitJobs = max(1, min(jobs ?? WebKitEngine.defaultJobs(), runs))
         do throws(EngineFailure) {
             let chromium = { @Sendable () throws(EngineFailure) -> any WebEngine in try ChromiumEngine(timeout: timeout) }
             let webkit = { @Sendable () throws(EngineFailure) -> any WebEngine in try WebKitEngine(timeout: timeout) }
@@ -49,16 +52,15 @@ enum EngineRun {
             throw inputError(error.message)
         }
         defer { pools.forEach { $0.shutdown() } }
-        let modelResults = mode.compares ? flows.map(model) : []
-        let runs = pools.map { pool in
+        let ran = pools.map { pool in
             (
                 name: pool.name,
                 results: explore
-                    ? pool.explore(flows, model: mode.compares ? modelResults : nil)
+                    ? pool.explore(flows, model: modelResults)
                     : pool.map(flows) { Simulator.run($0, engine: $1) }
             )
         }
-        guard mode.compares else { return EngineRunOutput(results: runs[0].results) }
-        return EngineRunOutput(results: runs.flatMap(\.results), engineResults: runs, modelResults: modelResults)
+        guard mode.compares else { return EngineRunOutput(results: ran[0].results) }
+        return EngineRunOutput(results: ran.flatMap(\.results), engineResults: ran, modelResults: modelResults)
     }
 }

@@ -56,13 +56,24 @@ enum EngineBench {
                 } / Double(flows.count)
             var serialVerdicts: [String] = []
             let explored = best(1) { serialVerdicts = verdicts(flows.map { Simulator.explore($0, engine: engine) }) }
+            // One flow alone: the shipped flow with the most branches in the model.
+            let heaviest = flows.max { Simulator.explore($0).branches.count < Simulator.explore($1).branches.count }!
+            var oneSerialVerdicts: [String] = []
+            let oneSerial = best(1) { oneSerialVerdicts = verdicts([Simulator.explore(heaviest, engine: engine)]) }
             engine.shutdown()
             // `simulate --jobs N --explore`: N engines started together, the flows taken from one queue, the ones
-            // with the most branches in the model first (`EnginePool.explore`, as the CLI runs it).
+            // with the most branches in the model first, and each flow's branches spread over the free engines
+            // level by level (`EnginePool.explore`, as the CLI runs it).
             var parallelVerdicts: [String] = []
             let parallel = best(1) {
                 guard let pool = try? EnginePool(jobs: jobs, make: e.start) else { return }
                 parallelVerdicts = verdicts(pool.explore(flows))
+                pool.shutdown()
+            }
+            var oneParallelVerdicts: [String] = []
+            let oneParallel = best(1) {
+                guard let pool = try? EnginePool(jobs: jobs, make: e.start) else { return }
+                oneParallelVerdicts = verdicts(pool.explore([heaviest]))
                 pool.shutdown()
             }
             metrics.append(
@@ -92,6 +103,19 @@ enum EngineBench {
                         "--jobs \(jobs) (the default: \(e.jobsNote)), engine start-up included; verdicts "
                         + (parallelVerdicts == serialVerdicts ? "identical to the serial run's" : "DIFFER from the serial run's"))
             )
+            let heaviestBranches = Simulator.explore(heaviest).branches.count
+            metrics.append(
+                Metric(
+                    name: "engine.\(e.name)_one_flow_explore_s_serial", value: oneSerial, unit: "s",
+                    note: "--explore of \(heaviest.name) alone (\(heaviestBranches) branches), one engine"))
+            metrics.append(
+                Metric(
+                    name: "engine.\(e.name)_one_flow_explore_s_jobs_\(jobs)", value: oneParallel, unit: "s",
+                    baseline: oneSerial, ratio: oneParallel / oneSerial,
+                    note:
+                        "the same flow with --jobs \(jobs): its branches spread over the engines level by level, "
+                        + "engine start-up included; verdicts "
+                        + (oneParallelVerdicts == oneSerialVerdicts ? "identical" : "DIFFER")))
             if e.name == "chromium", let browser = browserExplore(flows) {
                 metrics.append(
                     Metric(

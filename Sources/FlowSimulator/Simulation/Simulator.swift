@@ -33,39 +33,80 @@ public enum Simulator {
         explore(flow, decider: nil, engine: engine)
     }
 
+    /// Runs the branches of one level of an explore: `run(i, engine)` for every `i` in `0..<count`, each on an
+    /// engine no other run is using at the time, in any order and at the same time if there are engines for it;
+    /// returns once all have ended. `EnginePool` gives several engines.
+    public typealias BranchScheduler = (_ count: Int, _ run: @escaping @Sendable (Int, any WebEngine) -> Void) -> Void
+
+    /// `explore(flow, engine:)` with the branches of each level spread over the engines `schedule` lends: the same
+    /// branches and results as one engine gives, whatever order they ran in.
+    public static func explore(_ lazyFlow: Flow, schedule: BranchScheduler) -> FlowResult {
+        explore(lazyFlow, engine: true) { flow, scripts in
+            let results = ReportSlots(count: scripts.count)
+            schedule(scripts.count) { i, engine in
+                results.set(i, runBranchWithPoints(flow, script: scripts[i], exploring: true, engine: engine))
+            }
+            return results.values
+        }
+    }
+
     static func explore(
         _ lazyFlow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
         engine: (any WebEngine)? = nil
     ) -> FlowResult {
+        explore(lazyFlow, engine: engine != nil) { flow, scripts in
+            scripts.map { runBranchWithPoints(flow, script: $0, exploring: true, decider: decider, engine: engine) }
+        }
+    }
+
+    /// Explores the tree of branches level by level: `runLevel` runs a level's scripts (answers by choice key)
+    /// and returns each one's report and the points it met, in the scripts' order. The branches run are the first
+    /// `limits.branches` in breadth-first order (a level's branches in the order of their parents, then of the
+    /// answers), which is the order one engine would run them in one at a time.
+    static func explore(
+        _ lazyFlow: Flow, engine: Bool,
+        runLevel: (Flow, [[ChoiceKey: Int]]) -> [(SimulationReport, [ChoicePoint])]
+    ) -> FlowResult {
         let flow: Flow
         do { flow = try lazyFlow.loadingPageFiles() } catch { return unreadable(lazyFlow, error, explored: true) }
         var reports: [SimulationReport] = []
-        var queue: [[ChoiceKey: Int]] = [[:]]
+        var level: [[ChoiceKey: Int]] = [[:]]
         var truncated = false
-        while !queue.isEmpty {
-            if reports.count >= flow.limits.branches { truncated = true; break }
-            let script = queue.removeFirst()
-            let (report, points) = runBranchWithPoints(flow, script: script, exploring: true, decider: decider, engine: engine)
-            reports.append(report)
-            // The points this run met that its script does not answer split the rest of the tree: for each, in turn,
-            // every other answer (with the points before it at their default) is a new branch. A branch is a set of
-            // answers by key, so the branches found do not depend on the order the questions were asked in.
-            var prefix = script
-            for p in points where script[p.key] == nil {
-                for alt in p.alternatives.indices where alt != p.chosen {
-                    var next = prefix
-                    next[p.key] = alt
-                    queue.append(next)
-                }
-                prefix[p.key] = p.chosen
+        while !level.isEmpty {
+            let room = flow.limits.branches - reports.count
+            if room <= 0 {
+                truncated = true
+                break
             }
+            let scripts = Array(level.prefix(room))
+            var next: [[ChoiceKey: Int]] = []
+            for (script, (report, points)) in zip(scripts, runLevel(flow, scripts)) {
+                reports.append(report)
+                // The points this run met that its script does not answer split the rest of the tree: for each, in
+                // turn, every other answer (with the points before it at their default) is a new branch. A branch is
+                // a set of answers by key, so the branches found do not depend on the order the questions were asked in.
+                var prefix = script
+                for p in points where script[p.key] == nil {
+                    for alt in p.alternatives.indices where alt != p.chosen {
+                        var child = prefix
+                        child[p.key] = alt
+                        next.append(child)
+                    }
+                    prefix[p.key] = p.chosen
+                }
+            }
+            if scripts.count < level.count {
+                truncated = true
+                break
+            }
+            level = next
         }
         // Canonical order: the default branch, then by the number of non-default choices, then by name.
         reports.sort { a, b in
             (a.choices.count, a.branch) < (b.choices.count, b.branch)
         }
         for i in reports.indices {
-            reports[i].failures = check(flow.expect, reports[i], explored: true, engine: engine != nil)
+            reports[i].failures = check(flow.expect, reports[i], explored: true, engine: engine)
         }
         var result = FlowResult(flow: lazyFlow, explored: true, branches: reports, truncated: truncated)
         if truncated, var first = result.branches.first {
@@ -176,5 +217,25 @@ public enum Simulator {
             left.remove(at: i)
         }
         return true
+    }
+}
+
+/// One run's report and points per branch of a level, written by the thread that ran it.
+private final class ReportSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [(SimulationReport, [ChoicePoint])?]
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ value: (SimulationReport, [ChoicePoint])) {
+        lock.lock()
+        defer { lock.unlock() }
+        slots[i] = value
+    }
+
+    /// Every slot's value: the scheduler has run every branch when it returns.
+    var values: [(SimulationReport, [ChoicePoint])] {
+        lock.lock()
+        defer { lock.unlock() }
+        return slots.map { $0! }
     }
 }

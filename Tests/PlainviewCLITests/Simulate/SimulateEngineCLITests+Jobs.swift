@@ -47,6 +47,39 @@ extension SimulateEngineCLITests {
         #expect(!outputs[0].trace.isEmpty)
     }
 
+    /// A flow's branches spread over the engines: a flow of 22 branches and the same flow stopped at 9
+    /// (`limits.branches`, in the middle of a level of its tree) under three engines run the branches one engine
+    /// runs, with the same results, and the stopped one says where it stopped.
+    @Test(arguments: engines) func oneFlowsBranchesOnThreeEnginesAreTheBranchesOfOne(engine: String) async throws {
+        guard Self.present(engine) else { return }
+        let dir = try Project.temporaryDirectory()
+        let shipped = try String(
+            contentsOf: Project.path("Pages/10-ios-roampay-card-reader/flow.yaml"), encoding: .utf8
+        ).replacingOccurrences(of: "../common/", with: Project.path("Pages/common").path + "/")
+        var paths: [String] = []
+        for (name, limits) in [("roampay-whole", ""), ("roampay-stopped", "limits: {branches: 9}\n")] {
+            let file = dir.appendingPathComponent("\(name).yaml")
+            try (shipped.replacingOccurrences(of: "name: ios-roampay-card-reader", with: "name: \(name)") + limits)
+                .write(to: file, atomically: true, encoding: .utf8)
+            paths.append(file.path)
+        }
+        var outputs: [(stdout: String, trace: String)] = []
+        for jobs in ["1", "3"] {
+            let trace = dir.appendingPathComponent("trace-\(jobs).jsonl").path
+            let r = try await Self.cli(
+                ["simulate", "--engine", engine, "--explore", "--jobs", jobs, "--trace", trace] + paths, timeout: 300)
+            #expect(r.status == 1, "--jobs \(jobs): \(r)")
+            outputs.append((r.stdout, Self.timelessTrace(try String(contentsOfFile: trace, encoding: .utf8))))
+        }
+        let lines = outputs[0].stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("PASS  roampay-whole ") && $0.contains(" 22 branches: ") }, "\(outputs[0].stdout)")
+        // The tree's levels hold 1, 4, 6, 7 and 4 branches: the ninth is the fourth of the third level.
+        #expect(lines.contains { $0.hasPrefix("FAIL  roampay-stopped ") && $0.contains(" 9 branches: ") }, "\(outputs[0].stdout)")
+        #expect(outputs[0].stdout.contains("explore stopped at 9 branches (limits.branches)"), "\(outputs[0].stdout)")
+        #expect(outputs[0].stdout == outputs[1].stdout)
+        #expect(outputs[0].trace == outputs[1].trace)
+    }
+
     @Test(arguments: engines) func aHungPageAmongParallelRunsEndsOnlyItsOwnRun(engine: String) async throws {
         guard Self.present(engine) else { return }
         let hung = try Self.flow(
