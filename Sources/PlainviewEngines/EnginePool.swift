@@ -1,7 +1,8 @@
 // `simulate --jobs N` in engine mode: N engines of one kind, each driven by a thread of its own, take the flows
-// from one queue; explored, a flow's branches are spread over the engines too, level by level. Each engine is its own browser (Chromium) or driver process with its own Xvfb (WebKit), so a
-// crash or a hang restarts only that engine and ends only the run it was in, and a session's code is the same as in
-// a serial run. The results come back in the flows' order whatever order they finished in.
+// from one queue; explored, a flow's branches are spread over the engines too, level by level. Each engine is its
+// own browser (Chromium) or driver process with its own Xvfb (WebKit), so a crash or a hang restarts only that
+// engine and ends only the run it was in, and a session's code is the same as in a serial run. The results come
+// back in the flows' order whatever order they finished in.
 import FlowSimulator
 import Foundation
 
@@ -37,14 +38,10 @@ public final class EnginePool {
     /// The number of engines (the most runs at once).
     public var jobs: Int { engines.count }
 
-    /// `run(flow, engine)` for every flow, up to `jobs` at once, each engine running one flow at a time; the
-    /// results in the order of `flows`. `weights` (one per flow: the work it is expected to take) starts the
-    /// heaviest flows first, so that a long flow does not start last and run alone while the other engines wait;
-    /// without them the flows start in their order.
-    public func map(
-        _ flows: [Flow], weights: [Int]? = nil, _ run: @escaping @Sendable (Flow, any WebEngine) -> FlowResult
-    ) -> [FlowResult] {
-        let queue = WorkQueue(order: Self.startOrder(count: flows.count, weights: weights))
+    /// `run(flow, engine)` for every flow, up to `jobs` at once, each engine running one flow at a time, the flows
+    /// started in their order; the results in the order of `flows`.
+    public func map(_ flows: [Flow], _ run: @escaping @Sendable (Flow, any WebEngine) -> FlowResult) -> [FlowResult] {
+        let queue = WorkQueue(order: Array(flows.indices))
         let results = ResultSlots(count: flows.count)
         let workers = engines.prefix(max(1, min(engines.count, flows.count))).map(Box.init)
         _ = Self.parallel(workers) { worker in
@@ -146,7 +143,7 @@ private struct Unchecked<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-/// The next flow to run, for whichever engine is free, in the given order.
+/// The next flow (or branch of a level) to run, for whichever engine is free, in the given order.
 private final class WorkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var next_ = 0

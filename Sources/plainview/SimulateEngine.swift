@@ -21,8 +21,8 @@ struct EngineRunOutput {
 }
 
 enum EngineRun {
-    /// Runs `flows` (explored or not) in `mode`, up to `jobs` flows at once in each engine (each on an engine of its
-    /// own; the results in the flows' order; nil: each engine's `defaultJobs`). A missing engine is an input error
+    /// Runs `flows` (explored or not) in `mode`, up to `jobs` flows (explored: branches) at once in each engine (each
+    /// on an engine of its own; the results in the flows' order; nil: each engine's `defaultJobs`). A missing engine is an input error
     /// (exit 64) naming its package.
     static func run(_ flows: [Flow], mode: EngineMode, explore: Bool, timeout: Double, jobs: Int? = 1) throws
         -> EngineRunOutput
