@@ -1,5 +1,5 @@
 // `simulate --jobs N` in engine mode: N engines of one kind, each driven by a thread of its own, take the flows
-// from one queue; explored, a flow's branches are spread over the engines too, level by level. Each engine is its
+// from one queue; explored, a flow's branches are spread over the engines too. Each engine is its
 // own browser (Chromium) or driver process with its own Xvfb (WebKit), so a crash or a hang restarts only that
 // engine and ends only the run it was in, and a session's code is the same as in a serial run. The results come
 // back in the flows' order whatever order they finished in.
@@ -54,10 +54,10 @@ public final class EnginePool {
     /// `--explore` in these engines: every flow's branches, the results in the order of `flows`.
     ///
     /// With one engine, the flows and their branches run one at a time. With more, up to `jobs` flows are
-    /// explored at once, and a flow's branches are spread over whichever engines are free: the branches of each
-    /// level of its tree (`Simulator.explore(_:schedule:)`) run together, so one flow of 22 branches uses every
-    /// engine too. The flows with the most branches in the model start first; `model` is the flows' model results
-    /// when the caller has them (compare does), else they are computed here (a few milliseconds a flow).
+    /// explored at once, and a flow's branches are spread over whichever engines are free: a branch starts as soon
+    /// as it is known (`Simulator.explore(_:drive:)`), so one flow of 22 branches uses every engine too. The flows
+    /// with the most branches in the model start first; `model` is the flows' model results when the caller has
+    /// them (compare does), else they are computed here (a few milliseconds a flow).
     public func explore(_ flows: [Flow], model: [FlowResult]? = nil) -> [FlowResult] {
         guard jobs > 1 else { return map(flows) { Simulator.explore($0, engine: $1) } }
         let weights = (model ?? flows.map { Simulator.explore($0) }).map(\.branches.count)
@@ -69,10 +69,9 @@ public final class EnginePool {
             while let i = queue.next() {
                 results.set(
                     i,
-                    Simulator.explore(flows[i]) { count, run in
-                        let branches = WorkQueue(order: Array(0..<count))
-                        _ = Self.parallel(Array(0..<min(jobs, count))) { _ in
-                            while let branch = branches.next() { lender.with { run(branch, $0) } }
+                    Simulator.explore(flows[i]) { next in
+                        _ = Self.parallel(Array(0..<jobs)) { _ in
+                            while let run = next() { lender.with { run($0) } }
                             return true
                         }
                     })
@@ -143,7 +142,7 @@ private struct Unchecked<T>: @unchecked Sendable {
     init(_ value: T) { self.value = value }
 }
 
-/// The next flow (or branch of a level) to run, for whichever engine is free, in the given order.
+/// The next flow to run, for whichever engine is free, in the given order.
 private final class WorkQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var next_ = 0

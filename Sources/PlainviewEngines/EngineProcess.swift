@@ -17,17 +17,25 @@ final class EngineProcess {
     private var reaped = false
     private(set) var exitStatus: Int32?
 
-    /// Finds `names` on PATH (or takes an absolute path as given); nil when none is executable.
+    /// Finds `names` on PATH, as a shell does: a name with a `/` is a path, taken as given; an empty name is never
+    /// found. Only an executable regular file counts (a directory on PATH with the same name does not). Nil when
+    /// none is found.
     static func locate(_ names: [String]) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in names {
-            if name.hasPrefix("/") {
-                if access(name, X_OK) == 0 { return name }
+        for name in names where !name.isEmpty {
+            if name.contains("/") {
+                if isRunnable(name) { return name }
                 continue
             }
-            for dir in path.split(separator: ":") where access("\(dir)/\(name)", X_OK) == 0 { return "\(dir)/\(name)" }
+            for dir in path.split(separator: ":") where isRunnable("\(dir)/\(name)") { return "\(dir)/\(name)" }
         }
         return nil
+    }
+
+    /// An executable regular file (or a link to one).
+    static func isRunnable(_ file: String) -> Bool {
+        var info = stat()
+        return stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(file, X_OK) == 0
     }
 
     /// A pipe whose ends close on exec (the child gets only the copies placed on fds 3 and 4).

@@ -53,5 +53,23 @@ import TestSupport
             #expect(error.code == .missingEngine)
             #expect(error.message.contains(ChromiumEngine.debianPackage))
         }
+        // Only an executable regular file is a binary: not an empty name (which would find a PATH directory), a
+        // directory, or a file without the execute bit; a link to a binary is one.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("plainview-locate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("chromium").path
+        #expect(FileManager.default.createFile(atPath: plain, contents: Data("#!/bin/sh\n".utf8)))
+        let link = dir.appendingPathComponent("linked").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/bin/sh")
+        for notABinary in ["", dir.path, plain] {
+            do {
+                _ = try ChromiumEngine(executable: notABinary)
+                Issue.record("\"\(notABinary)\" made an engine")
+            } catch {
+                #expect(error.code == .missingEngine, "\(notABinary)")
+            }
+        }
+        #expect(try ChromiumEngine(executable: link).executable == link)
     }
 }

@@ -33,20 +33,31 @@ public enum Simulator {
         explore(flow, decider: nil, engine: engine)
     }
 
-    /// Runs the branches of one level of an explore: `run(i, engine)` for every `i` in `0..<count`, each on an
-    /// engine no other run is using at the time, in any order and at the same time if there are engines for it;
-    /// returns once all have ended. `EnginePool` gives several engines.
-    public typealias BranchScheduler = (_ count: Int, _ run: @escaping @Sendable (Int, any WebEngine) -> Void) -> Void
+    /// A branch of an explore that may start now: call it with an engine no other run is using meanwhile.
+    public struct BranchRun: Sendable {
+        let body: @Sendable (any WebEngine) -> Void
+        public func callAsFunction(_ engine: any WebEngine) { body(engine) }
+    }
 
-    /// `explore(flow, engine:)` with the branches of each level spread over the engines `schedule` lends: the same
-    /// branches and results as one engine gives, whatever order they ran in.
-    public static func explore(_ lazyFlow: Flow, schedule: BranchScheduler) -> FlowResult {
-        explore(lazyFlow, engine: true) { flow, scripts in
-            let results = ReportSlots(count: scripts.count)
-            schedule(scripts.count) { i, engine in
-                results.set(i, runBranchWithPoints(flow, script: scripts[i], exploring: true, engine: engine))
+    /// Runs an explore's branches: calls `next` on as many threads as there are engines to spread them over, and
+    /// each run it returns on an engine that no other run is using at the time, until `next` returns nil (it
+    /// waits while no branch can start but some are running); returns once every thread has ended. `EnginePool`
+    /// drives with several engines.
+    public typealias BranchDriver = (_ next: @escaping @Sendable () -> BranchRun?) -> Void
+
+    /// `explore(flow, engine:)` with the branches spread over the engines `drive` lends: the same branches and
+    /// results as one engine gives, whatever order they ran in. A branch starts as soon as it is known and an engine
+    /// is free, without waiting for the rest of its level (BranchFrontier).
+    public static func explore(_ lazyFlow: Flow, drive: BranchDriver) -> FlowResult {
+        explore(lazyFlow, engine: true) { flow, frontier in
+            drive {
+                frontier.next().map { branch in
+                    BranchRun { engine in
+                        let (report, points) = runBranchWithPoints(flow, script: branch.script, exploring: true, engine: engine)
+                        frontier.finish(branch, report: report, points: points)
+                    }
+                }
             }
-            return results.values
         }
     }
 
@@ -54,53 +65,27 @@ public enum Simulator {
         _ lazyFlow: Flow, decider: ((any SystemServices) -> any NavigationDeciding)?,
         engine: (any WebEngine)? = nil
     ) -> FlowResult {
-        explore(lazyFlow, engine: engine != nil) { flow, scripts in
-            scripts.map { runBranchWithPoints(flow, script: $0, exploring: true, decider: decider, engine: engine) }
+        explore(lazyFlow, engine: engine != nil) { flow, frontier in
+            while let branch = frontier.next() {
+                let (report, points) = runBranchWithPoints(
+                    flow, script: branch.script, exploring: true, decider: decider, engine: engine)
+                frontier.finish(branch, report: report, points: points)
+            }
         }
     }
 
-    /// Explores the tree of branches level by level: `runLevel` runs a level's scripts (answers by choice key)
-    /// and returns each one's report and the points it met, in the scripts' order. The branches run are the first
-    /// `limits.branches` in breadth-first order (a level's branches in the order of their parents, then of the
-    /// answers), which is the order one engine would run them in one at a time.
-    static func explore(
-        _ lazyFlow: Flow, engine: Bool,
-        runLevel: (Flow, [[ChoiceKey: Int]]) -> [(SimulationReport, [ChoicePoint])]
-    ) -> FlowResult {
+    /// Explores the tree of branches: `runAll` runs the branches `frontier` hands out, and records each one's report
+    /// and the points it met there, until it hands out no more. The branches run are the first `limits.branches`
+    /// in breadth-first order (a level's branches in the order of their parents, then of the answers), which is the
+    /// order one engine would run them in one at a time.
+    static func explore(_ lazyFlow: Flow, engine: Bool, runAll: (Flow, BranchFrontier) -> Void) -> FlowResult {
         let flow: Flow
         do { flow = try lazyFlow.loadingPageFiles() } catch { return unreadable(lazyFlow, error, explored: true) }
-        var reports: [SimulationReport] = []
-        var level: [[ChoiceKey: Int]] = [[:]]
-        var truncated = false
-        while !level.isEmpty {
-            let room = flow.limits.branches - reports.count
-            if room <= 0 {
-                truncated = true
-                break
-            }
-            let scripts = Array(level.prefix(room))
-            var next: [[ChoiceKey: Int]] = []
-            for (script, (report, points)) in zip(scripts, runLevel(flow, scripts)) {
-                reports.append(report)
-                // The points this run met that its script does not answer split the rest of the tree: for each, in
-                // turn, every other answer (with the points before it at their default) is a new branch. A branch is
-                // a set of answers by key, so the branches found do not depend on the order the questions were asked in.
-                var prefix = script
-                for p in points where script[p.key] == nil {
-                    for alt in p.alternatives.indices where alt != p.chosen {
-                        var child = prefix
-                        child[p.key] = alt
-                        next.append(child)
-                    }
-                    prefix[p.key] = p.chosen
-                }
-            }
-            if scripts.count < level.count {
-                truncated = true
-                break
-            }
-            level = next
-        }
+        let frontier = BranchFrontier(limit: flow.limits.branches)
+        runAll(flow, frontier)
+        let explored = frontier.result
+        var reports = explored.reports
+        let truncated = explored.truncated
         // Canonical order: the default branch, then by the number of non-default choices, then by name.
         reports.sort { a, b in
             (a.choices.count, a.branch) < (b.choices.count, b.branch)
@@ -217,25 +202,5 @@ public enum Simulator {
             left.remove(at: i)
         }
         return true
-    }
-}
-
-/// One run's report and points per branch of a level, written by the thread that ran it.
-private final class ReportSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [(SimulationReport, [ChoicePoint])?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ i: Int, _ value: (SimulationReport, [ChoicePoint])) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[i] = value
-    }
-
-    /// Every slot's value: the scheduler has run every branch when it returns.
-    var values: [(SimulationReport, [ChoicePoint])] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
     }
 }
