@@ -62,8 +62,8 @@ enum EngineBench {
             let oneSerial = best(1) { oneSerialVerdicts = verdicts([Simulator.explore(heaviest, engine: engine)]) }
             engine.shutdown()
             // `simulate --jobs N --explore`: N engines started together, the flows taken from one queue, the ones
-            // with the most branches in the model first, and each flow's branches spread over the free engines
-            // level by level (`EnginePool.explore`, as the CLI runs it).
+            // with the most branches in the model first, and each flow's branches spread over the free engines,
+            // each as soon as it is known (`EnginePool.explore`, as the CLI runs it).
             var parallelVerdicts: [String] = []
             let parallel = best(1) {
                 guard let pool = try? EnginePool(jobs: jobs, make: e.start) else { return }
@@ -113,7 +113,7 @@ enum EngineBench {
                     name: "engine.\(e.name)_one_flow_explore_s_jobs_\(jobs)", value: oneParallel, unit: "s",
                     baseline: oneSerial, ratio: oneParallel / oneSerial,
                     note:
-                        "the same flow with --jobs \(jobs): its branches spread over the engines level by level, "
+                        "the same flow with --jobs \(jobs): its branches spread over the engines as they are found, "
                         + "engine start-up included; verdicts "
                         + (oneParallelVerdicts == oneSerialVerdicts ? "identical" : "DIFFER")))
             if e.name == "chromium", let browser = browserExplore(flows) {

@@ -6,10 +6,35 @@ package enum ASCII {
     /// True when every byte is below 0x80 (also for no bytes at all).
     @inlinable
     package static func isASCII<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
-        bytes.allSatisfy { $0 < 0x80 }
+        if let answer = bytes.withContiguousStorageIfAvailable({ isASCII($0) }) { return answer }
+        return bytes.allSatisfy { $0 < 0x80 }
     }
 
-    /// True when every character of `text` is ASCII (its UTF-8 bytes are all below 0x80).
+    /// True when every character of `text` is ASCII (its UTF-8 bytes are all below 0x80). A native string's
+    /// bytes are read in place, eight at a time (the import asks this of every value it redacts, often more than
+    /// once: the generic walk over `utf8` was a tenth of its time).
     @inlinable
-    package static func isASCII(_ text: some StringProtocol) -> Bool { isASCII(text.utf8) }
+    package static func isASCII(_ text: some StringProtocol) -> Bool {
+        if let answer = text.utf8.withContiguousStorageIfAvailable({ isASCII($0) }) { return answer }
+        return text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
+    /// The bytes in memory, a machine word at a time: no byte has its high bit set.
+    @inlinable
+    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        var i = 0
+        var high: UInt64 = 0
+        while i + 8 <= count {
+            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < count {
+            high |= UInt64(base[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
+    }
 }

@@ -1,0 +1,47 @@
+import PlainviewSupport
+import Testing
+
+/// `ASCII.isASCII`, which reads native strings eight bytes at a time: a non-ASCII character anywhere (in the
+/// words read whole, in the bytes after them, first or last) makes it false, whatever the length, for strings,
+/// substrings, byte arrays and other sequences alike.
+@Suite struct ASCIITests {
+    @Test(arguments: ["é", "\u{80}", "€", "😀", "\u{7F}", "a"])
+    func oneCharacterAnywhere(_ character: String) {
+        let ascii = character.utf8.allSatisfy { $0 < 0x80 }
+        for length in 0...19 {
+            for at in 0...length {
+                let text = String(repeating: "x", count: at) + character + String(repeating: "y", count: length - at)
+                #expect(ASCII.isASCII(text) == ascii, "\(text)")
+                #expect(ASCII.isASCII(Substring(text).dropFirst(at > 0 ? 1 : 0)) == ascii, "\(text)")
+                #expect(ASCII.isASCII(Array(text.utf8)) == ascii, "\(text)")
+                #expect(ASCII.isASCII(text.utf8.lazy.map { $0 }) == ascii, "\(text)")
+            }
+        }
+    }
+
+    /// One byte with its high bit set, at every place of every length up to 19 (each byte of a word read whole).
+    @Test func oneHighByteAnywhere() {
+        for length in 1...19 {
+            for at in 0..<length {
+                for high: UInt8 in [0x80, 0xC3, 0xFF] {
+                    var bytes = [UInt8](repeating: 0x41, count: length)
+                    bytes[at] = high
+                    #expect(ASCII.isASCII(bytes) == false, "\(bytes)")
+                    bytes[at] = 0x7F
+                    #expect(ASCII.isASCII(bytes), "\(bytes)")
+                }
+            }
+        }
+    }
+
+    @Test func noBytesAndAllBytes() {
+        #expect(ASCII.isASCII(""))
+        #expect(ASCII.isASCII([UInt8]()))
+        #expect(ASCII.isASCII(String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)))
+        #expect(ASCII.isASCII((0..<256).map { UInt8($0) }) == false)
+        // A substring that leaves the non-ASCII part out is ASCII.
+        let text = "abcdefghijé"
+        #expect(ASCII.isASCII(text.prefix(10)))
+        #expect(ASCII.isASCII(text.suffix(1)) == false)
+    }
+}
