@@ -40,6 +40,8 @@ final class BranchFrontier: @unchecked Sendable {
     private var nodes: [Node] = [Node(path: [], script: [:], state: .waiting)]
     /// The ids in breadth-first order.
     private var order: [Int] = [0]
+    /// No branch before this place in `order` is waiting (the search for the next one starts here).
+    private var scanFrom = 0
     private var running = 0
 
     init(limit: Int) { self.limit = limit }
@@ -51,8 +53,9 @@ final class BranchFrontier: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let at = order.prefix(limit).firstIndex(where: { if case .waiting = nodes[$0].state { true } else { false } }) {
-                let id = order[at]
+            while scanFrom < order.count, !isWaiting(order[scanFrom]) { scanFrom += 1 }
+            if scanFrom < min(limit, order.count) {
+                let id = order[scanFrom]
                 nodes[id].state = .running
                 running += 1
                 return Branch(id: id, script: nodes[id].script)
@@ -86,6 +89,7 @@ final class BranchFrontier: @unchecked Sendable {
         if let first = children.first {
             let at = insertionPoint(of: nodes[first].path)
             order.insert(contentsOf: children, at: at)
+            scanFrom = min(scanFrom, at)
         }
         condition.broadcast()
     }
@@ -99,6 +103,10 @@ final class BranchFrontier: @unchecked Sendable {
             if case .done(let report) = nodes[id].state { report } else { nil }
         }
         return (reports, order.count > limit)
+    }
+
+    private func isWaiting(_ id: Int) -> Bool {
+        if case .waiting = nodes[id].state { true } else { false }
     }
 
     /// Where a branch with `path` goes in `order` (binary search).
