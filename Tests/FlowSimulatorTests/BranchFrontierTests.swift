@@ -7,7 +7,7 @@ import Testing
 /// for every limit, the same branches as one engine running them in breadth-first order, and the same "stopped"
 /// answer.
 @Suite struct BranchFrontierTests {
-    /// A tree of 30 branches in 5 levels, where a run meets different points depending on the answers
+    /// A tree of 30 branches, where a run meets different points depending on the answers
     /// it was given: `a` (3 answers) always; then `b` (2) if a=1; `c` (2) and `d` (3) if a=2; `e` (2) if b=1;
     /// `f` (3) and `g` (2) if c=1 or d=2.
     static func points(_ script: [ChoiceKey: Int]) -> [ChoicePoint] {
