@@ -64,18 +64,21 @@ enum EngineBench {
             // `simulate --jobs N --explore`: N engines started together, the flows taken from one queue, the ones
             // with the most branches in the model first, and each flow's branches spread over the free engines,
             // each as soon as it is known (`EnginePool.explore`, as the CLI runs it).
-            var parallelVerdicts: [String] = []
-            let parallel = best(1) {
-                guard let pool = try? EnginePool(jobs: jobs, make: e.start) else { return }
-                parallelVerdicts = verdicts(pool.explore(flows))
-                pool.shutdown()
+            func pooled(_ n: Int, _ subject: [Flow]) -> (seconds: Double, verdicts: [String]) {
+                var found: [String] = []
+                let seconds = best(1) {
+                    guard let pool = try? EnginePool(jobs: n, make: e.start) else { return }
+                    found = verdicts(pool.explore(subject))
+                    pool.shutdown()
+                }
+                return (seconds, found)
             }
-            var oneParallelVerdicts: [String] = []
-            let oneParallel = best(1) {
-                guard let pool = try? EnginePool(jobs: jobs, make: e.start) else { return }
-                oneParallelVerdicts = verdicts(pool.explore([heaviest]))
-                pool.shutdown()
-            }
+            let (parallel, parallelVerdicts) = pooled(jobs, flows)
+            let (oneParallel, oneParallelVerdicts) = pooled(jobs, [heaviest])
+            // The counts around the default, for the docs' table of why it is the default: from 2 up to one more than
+            // the cores (or the default, if larger).
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            let others = (2...max(jobs, cores + 1)).filter { $0 != jobs }.map { ($0, pooled($0, flows)) }
             metrics.append(
                 Metric(
                     name: "engine.\(e.name)_startup_and_first_flow_s", value: startup, unit: "s",
@@ -103,6 +106,16 @@ enum EngineBench {
                         "--jobs \(jobs) (the default: \(e.jobsNote)), engine start-up included; verdicts "
                         + (parallelVerdicts == serialVerdicts ? "identical to the serial run's" : "DIFFER from the serial run's"))
             )
+            for (n, run) in others {
+                metrics.append(
+                    Metric(
+                        name: "engine.\(e.name)_explore_s_jobs_\(n)", value: run.seconds, unit: "s", baseline: explored,
+                        ratio: run.seconds / explored,
+                        note:
+                            "--jobs \(n) (not the default), engine start-up included; verdicts "
+                            + (run.verdicts == serialVerdicts ? "identical to the serial run's" : "DIFFER from the serial run's"))
+                )
+            }
             let heaviestBranches = Simulator.explore(heaviest).branches.count
             metrics.append(
                 Metric(
