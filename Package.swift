@@ -21,8 +21,8 @@
 //                                             ▼
 //                                       PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding, scheme classes; pure)
 //
-//   PlainviewSupport (not a product: the JSON writer and the HTML/XML/JSON escapers) sits under every target that
-//   writes output. plainview-webkit (the WebKitGTK driver: dlopen, Xvfb) ──► PlainviewRecordingProxy (SwiftNIO,
+//   PlainviewSupport (not a product: the JSON reader and writer, the HTML/XML/JSON escapers, the ASCII test, the
+//   search for programs on PATH) sits under every target that writes output or starts a program. plainview-webkit (the WebKitGTK driver: dlopen, Xvfb) ──► PlainviewRecordingProxy (SwiftNIO,
 //   NIOSSL; a loopback proxy answering from the flow's recordings). The benchmarks are a package of their own
 //   (Benchmarks/Package.swift), so `swift build` never builds them.
 import PackageDescription
@@ -187,7 +187,7 @@ let package = Package(
         // running the built CLI, generated dense pages.
         .target(
             name: "TestSupport",
-            dependencies: [tools("Logging", "swift-log")],
+            dependencies: ["PlainviewSupport", tools("Logging", "swift-log")],
             path: "Sources/TestSupport"
         ),
 

@@ -70,7 +70,8 @@ public final class EnginePool {
                 results.set(
                     i,
                     Simulator.explore(flows[i]) { next in
-                        _ = Self.parallel(Array(0..<jobs)) { _ in
+                        let threads = Self.branchThreads(jobs: jobs, expected: i < weights.count ? weights[i] : jobs)
+                        _ = Self.parallel(Array(0..<threads)) { _ in
                             while let run = next() { lender.with { run($0) } }
                             return true
                         }
@@ -80,6 +81,10 @@ public final class EnginePool {
         }
         return results.values
     }
+
+    /// How many threads run one flow's branches: one per engine, but no more than the branches the model
+    /// expects (at least one; a branch the engine finds beyond them waits for a free thread of its flow).
+    static func branchThreads(jobs: Int, expected: Int) -> Int { max(1, min(jobs, expected)) }
 
     /// The flows' indices, heaviest first (ties, and flows without a weight, in their order).
     static func startOrder(count: Int, weights: [Int]?) -> [Int] {

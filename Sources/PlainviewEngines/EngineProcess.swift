@@ -2,6 +2,7 @@
 // (what Chromium's `--remote-debugging-pipe` reads and writes), killed as a group so no helper process outlives it.
 import FlowSimulator
 import Foundation
+import PlainviewSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,26 +18,9 @@ final class EngineProcess {
     private var reaped = false
     private(set) var exitStatus: Int32?
 
-    /// Finds `names` on PATH, as a shell does: a name with a `/` is a path, taken as given; an empty name is never
-    /// found. Only an executable regular file counts (a directory on PATH with the same name does not). Nil when
-    /// none is found.
-    static func locate(_ names: [String]) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in names where !name.isEmpty {
-            if name.contains("/") {
-                if isRunnable(name) { return name }
-                continue
-            }
-            for dir in path.split(separator: ":") where isRunnable("\(dir)/\(name)") { return "\(dir)/\(name)" }
-        }
-        return nil
-    }
-
-    /// An executable regular file (or a link to one).
-    static func isRunnable(_ file: String) -> Bool {
-        var info = stat()
-        return stat(file, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(file, X_OK) == 0
-    }
+    /// Finds `names` on PATH, as a shell does (PlainviewSupport's `Executable.find`: a name with a `/` is a
+    /// path; only an executable regular file counts). Nil when none is found.
+    static func locate(_ names: [String]) -> String? { Executable.find(names) }
 
     /// A pipe whose ends close on exec (the child gets only the copies placed on fds 3 and 4).
     private static func cloexecPipe(_ fds: inout [Int32]) -> Bool {

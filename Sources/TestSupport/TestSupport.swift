@@ -2,6 +2,7 @@
 // Tests/Vectors (conformance/ and reference/, each file's origin in Tests/Vectors/SOURCES.md),
 // and running the built `plainview` binary as a black box.
 import Foundation
+import PlainviewSupport
 
 public enum Project {
     /// The package root (the folder holding Package.swift).
@@ -90,7 +91,7 @@ public enum CLI {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("plainview"))
         }
         candidates.append(Project.path(".build/debug/plainview"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+        return candidates.first { Program.isRunnable($0.path) } ?? candidates.last!
     }()
 
     /// Runs `plainview ARGS…` (see `Program.run`).
@@ -109,12 +110,11 @@ public enum Program {
 
     /// The executable `name` on PATH, nil when there is none.
     public static func find(_ name: String) -> URL? {
-        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(dir)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
+        Executable.find([name]).map { URL(fileURLWithPath: $0) }
     }
+
+    /// An executable regular file (or a link to one) at `path`: what Plainview's own search for programs takes.
+    public static func isRunnable(_ path: String) -> Bool { Executable.isRunnable(path) }
 
     /// Runs `executable ARGS…` in `directory` (default: the project root), feeding `stdin`, and waits at most
     /// `timeout` seconds: a child still running then is killed, and its status is SIGKILL's (never a hung run).

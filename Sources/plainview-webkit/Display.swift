@@ -1,6 +1,7 @@
 // The X display WebKitGTK 4.1 (GTK 3) needs. With none given (`DISPLAY` unset), the driver starts its own Xvfb on
 // a free display number (`-displayfd`) in its own process group, so it ends with the driver.
 import Foundation
+import PlainviewSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,9 +10,7 @@ enum Display {
     /// Makes sure `DISPLAY` names a display: the given one, or a new Xvfb's. Returns the Xvfb's pid when one was started.
     static func ensure() throws(MissingEngine) -> pid_t? {
         if let given = ProcessInfo.processInfo.environment["DISPLAY"], !given.isEmpty { return nil }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        let candidates: [String] = path.split(separator: ":").map { String($0) + "/Xvfb" }
-        guard let xvfb = candidates.first(where: { access($0, X_OK) == 0 }) else {
+        guard let xvfb = Executable.find(["Xvfb"]) else {
             throw MissingEngine(package: "xvfb", message: "no X display (DISPLAY is unset) and no Xvfb to start one")
         }
         var fds: [Int32] = [0, 0]

@@ -21,4 +21,12 @@ import Testing
     func heaviestFirstTiesInOrder(count: Int, weights: [Int]?, expected: [Int]) {
         #expect(EnginePool.startOrder(count: count, weights: weights) == expected)
     }
+
+    /// One flow's branches run on one thread per engine, never on more threads than the model's branches: a
+    /// flow of one branch gets one thread, and a flow the model gives no branch (it cannot, but a wrong model
+    /// may) still gets one.
+    @Test(arguments: [(4, 22, 4), (4, 1, 1), (2, 3, 2), (3, 2, 2), (1, 8, 1), (4, 0, 1)])
+    func branchThreadsAreCappedByTheModel(jobs: Int, expected: Int, threads: Int) {
+        #expect(EnginePool.branchThreads(jobs: jobs, expected: expected) == threads)
+    }
 }

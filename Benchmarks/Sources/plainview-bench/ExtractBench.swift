@@ -2,6 +2,7 @@
 // doing the same extraction on the same corpus (Benchmarks/lxml_peer.py), measured side by side.
 import Foundation
 import PageScan
+import TestSupport
 
 enum CorpusFiles {
     static let documentURL = "https://acs.3dsecure.no/3ds/challenge"
@@ -273,7 +274,7 @@ enum Paths {
     /// package's release build (`swift build -c release` at the repository root: `.build/release/NAME`).
     static func sibling(_ name: String) -> String? {
         if name == "plainview", let override = ProcessInfo.processInfo.environment["PLAINVIEW_BIN"],
-            FileManager.default.isExecutableFile(atPath: override)
+            Program.isRunnable(override)
         {
             return override
         }
@@ -282,6 +283,6 @@ enum Paths {
             exe.deletingLastPathComponent().appendingPathComponent(name).path,
             repoRoot.appendingPathComponent(".build/release/\(name)").path,
         ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return candidates.first { Program.isRunnable($0) }
     }
 }

@@ -14,10 +14,7 @@ package enum ASCII {
     /// bytes are read in place, eight at a time (the import asks this of every value it redacts, often more than
     /// once: the generic walk over `utf8` was a tenth of its time).
     @inlinable
-    package static func isASCII(_ text: some StringProtocol) -> Bool {
-        if let answer = text.utf8.withContiguousStorageIfAvailable({ isASCII($0) }) { return answer }
-        return text.utf8.allSatisfy { $0 < 0x80 }
-    }
+    package static func isASCII(_ text: some StringProtocol) -> Bool { isASCII(text.utf8) }
 
     /// The bytes in memory, a machine word at a time: no byte has its high bit set.
     @inlinable
