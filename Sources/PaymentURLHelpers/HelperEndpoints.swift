@@ -106,9 +106,10 @@ public struct HelperEndpoints: Sendable {
 
     public func respond(to request: HelperRequest) -> HelperResponse {
         var response: HelperResponse
-        switch route(request) {
-        case .success(let r): response = r
-        case .failure(let p): response = Self.problemResponse(p)
+        do {
+            response = try route(request)
+        } catch {
+            response = Self.problemResponse(error)
         }
         if request.method == "HEAD" { response.body = "" }
         return response
@@ -118,19 +119,14 @@ public struct HelperEndpoints: Sendable {
 
     private enum Endpoint { case android, ios, trampoline, aasa, assetLinks }
 
-    private func route(_ request: HelperRequest) -> Result<HelperResponse, HelperProblem> {
+    private func route(_ request: HelperRequest) throws(HelperProblem) -> HelperResponse {
         let target = request.target
         guard target.utf8.count <= Self.maxTargetLength else {
-            return .failure(
-                HelperProblem(
-                    type: "about:blank", title: "URI Too Long", status: 414,
-                    detail: "The request URL is longer than \(Self.maxTargetLength) bytes."))
+            throw HelperProblem(
+                type: "about:blank", title: "URI Too Long", status: 414,
+                detail: "The request URL is longer than \(Self.maxTargetLength) bytes.")
         }
-        let parsed: ParsedTarget
-        switch ParsedTarget.parse(target) {
-        case .success(let p): parsed = p
-        case .failure(let p): return .failure(p)
-        }
+        let parsed = try ParsedTarget.parse(target)
         let endpoint: Endpoint
         switch parsed.path {
         case androidURLPath: endpoint = .android
@@ -139,53 +135,42 @@ public struct HelperEndpoints: Sendable {
         case Self.aasaPath: endpoint = .aasa
         case Self.assetLinksPath: endpoint = .assetLinks
         default:
-            return .failure(
-                HelperProblem(
-                    type: "about:blank", title: "Not Found", status: 404,
-                    detail: "There is no helper endpoint at this path."))
+            throw HelperProblem(
+                type: "about:blank", title: "Not Found", status: 404, detail: "There is no helper endpoint at this path.")
         }
         guard request.method == "GET" || request.method == "HEAD" else {
-            return .failure(
-                HelperProblem(
-                    type: "about:blank", title: "Method Not Allowed", status: 405,
-                    detail: "Only GET and HEAD are served here."))
+            throw HelperProblem(
+                type: "about:blank", title: "Method Not Allowed", status: 405, detail: "Only GET and HEAD are served here.")
         }
         switch endpoint {
-        case .android: return android(parsed)
-        case .ios: return ios(parsed)
-        case .trampoline: return trampoline(parsed)
+        case .android: return try android(parsed)
+        case .ios: return try ios(parsed)
+        case .trampoline: return try trampoline(parsed)
         case .aasa:
-            return .success(
-                Self.document(
-                    "application/json",
-                    HelperDocuments.appleAppSiteAssociation(appIDs: configuration.appIDs, universalLinkPath: iosURLPath)))
+            return Self.document(
+                "application/json",
+                HelperDocuments.appleAppSiteAssociation(appIDs: configuration.appIDs, universalLinkPath: iosURLPath))
         case .assetLinks:
-            return .success(
-                Self.document(
-                    "application/json",
-                    HelperDocuments.assetLinks(
-                        package: configuration.androidPackage, fingerprints: configuration.sha256CertFingerprints)))
+            return Self.document(
+                "application/json",
+                HelperDocuments.assetLinks(
+                    package: configuration.androidPackage, fingerprints: configuration.sha256CertFingerprints))
         }
     }
 
     // MARK: - Endpoints
 
-    private func android(_ t: ParsedTarget) -> Result<HelperResponse, HelperProblem> {
-        let package: String
-        switch t.required("package", "the Android package name to return to, e.g. com.example.app") {
-        case .failure(let p): return .failure(p)
-        case .success(let v): package = v
-        }
+    private func android(_ t: ParsedTarget) throws(HelperProblem) -> HelperResponse {
+        let package = try t.required("package", "the Android package name to return to, e.g. com.example.app")
         guard HelperValidation.isAndroidPackage(package) else {
-            return .failure(
-                .badRequest(
-                    "Query parameter 'package' must be an Android package name: two or more dot-separated segments, each starting with a letter and holding only letters, digits and '_' (e.g. com.example.app).",
-                    parameter: "package"))
+            throw .badRequest(
+                "Query parameter 'package' must be an Android package name: two or more dot-separated segments, each starting with a letter and holding only letters, digits and '_' (e.g. com.example.app).",
+                parameter: "package")
         }
         let origin = configuration.publicOrigin
         let intentURL = Self.androidReturnIntent(
             scheme: origin.scheme, authority: origin.authority, pathAndQuery: t.rawPathAndQuery, package: package)
-        return .success(Self.document("text/html; charset=utf-8", HelperDocuments.androidPage(intentURL: intentURL), html: true))
+        return Self.document("text/html; charset=utf-8", HelperDocuments.androidPage(intentURL: intentURL), html: true)
     }
 
     /// The `intent:` URL the Android helper's page sends the browser to, for a request to
@@ -196,55 +181,39 @@ public struct HelperEndpoints: Sendable {
         "intent://\(authority)\(pathAndQuery)#Intent;scheme=\(scheme);action=\(intentAction);package=\(package);end;"
     }
 
-    private func ios(_ t: ParsedTarget) -> Result<HelperResponse, HelperProblem> {
-        let scheme: String
-        switch t.required("scheme", "the app's custom URL scheme for payment urls") {
-        case .failure(let p): return .failure(p)
-        case .success(let v): scheme = v
-        }
+    private func ios(_ t: ParsedTarget) throws(HelperProblem) -> HelperResponse {
+        let scheme = try t.required("scheme", "the app's custom URL scheme for payment urls")
         guard HelperValidation.isAppScheme(scheme) else {
-            return .failure(
-                .badRequest(
-                    "Query parameter 'scheme' must be an RFC 3986 scheme (a letter, then letters, digits, '+', '-' or '.'; at most 64) and not a scheme the browser handles itself (http, https, javascript, data, file, intent …).",
-                    parameter: "scheme"))
+            throw .badRequest(
+                "Query parameter 'scheme' must be an RFC 3986 scheme (a letter, then letters, digits, '+', '-' or '.'; at most 64) and not a scheme the browser handles itself (http, https, javascript, data, file, intent …).",
+                parameter: "scheme")
         }
         if let own = configuration.appSchemes, !own.contains(scheme.lowercased()) {
             let named =
                 own.isEmpty
                 ? "this server is configured with no app scheme, so it redirects to none"
                 : "this server redirects only to the app's own: \(own.joined(separator: ", "))"
-            return .failure(.badRequest("Query parameter 'scheme' is not the app's scheme: \(named).", parameter: "scheme"))
+            throw .badRequest("Query parameter 'scheme' is not the app's scheme: \(named).", parameter: "scheme")
         }
         if configuration.appSchemes == nil, SchemeKind.platformOwnedSchemes.contains(scheme.lowercased()) {
             // Without the app's own schemes, still never send the merchant's domain to the OS's own apps
             // (`itms-services:` installs an app, `facetime:` places a call).
-            return .failure(
-                .badRequest(
-                    "Query parameter 'scheme' names '\(scheme.lowercased())', which belongs to the OS or one of its own apps, never to a merchant's app.",
-                    parameter: "scheme"))
+            throw .badRequest(
+                "Query parameter 'scheme' names '\(scheme.lowercased())', which belongs to the OS or one of its own apps, never to a merchant's app.",
+                parameter: "scheme")
         }
-        let language: HelperLanguage
-        switch t.language() {
-        case .failure(let p): return .failure(p)
-        case .success(let l): language = l
-        }
-        let app: String?
-        switch t.app() {
-        case .failure(let p): return .failure(p)
-        case .success(let a): app = a
-        }
+        let language = try t.language()
+        let app = try t.app()
         let fallback: Bool
-        switch t.optional("fallback") {
-        case .failure(let p): return .failure(p)
-        case .success(nil), .success("false"): fallback = false
-        case .success("true"): fallback = true
-        case .success(_):
-            return .failure(.badRequest("Query parameter 'fallback' must be 'true' or 'false'.", parameter: "fallback"))
+        switch try t.optional("fallback") {
+        case nil, "false": fallback = false
+        case "true": fallback = true
+        case _?: throw .badRequest("Query parameter 'fallback' must be 'true' or 'false'.", parameter: "fallback")
         }
         let origin = configuration.publicOrigin
         if fallback {
             // Case 2b: the same URL with the app's custom scheme.
-            return .success(Self.redirect(to: "\(scheme.lowercased())://\(origin.authority)\(t.rawPathAndQuery)"))
+            return Self.redirect(to: "\(scheme.lowercased())://\(origin.authority)\(t.rawPathAndQuery)")
         }
         // Case 2: to the back-link page, whose link is this URL plus fallback=true (an existing fallback=false
         // is dropped so the link carries one unambiguous value).
@@ -254,36 +223,23 @@ public struct HelperEndpoints: Sendable {
         var location =
             "\(configuration.trampolineOrigin)\(trampolineURLPath)?target=\(PercentEncoding.encodeComponent(target))&language=\(language.rawValue)"
         if let app { location += "&app=\(PercentEncoding.encodeComponent(app))" }
-        return .success(Self.redirect(to: location))
+        return Self.redirect(to: location)
     }
 
-    private func trampoline(_ t: ParsedTarget) -> Result<HelperResponse, HelperProblem> {
-        let target: String
-        switch t.required("target", "the payment url to link back to") {
-        case .failure(let p): return .failure(p)
-        case .success(let v): target = v
-        }
+    private func trampoline(_ t: ParsedTarget) throws(HelperProblem) -> HelperResponse {
+        let target = try t.required("target", "the payment url to link back to")
         guard isOwnURL(target) else {
-            return .failure(
-                .badRequest(
-                    "Query parameter 'target' must be an http(s) URL on this server's public base \(configuration.publicOrigin)\(configuration.root) without userinfo or fragment; the back-link page links nowhere else.",
-                    parameter: "target"))
+            throw .badRequest(
+                "Query parameter 'target' must be an http(s) URL on this server's public base \(configuration.publicOrigin)\(configuration.root) without userinfo or fragment; the back-link page links nowhere else.",
+                parameter: "target")
         }
-        let language: HelperLanguage
-        switch t.language() {
-        case .failure(let p): return .failure(p)
-        case .success(let l): language = l
-        }
-        let app: String?
-        switch t.app() {
-        case .failure(let p): return .failure(p)
-        case .success(let a): app = a
-        }
+        let language = try t.language()
+        let app = try t.app()
         var response = Self.document(
             "text/html; charset=utf-8",
             HelperDocuments.trampolinePage(target: target, language: language, app: app), html: true)
         response.headers.append(HelperHeader("Content-Language", language.rawValue))
-        return .success(response)
+        return response
     }
 
     /// `target` is an absolute URL on the public origin, under the root, made only of RFC 3986 characters, with no dot
@@ -360,18 +316,18 @@ struct ParsedTarget {
     var rawQueryItems: [(name: String, piece: String)]
     var items: [(name: String, value: String)]
 
-    static func parse(_ target: String) -> Result<ParsedTarget, HelperProblem> {
+    static func parse(_ target: String) throws(HelperProblem) -> ParsedTarget {
         guard target.hasPrefix("/") else {
-            return .failure(.badRequest("The request target must be an absolute path (origin form)."))
+            throw .badRequest("The request target must be an absolute path (origin form).")
         }
         if PercentEncoding.containsControl(target) || target.contains("#") {
-            return .failure(.badRequest("The request URL contains a control character or a raw '#'."))
+            throw .badRequest("The request URL contains a control character or a raw '#'.")
         }
         let uri = canonicalURI(target)
         let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let rawPath = parts.first.map(String.init) ?? ""
         guard let path = PercentEncoding.decodeComponent(rawPath), !PercentEncoding.containsControl(path) else {
-            return .failure(.badRequest("The request path has a malformed percent-escape or an encoded control character."))
+            throw .badRequest("The request path has a malformed percent-escape or an encoded control character.")
         }
         var raw: [(name: String, piece: String)] = []
         var items: [(name: String, value: String)] = []
@@ -379,22 +335,18 @@ struct ParsedTarget {
             for piece in parts[1].split(separator: "&", omittingEmptySubsequences: true) {
                 let (n, v) = PercentEncoding.splitQueryItem(piece)
                 guard let name = PercentEncoding.decodeComponent(n), let value = PercentEncoding.decodeComponent(v) else {
-                    return .failure(.badRequest("A query parameter has a malformed percent-escape or is not UTF-8."))
+                    throw .badRequest("A query parameter has a malformed percent-escape or is not UTF-8.")
                 }
                 guard !PercentEncoding.containsControl(name), !PercentEncoding.containsControl(value) else {
-                    return .failure(
-                        .badRequest(
-                            "A query parameter contains a control character (CR, LF, NUL …).",
-                            parameter: PercentEncoding.containsControl(name) ? nil : name))
+                    throw .badRequest(
+                        "A query parameter contains a control character (CR, LF, NUL …).",
+                        parameter: PercentEncoding.containsControl(name) ? nil : name)
                 }
                 raw.append((name, String(piece)))
                 items.append((name, value))
             }
         }
-        return .success(
-            ParsedTarget(
-                path: rawPath, rawPathAndQuery: uri,
-                rawQueryItems: raw, items: items))
+        return ParsedTarget(path: rawPath, rawPathAndQuery: uri, rawQueryItems: raw, items: items)
     }
 
     /// Percent-encodes bytes RFC 3986 does not allow literally; leaves existing escapes alone.
@@ -403,47 +355,35 @@ struct ParsedTarget {
     }
 
     /// The single decoded value of `name`, or nil when absent; given twice → a problem (ambiguous).
-    func optional(_ name: String) -> Result<String?, HelperProblem> {
+    func optional(_ name: String) throws(HelperProblem) -> String? {
         let values = items.filter { $0.name == name }
         if values.count > 1 {
-            return .failure(
-                .badRequest("Query parameter '\(name)' is given \(values.count) times; give it once.", parameter: name))
+            throw .badRequest("Query parameter '\(name)' is given \(values.count) times; give it once.", parameter: name)
         }
-        return .success(values.first?.value)
+        return values.first?.value
     }
 
-    func required(_ name: String, _ what: String) -> Result<String, HelperProblem> {
-        switch optional(name) {
-        case .failure(let p): return .failure(p)
-        case .success(nil), .success(""):
-            return .failure(.badRequest("Query parameter '\(name)' is required: \(what).", parameter: name))
-        case .success(let v?): return .success(v)
+    func required(_ name: String, _ what: String) throws(HelperProblem) -> String {
+        guard let value = try optional(name), !value.isEmpty else {
+            throw .badRequest("Query parameter '\(name)' is required: \(what).", parameter: name)
         }
+        return value
     }
 
-    func language() -> Result<HelperLanguage, HelperProblem> {
+    func language() throws(HelperProblem) -> HelperLanguage {
         let allowed = HelperLanguage.allCases.map(\.rawValue).joined(separator: ", ")
-        switch required("language", "one of \(allowed)") {
-        case .failure(let p): return .failure(p)
-        case .success(let tag):
-            guard let l = HelperLanguage(tag: tag) else {
-                return .failure(.badRequest("Query parameter 'language' must be one of \(allowed).", parameter: "language"))
-            }
-            return .success(l)
+        guard let language = HelperLanguage(tag: try required("language", "one of \(allowed)")) else {
+            throw .badRequest("Query parameter 'language' must be one of \(allowed).", parameter: "language")
         }
+        return language
     }
 
-    func app() -> Result<String?, HelperProblem> {
-        switch optional("app") {
-        case .failure(let p): return .failure(p)
-        case .success(nil), .success(""): return .success(nil)
-        case .success(let a?):
-            guard a.count <= HelperEndpoints.maxAppNameLength else {
-                return .failure(
-                    .badRequest(
-                        "Query parameter 'app' is longer than \(HelperEndpoints.maxAppNameLength) characters.", parameter: "app"))
-            }
-            return .success(a)
+    func app() throws(HelperProblem) -> String? {
+        guard let app = try optional("app"), !app.isEmpty else { return nil }
+        guard app.count <= HelperEndpoints.maxAppNameLength else {
+            throw .badRequest(
+                "Query parameter 'app' is longer than \(HelperEndpoints.maxAppNameLength) characters.", parameter: "app")
         }
+        return app
     }
 }
