@@ -22,7 +22,8 @@
 //                                       PlainviewURL (WHATWG URL, UTS #46 hosts, percent-coding, scheme classes; pure)
 //
 //   PlainviewSupport (not a product: the JSON reader and writer, the HTML/XML/JSON escapers, the ASCII test, the
-//   search for programs on PATH) sits under every target that writes output or starts a program.
+//   search for programs on PATH, the threads that run work in parallel in order) sits under every target that
+//   writes output, starts a program or a thread.
 //   plainview-webkit (the WebKitGTK driver: dlopen, Xvfb) ──► PlainviewRecordingProxy (SwiftNIO, NIOSSL; a
 //   loopback proxy answering from the flow's recordings). The benchmarks are a package of their own
 //   (Benchmarks/Package.swift), so `swift build` never builds them.

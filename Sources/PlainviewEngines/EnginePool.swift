@@ -5,6 +5,7 @@
 // back in the flows' order whatever order they finished in.
 import FlowSimulator
 import Foundation
+import PlainviewSupport
 
 public final class EnginePool {
     /// The engines' name (`chromium`, `webkit`).
@@ -14,7 +15,7 @@ public final class EnginePool {
     /// Starts `jobs` engines made by `make`, at the same time (start-up is paid once, not once per engine). Fails
     /// with the first engine's failure when any cannot start, having shut down the ones that did.
     public init(jobs: Int, make: @escaping @Sendable () throws(EngineFailure) -> any WebEngine) throws(EngineFailure) {
-        let made = Self.parallel(Array(0..<max(1, jobs))) { _ -> Result<Box, EngineFailure> in
+        let made = Threads.each(Array(0..<max(1, jobs))) { _ -> Result<Box, EngineFailure> in
             do throws(EngineFailure) { return .success(Box(try make())) } catch { return .failure(error) }
         }
         var engines: [any WebEngine] = []
@@ -41,10 +42,10 @@ public final class EnginePool {
     /// `run(flow, engine)` for every flow, up to `jobs` at once, each engine running one flow at a time, the flows
     /// started in their order; the results in the order of `flows`.
     public func map(_ flows: [Flow], _ run: @escaping @Sendable (Flow, any WebEngine) -> FlowResult) -> [FlowResult] {
-        let queue = WorkQueue(order: Array(flows.indices))
-        let results = ResultSlots(count: flows.count)
+        let queue = IndexQueue(order: Array(flows.indices))
+        let results = ResultSlots<FlowResult>(count: flows.count)
         let workers = engines.prefix(max(1, min(engines.count, flows.count))).map(Box.init)
-        _ = Self.parallel(workers) { worker in
+        _ = Threads.each(workers) { worker in
             while let i = queue.next() { results.set(i, run(flows[i], worker.engine)) }
             return true
         }
@@ -61,17 +62,17 @@ public final class EnginePool {
     public func explore(_ flows: [Flow], model: [FlowResult]? = nil) -> [FlowResult] {
         guard jobs > 1 else { return map(flows) { Simulator.explore($0, engine: $1) } }
         let weights = (model ?? flows.map { Simulator.explore($0) }).map(\.branches.count)
-        let queue = WorkQueue(order: Self.startOrder(count: flows.count, weights: weights))
-        let results = ResultSlots(count: flows.count)
+        let queue = IndexQueue(order: Self.startOrder(count: flows.count, weights: weights))
+        let results = ResultSlots<FlowResult>(count: flows.count)
         let lender = EngineLender(engines)
         let jobs = jobs
-        _ = Self.parallel(Array(0..<min(jobs, flows.count))) { _ in
+        _ = Threads.each(Array(0..<min(jobs, flows.count))) { _ in
             while let i = queue.next() {
                 results.set(
                     i,
                     Simulator.explore(flows[i]) { next in
                         let threads = Self.branchThreads(jobs: jobs, expected: i < weights.count ? weights[i] : jobs)
-                        _ = Self.parallel(Array(0..<threads)) { _ in
+                        _ = Threads.each(Array(0..<threads)) { _ in
                             while let run = next() { lender.with { run($0) } }
                             return true
                         }
@@ -94,25 +95,6 @@ public final class EnginePool {
 
     /// Ends every engine's processes.
     public func shutdown() { engines.forEach { $0.shutdown() } }
-
-    /// `body` for each item on a thread of its own (16 MB of stack, as deep pages need on the main thread), the
-    /// results in the items' order once all have ended.
-    static func parallel<T, R>(_ items: [T], _ body: @escaping (T) -> R) -> [R] {
-        let slots = Slots<R>(count: items.count)
-        let group = DispatchGroup()
-        for (i, item) in items.enumerated() {
-            group.enter()
-            let work = Unchecked { slots.set(i, body(item)) }
-            let thread = Thread {
-                work.value()
-                group.leave()
-            }
-            thread.stackSize = 16 << 20
-            thread.start()
-        }
-        group.wait()
-        return slots.values
-    }
 }
 
 /// An engine handed to the thread that drives it; only that thread uses it until it ends.
@@ -140,47 +122,3 @@ private final class EngineLender: @unchecked Sendable {
         condition.unlock()
     }
 }
-
-/// A value a thread takes over (the work of one thread; nothing else touches it meanwhile).
-private struct Unchecked<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
-}
-
-/// The next flow to run, for whichever engine is free, in the given order.
-private final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next_ = 0
-    private let order: [Int]
-    init(order: [Int]) { self.order = order }
-
-    func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard next_ < order.count else { return nil }
-        next_ += 1
-        return order[next_ - 1]
-    }
-}
-
-/// One result per flow, written by the thread that ran it.
-private final class Slots<R>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [R?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ i: Int, _ value: R) {
-        lock.lock()
-        defer { lock.unlock() }
-        slots[i] = value
-    }
-
-    /// Every slot's value (all are set once the threads have ended).
-    var values: [R] {
-        lock.lock()
-        defer { lock.unlock() }
-        return slots.map { $0! }
-    }
-}
-
-private typealias ResultSlots = Slots<FlowResult>

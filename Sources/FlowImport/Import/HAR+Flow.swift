@@ -144,7 +144,7 @@ public enum HARFlowBuilder {
         if let given {
             steps = given
         } else {
-            (steps, unexplained) = inferredSteps(navigations)
+            (steps, unexplained) = inferredSteps(log.entries)
         }
 
         var ending: HARFlowDraft.Ending?
@@ -187,59 +187,86 @@ public enum HARFlowBuilder {
     /// in a frame) is a tap; one the recording says the page started is none; one it says nothing about is a tap
     /// unless the page before it leads there by itself. `unexplained` lists the page's own navigations that nothing
     /// Plainview reads on the pages before them explains.
-    static func inferredSteps(_ navigations: some Sequence<HAREntry>) -> (steps: [HARFlowDraft.Step], unexplained: [String]) {
-        var steps: [HARFlowDraft.Step] = []
-        var unexplained: [String] = []
-        var lastMain: HAREntry?
-        var lastFrame: HAREntry?
-        var previous: HAREntry?
-        // A page is read once, though both where it leads by itself and what was typed on it are asked of it.
-        var scans: [String: PageScanResult?] = [:]
-        func scan(_ page: HAREntry) -> PageScanResult? {
-            if let known = scans[page.path] { return known }
-            let result = page.response.content.body.flatMap {
-                try? PageScanner.scan(Array($0), contentType: page.response.contentType, documentURL: page.request.url)
-            }
-            scans = [page.path: result] // the pages asked about are the latest ones: keep one
-            return result
-        }
-        for e in navigations where isWeb(e.request.url) && e.response.status >= 100 {
+    ///
+    /// Which pages each navigation is judged against is found first, in order, without reading a page. The
+    /// judging reads pages (the costly part) and is done on every core (Threads.map), in runs of consecutive
+    /// navigations so that a page asked about by several is read once per run; the answers are put together in
+    /// recorded order, so the steps are those of one thread judging one navigation after another.
+    static func inferredSteps(
+        _ entries: [HAREntry], threads: Int = Threads.cores
+    ) -> (steps: [HARFlowDraft.Step], unexplained: [String]) {
+        // Indices into `entries`: the navigation, the main page before it, and the last frame before it.
+        var questions: [(next: Int, main: Int, frame: Int?)] = []
+        var lastMain: Int?
+        var lastFrame: Int?
+        var previous: Int?
+        for i in entries.indices where entries[i].role != .subresource {
+            let e = entries[i]
+            guard isWeb(e.request.url), e.response.status >= 100 else { continue }
             defer {
-                previous = e
-                if e.role == .frame { lastFrame = e } else { lastMain = e }
+                previous = i
+                if e.role == .frame { lastFrame = i } else { lastMain = i }
             }
             guard let main = lastMain else { continue } // the first page (and anything before it)
-            let target = canonical(e.request.url)
-            if let p = previous, let loc = p.response.location, let r = resolve(loc, against: p.request.url),
-                canonical(r) == target
+            if let p = previous.map({ entries[$0] }), let loc = p.response.location,
+                let r = resolve(loc, against: p.request.url), canonical(r) == canonical(e.request.url)
             {
                 continue // a redirect hop
             }
-            let inFrame = e.role == .frame
-            switch e.cause {
-            case .user(let evidence):
-                var why = "the recording says the user started it (\(evidence))"
-                if inFrame { why += ", inside a frame" }
-                if e.request.method == "POST" { why += "; a form the user submitted" }
-                steps += typedFields(submitting: e, from: inFrame ? lastFrame : main, scan: scan)
-                steps.append(.tap(url: e.request.url, why: why))
-            case .page(let evidence):
-                let explained =
-                    leadsByItself(from: main, to: e, scan: scan)
-                    || lastFrame.map { leadsByItself(from: $0, to: e, scan: scan) } == true
-                if !explained {
-                    unexplained.append(
-                        "\(e.path): the recording says the page itself went to \(e.request.url) (\(evidence)), but nothing Plainview reads on the pages before it leads there: a script only a real engine runs (replay with --engine; if the model stops before it, say so with expect.modelOutcome)"
-                    )
+            questions.append((i, main, lastFrame))
+        }
+        let run = 32
+        let answers = Threads.map((questions.count + run - 1) / run, threads: threads) { r in
+            // A page is read once, though both where it leads by itself and what was typed on it are asked of it.
+            var latest: (path: String, result: PageScanResult?)?
+            func scan(_ page: HAREntry) -> PageScanResult? {
+                if let latest, latest.path == page.path { return latest.result }
+                let result = page.response.content.body.flatMap {
+                    try? PageScanner.scan(Array($0), contentType: page.response.contentType, documentURL: page.request.url)
                 }
-            case .unknown:
-                if !inFrame, !leadsByItself(from: main, to: e, scan: scan) {
-                    steps += typedFields(submitting: e, from: main, scan: scan)
-                    steps.append(.tap(url: e.request.url, why: tapReason(from: main, to: e)))
-                }
+                latest = (page.path, result) // the pages asked about are the latest ones: keep one
+                return result
+            }
+            return questions[(r * run)..<min(questions.count, (r + 1) * run)].map { q in
+                judge(entries[q.next], main: entries[q.main], frame: q.frame.map { entries[$0] }, scan: scan)
             }
         }
+        var steps: [HARFlowDraft.Step] = []
+        var unexplained: [String] = []
+        for answer in answers.joined() {
+            steps += answer.steps
+            if let why = answer.unexplained { unexplained.append(why) }
+        }
         return (steps, unexplained)
+    }
+
+    /// The steps one navigation `e` adds (typed fields, then the tap), or why nothing explains it, judged against
+    /// the main page before it and the last frame before it.
+    static func judge(
+        _ e: HAREntry, main: HAREntry, frame lastFrame: HAREntry?, scan: (HAREntry) -> PageScanResult?
+    ) -> (steps: [HARFlowDraft.Step], unexplained: String?) {
+        let inFrame = e.role == .frame
+        switch e.cause {
+        case .user(let evidence):
+            var why = "the recording says the user started it (\(evidence))"
+            if inFrame { why += ", inside a frame" }
+            if e.request.method == "POST" { why += "; a form the user submitted" }
+            let typed = typedFields(submitting: e, from: inFrame ? lastFrame : main, scan: scan)
+            return (typed + [.tap(url: e.request.url, why: why)], nil)
+        case .page(let evidence):
+            let explained =
+                leadsByItself(from: main, to: e, scan: scan)
+                || lastFrame.map { leadsByItself(from: $0, to: e, scan: scan) } == true
+            guard !explained else { return ([], nil) }
+            return (
+                [],
+                "\(e.path): the recording says the page itself went to \(e.request.url) (\(evidence)), but nothing Plainview reads on the pages before it leads there: a script only a real engine runs (replay with --engine; if the model stops before it, say so with expect.modelOutcome)"
+            )
+        case .unknown:
+            guard !inFrame, !leadsByItself(from: main, to: e, scan: scan) else { return ([], nil) }
+            let typed = typedFields(submitting: e, from: main, scan: scan)
+            return (typed + [.tap(url: e.request.url, why: tapReason(from: main, to: e))], nil)
+        }
     }
 
     /// What the user typed before submitting `next` from `page`: each field of the submitted form whose sent value

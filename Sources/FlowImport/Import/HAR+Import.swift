@@ -2,6 +2,7 @@
 // (into Pages/NAME); `plainview simulate FILE.har` drafts the same flow and runs it in memory (HARReplay).
 import Foundation
 import PlainviewConfig
+import PlainviewSupport
 
 public enum HARImport {
     public struct Options: Sendable {
@@ -118,31 +119,40 @@ public enum HARImport {
     /// What looks like a secret in the files, though no detector classified it (see SecretResidue). A large
     /// `flow.yaml` is scanned one block of pages at a time (never as one decoded copy of the whole file), and
     /// each block one page at a time, so the detectors' quick tests (SecretPrefilter) skip the pages that cannot
-    /// hold what a detector looks for; the findings of a block are listed as if it were scanned whole.
+    /// hold what a detector looks for; the findings of a block are listed as if it were scanned whole. The files
+    /// and blocks are scanned on all cores (Threads.map), their findings listed in file and block order.
     public static func residue(in files: [(name: String, data: Data)]) -> [SecretResidue.Finding] {
-        files.flatMap { f -> [SecretResidue.Finding] in
-            var found: [SecretResidue.Finding] = []
-            let marker = f.name == "flow.yaml" ? pageItem : nil
-            for (range, firstLine) in blocks(of: f.data, splittingAt: marker) {
-                let block = f.data[range]
-                guard let marker, String(validating: block, as: UTF8.self) != nil else {
-                    guard let text = String(validating: block, as: UTF8.self) ?? String(data: block, encoding: .isoLatin1)
-                    else { continue }
-                    found += SecretResidue.scan(text, file: f.name, firstLine: firstLine)
-                    continue
-                }
-                // UTF-8 as a whole, so in each page too (pages are cut just after a newline).
-                var inBlock: [(check: Int, finding: SecretResidue.Finding)] = []
-                for (pageRange, pageLine) in blocks(of: block, splittingAt: marker, size: 0) {
-                    let text = String(decoding: f.data[pageRange], as: UTF8.self)
-                    inBlock += SecretResidue.scanInOrder(text, file: f.name, firstLine: firstLine + pageLine - 1)
-                }
-                found += inBlock.enumerated().sorted {
-                    $0.element.check != $1.element.check ? $0.element.check < $1.element.check : $0.offset < $1.offset
-                }.map(\.element.finding)
+        let pieces = files.indices.flatMap { f in
+            let marker = files[f].name == "flow.yaml" ? pageItem : nil
+            return blocks(of: files[f].data, splittingAt: marker).map {
+                (file: f, range: $0.0, firstLine: $0.1, paged: marker != nil)
             }
-            return found
         }
+        return Threads.map(pieces.count, threads: Threads.cores) { p in
+            let piece = pieces[p]
+            return residue(in: files[piece.file], range: piece.range, firstLine: piece.firstLine, paged: piece.paged)
+        }.flatMap { $0 }
+    }
+
+    /// The residue of one piece of a file: when `paged` (a block of `flow.yaml`'s pages), page by page.
+    private static func residue(
+        in f: (name: String, data: Data), range: Range<Int>, firstLine: Int, paged: Bool
+    ) -> [SecretResidue.Finding] {
+        let block = f.data[range]
+        guard paged, String(validating: block, as: UTF8.self) != nil else {
+            guard let text = String(validating: block, as: UTF8.self) ?? String(data: block, encoding: .isoLatin1)
+            else { return [] }
+            return SecretResidue.scan(text, file: f.name, firstLine: firstLine)
+        }
+        // UTF-8 as a whole, so in each page too (pages are cut just after a newline).
+        var inBlock: [(check: Int, finding: SecretResidue.Finding)] = []
+        for (pageRange, pageLine) in blocks(of: block, splittingAt: pageItem, size: 0) {
+            let text = String(decoding: f.data[pageRange], as: UTF8.self)
+            inBlock += SecretResidue.scanInOrder(text, file: f.name, firstLine: firstLine + pageLine - 1)
+        }
+        return inBlock.enumerated().sorted {
+            $0.element.check != $1.element.check ? $0.element.check < $1.element.check : $0.offset < $1.offset
+        }.map(\.element.finding)
     }
 
     /// `\n  - `: where a page of flow.yaml starts (no secret spans it: every value is on its key's line).

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@testable import PlainviewSupport
+
+/// The engine pool and the import's parallel pieces rely on two promises: every item runs on a thread of its own
+/// at the same time (`each`), and the results come back in the items' order however the threads finish (`map`).
+@Suite struct ThreadsTests {
+    @Test(arguments: [1, 2, 3, 8])
+    func anOrderedMapGivesTheSerialResultsOnAnyNumberOfThreads(threads: Int) {
+        // Pieces of very different sizes, so the threads finish them out of order.
+        let work: (Int) -> [Int] = { i in (0..<(i % 7 == 0 ? 5_000 : 3)).map { $0 &* i } }
+        let serial = (0..<500).map(work)
+        #expect(Threads.map(500, threads: threads, work) == serial)
+        #expect(Threads.map(0, threads: threads, work).isEmpty)
+        #expect(Threads.map(1, threads: threads, work) == [work(0)])
+    }
+
+    /// Four items that each wait until all four have started finish only if all four run at once.
+    @Test func eachItemRunsOnAThreadOfItsOwnAllAtOnce() {
+        let arrived = Counter()
+        let results = Threads.each(Array(0..<4)) { item -> Int in
+            arrived.add()
+            while arrived.value < 4 { sched_yield() }
+            return item * 10
+        }
+        #expect(results == [0, 10, 20, 30])
+    }
+
+    #if os(Linux)
+    /// A thread's stack is the 16 MB that deep pages need, not a new thread's smaller default: the mapping that
+    /// holds a local of the thread (from /proc/self/maps) is at least that large.
+    @Test func aThreadHasTheStackDeepWorkNeeds() {
+        let sizes = Threads.each([1, 2]) { _ -> Int in
+            var local = 0
+            let address = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+            let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
+            for line in maps.split(separator: "\n") {
+                let bounds = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                if bounds.count == 2, bounds[0] <= address, address < bounds[1] { return Int(bounds[1] - bounds[0]) }
+            }
+            return 0
+        }
+        #expect(sizes.allSatisfy { $0 >= Threads.stackSize }, "\(sizes)")
+    }
+    #endif
+
+    final class Counter: @unchecked Sendable {
+        private let lock = ThreadLock()
+        private var count = 0
+        func add() { lock.locked { count += 1 } }
+        var value: Int { lock.locked { count } }
+    }
+}
