@@ -1,7 +1,8 @@
 // `plainview import` on generated recordings: a long session (20,000 document entries, each page with a
 // token link, an e-mail, a card and a session cookie) and one response setting 200,000 cookies. Reported as
-// entries (or cookies) per second and MB/s of HAR, in process (read, redact, draft, write the folder), and the
-// peak memory of the `plainview import` process as a multiple of the file size. Targets (issue 34, item 3):
+// entries (or cookies) per second and MB/s of HAR, in process (read, redact, draft, write the folder) on the wall
+// clock, as the import spreads some of its work over the cores (the note gives the CPU time of all threads), and
+// the peak memory of the `plainview import` process as a multiple of the file size. Targets (issue 34, item 3):
 // at least 10 MB/s, and a peak of at most 3× the file on the documents recording.
 import FlowSimulator
 import Foundation
@@ -27,14 +28,16 @@ enum ImportBench {
         }
         var out: [Metric] = []
         /// Items per second and MB/s for one in-process import of `har`. The target: the whole recording imports
-        /// within 30 s of CPU (before, neither finished within 300 s), so the rate target is items ÷ 30.
+        /// within 30 s (before, neither finished within 300 s), so the rate target is items ÷ 30.
         func measure(_ har: URL, _ items: Int, rateName: String, mbName: String, what: String, target: Double) {
-            guard let (seconds, bytes) = importOnce(har, into: dir.appendingPathComponent(rateName)) else { return }
+            guard let (seconds, cpu, bytes) = importOnce(har, into: dir.appendingPathComponent(rateName)) else { return }
             let rate = Double(items) / seconds
             out.append(
                 Metric(
                     name: rateName, value: rate, unit: "1/s", target: ">= \(Int(target))", pass: rate >= target,
-                    note: "\(items) \(what) in \(String(format: "%.2f", seconds)) s CPU: read, redact, draft, write"))
+                    note:
+                        "\(items) \(what) in \(String(format: "%.2f", seconds)) s (\(String(format: "%.2f", cpu)) s CPU): read, redact, draft, write"
+                ))
             let mbPerSecond = Double(bytes) / 1e6 / seconds
             out.append(
                 Metric(
@@ -78,20 +81,27 @@ enum ImportBench {
     static let minimumMBPerSecond = 10.0
     static let maximumPeakOverFileSize = 3.0
 
-    /// One in-process import (best of two): CPU seconds and the HAR's size.
-    static func importOnce(_ har: URL, into folder: URL) -> (Double, Int)? {
+    /// One in-process import (the faster of two): its wall-clock seconds, the CPU seconds of all threads in that
+    /// run, and the HAR's size.
+    static func importOnce(_ har: URL, into folder: URL) -> (wall: Double, cpu: Double, bytes: Int)? {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: har.path)[.size] as? Int) ?? 0
-        var best = Double.infinity
-        for _ in 0..<2 {
+        var best = (wall: Double.infinity, cpu: Double.infinity)
+        for round in 0..<2 {
+            // A new folder each time, removed untimed: replacing a folder of 20,000 files is the file system's time.
+            let folder = folder.appendingPathExtension("\(round)")
+            defer { try? FileManager.default.removeItem(at: folder) }
             let writer = HARFlowWriter.Options(name: "bench", source: har.path)
-            let start = Measure.threadCPUSeconds()
-            guard (try? HARImport.run(har: har, name: har.path, to: folder, force: true, options: .init(writer: writer))) != nil
+            let clock = ContinuousClock()
+            let startCPU = Measure.processCPUSeconds()
+            let start = clock.now
+            guard (try? HARImport.run(har: har, name: har.path, to: folder, force: false, options: .init(writer: writer))) != nil
             else {
                 return nil
             }
-            best = min(best, Measure.threadCPUSeconds() - start)
+            let wall = Measure.seconds(clock.now - start)
+            if wall < best.wall { best = (wall, Measure.processCPUSeconds() - startCPU) }
         }
-        return (best, bytes)
+        return (best.wall, best.cpu, bytes)
     }
 
     static func peakMemory(_ har: URL, out: URL) -> Metric {

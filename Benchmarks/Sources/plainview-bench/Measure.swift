@@ -27,6 +27,13 @@ enum Measure {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// The CPU time of every thread of this process in seconds (CLOCK_PROCESS_CPUTIME_ID).
+    static func processCPUSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+
     /// Runs `batch` (which does n operations and returns n) until `seconds` of this thread's CPU time have
     /// passed, `rounds` times; returns the best rate in operations per second: the "on one core" figure.
     /// On a shared machine the wall clock also counts the time other processes hold the core, which says
