@@ -193,7 +193,7 @@ public enum HARFlowBuilder {
     /// navigations so that a page asked about by several is read once per run; the answers are put together in
     /// recorded order, so the steps are those of one thread judging one navigation after another.
     static func inferredSteps(
-        _ entries: [HAREntry], threads: Int = Threads.cores
+        _ entries: [HAREntry], threads: Int = ProcessInfo.processInfo.activeProcessorCount
     ) -> (steps: [HARFlowDraft.Step], unexplained: [String]) {
         // Indices into `entries`: the navigation, the main page before it, and the last frame before it.
         var questions: [(next: Int, main: Int, frame: Int?)] = []

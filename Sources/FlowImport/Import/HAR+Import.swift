@@ -128,7 +128,7 @@ public enum HARImport {
                 (file: f, range: $0.0, firstLine: $0.1, paged: marker != nil)
             }
         }
-        return Threads.map(pieces.count, threads: Threads.cores) { p in
+        return Threads.map(pieces.count, threads: ProcessInfo.processInfo.activeProcessorCount) { p in
             let piece = pieces[p]
             return residue(in: files[piece.file], range: piece.range, firstLine: piece.firstLine, paged: piece.paged)
         }.flatMap { $0 }

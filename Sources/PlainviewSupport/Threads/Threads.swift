@@ -48,9 +48,6 @@ package enum Threads {
         return slots.values
     }
 
-    /// This machine's online cores (at least 1).
-    package static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
-
     /// Starts a joinable thread running `work`; nil when the system will not start one.
     private static func start(_ work: ThreadWork) -> pthread_t? {
         var attributes = pthread_attr_t()
