@@ -21,16 +21,14 @@ nonisolated(unsafe) var benchSink: Int = 0
 
 enum Measure {
     /// This thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID).
-    static func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    static func threadCPUSeconds() -> Double { seconds(of: CLOCK_THREAD_CPUTIME_ID) }
 
     /// The CPU time of every thread of this process in seconds (CLOCK_PROCESS_CPUTIME_ID).
-    static func processCPUSeconds() -> Double {
+    static func processCPUSeconds() -> Double { seconds(of: CLOCK_PROCESS_CPUTIME_ID) }
+
+    private static func seconds(of clock: clockid_t) -> Double {
         var ts = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts)
+        clock_gettime(clock, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
