@@ -1,7 +1,8 @@
-// The one place that runs work on threads of Plainview's own: the engine pool (one thread per engine) and the
-// import's independent pieces (the residue check of every written file, the drafting's page checks). Results
-// always come back in the items' order, so a parallel run's output is the serial run's, whatever the timing.
-// POSIX threads, so this module stays free of Foundation.
+// The one place that spreads work over threads and gathers the results: the engine pool (one thread per engine)
+// and the import's independent pieces (the residue check of every written file, the drafting's page checks).
+// Results always come back in the items' order, so a parallel run's output is the serial run's, whatever the
+// timing. (A single background task, such as the WebKit driver's reader, starts its own thread.) POSIX threads,
+// so this module stays free of Foundation.
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
