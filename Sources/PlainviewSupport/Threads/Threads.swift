@@ -36,6 +36,7 @@ package enum Threads {
     /// index order. One thread, or one piece, runs on the calling thread alone. The calling thread works too, so
     /// fewer threads start (each new thread gets a heap of its own from the C allocator, more memory in use).
     package static func map<R>(_ count: Int, threads: Int, _ body: (Int) -> R) -> [R] {
+        guard count > 0 else { return [] } // no pieces (a negative count too): nothing to run
         let workers = max(1, min(threads, count))
         guard workers > 1 else { return (0..<count).map(body) }
         let queue = IndexQueue(order: Array(0..<count))
