@@ -172,6 +172,18 @@ import TestSupport
         #expect(SecretPrefilter.hasIgnoringCase("<TextArea name=x>", "<textarea"))
         #expect(!SecretPrefilter.hasIgnoringCase("<text area>", "<textarea"))
         #expect(SecretPrefilter.has("a@b", "@") && !SecretPrefilter.has("ab", "@"))
+        #expect(SecretPrefilter.has("application/json", "json") && !SecretPrefilter.has("application/jso", "json"))
+    }
+
+    /// An e-mail placeholder as a URL writes it: every `@` as `%40`, byte by byte in ASCII text and by Foundation
+    /// outside it, with the same answer.
+    @Test(arguments: [
+        ("redacted1@example.invalid", "redacted1%40example.invalid"), ("no-at", "no-at"), ("@@", "%40%40"),
+        ("", ""), ("a@b@", "a%40b%40"), ("ä@b", "ä%40b"),
+    ])
+    func percentEncodedAt(_ pair: (String, String)) {
+        #expect(Redactor.percentEncodedAt(pair.0) == pair.1)
+        #expect(Redactor.percentEncodedAt(pair.0) == pair.0.replacingOccurrences(of: "@", with: "%40"))
     }
 
     /// The byte answers of `has` and `hasIgnoringCase` are the Foundation answers they stand in for, in ASCII text
@@ -181,9 +193,12 @@ import TestSupport
         "<\u{0301}textarea", "FORM-DATA; name=x", "ſecret <textarea>", "ﬀorm-data <TEXTAREA", "\"k\": 1", "",
         // ſ and the Kelvin sign case-fold to s and k: a word holding those letters is Foundation's to answer.
         "claſſ=x", "\u{212A}ey: 1", "Class Key",
+        // Words: in ASCII text, across CR LF, with a combining mark on their last letter, split, at either end.
+        "application/json", "text/html; charset=utf-8", "jso\u{0301}n", "js\r\non", "https://x", ":/ /",
+        "REDACTED-TOKEN-1", "xREDACTED-", "REDACTED", "sessionid", "sessi\u{0308}on", "json\r\n",
     ])
     func theQuickTestsAnswerAsFoundation(text: String) {
-        for c in ["@", "<", "\"", ":", "\r", "\n"] {
+        for c in ["@", "<", "\"", ":", "\r", "\n", "json", "://", "REDACTED-", "session", "on\r", "\r\n"] {
             #expect(SecretPrefilter.has(text, c) == text.contains(c), "\(text.debugDescription) \(c.debugDescription)")
         }
         for word in ["<textarea", "form-data", "data", "class", "key", "Data"] {

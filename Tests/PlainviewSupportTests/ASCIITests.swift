@@ -44,4 +44,26 @@ import Testing
         #expect(ASCII.isASCII(text.prefix(10)))
         #expect(ASCII.isASCII(text.suffix(1)) == false)
     }
+
+    /// `ASCII.contains`: the needle's bytes together, anywhere (first, last, the whole), or within a range only;
+    /// a needle longer than the bytes, or met only in part, is not there; an empty one is everywhere.
+    @Test(arguments: [
+        ("json", "application/json", true), ("json", "json", true), ("json", "jsonp", true), ("json", "jso", false),
+        ("json", "js on", false), ("://", "https://x", true), ("://", ":/", false), ("", "", true), ("", "abc", true),
+        ("aab", "aaab", true), ("abab", "abaabab", true), ("x", "", false),
+    ])
+    func containsBytes(_ row: (String, String, Bool)) {
+        let needle = Array(row.0.utf8), hay = Array(row.1.utf8)
+        #expect(ASCII.contains(needle, in: hay) == row.2, "\(row)")
+        #expect(ASCII.contains(needle, in: hay, within: 0..<hay.count) == row.2, "\(row)")
+    }
+
+    @Test func containsWithinARange() {
+        let hay = Array("token=REDACTED-1 other".utf8)
+        let needle = Array("REDACTED-".utf8)
+        #expect(ASCII.contains(needle, in: hay, within: 6..<16))
+        #expect(!ASCII.contains(needle, in: hay, within: 7..<16))
+        #expect(!ASCII.contains(needle, in: hay, within: 6..<14))
+        #expect(ASCII.contains([], in: hay, within: 3..<3))
+    }
 }

@@ -335,7 +335,7 @@ public enum HARFlowBuilder {
         let raw = [UInt8](body)
         let ascii = ASCII.isASCII(raw)
         let lowered = ascii ? raw.map(SecretPrefilter.lowered) : []
-        func mayHold(_ word: String) -> Bool { !ascii || SecretPrefilter.find(Array(word.utf8), in: lowered) }
+        func mayHold(_ word: String) -> Bool { !ascii || ASCII.contains(Array(word.utf8), in: lowered) }
         for m in mayHold("refresh") ? metaRefresh.matches(in: html) : [] {
             if let u = m.group(1, in: html as NSString),
                 let r = resolve(BrowserEscapes.decodeCharacterReferences(u), against: base),
@@ -359,7 +359,7 @@ public enum HARFlowBuilder {
             }
         }
         // Case-sensitive, ASCII: a byte test in any body (invalid bytes decode to U+FFFD, never to ASCII).
-        for m in SecretPrefilter.find(Array("location".utf8), in: raw) ? scriptLocation.matches(in: html) : [] {
+        for m in ASCII.contains(Array("location".utf8), in: raw) ? scriptLocation.matches(in: html) : [] {
             if let u = m.group(1, in: html as NSString), let r = resolve(u, against: base), canonical(r) == target {
                 return true
             }

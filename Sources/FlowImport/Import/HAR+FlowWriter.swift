@@ -313,11 +313,11 @@ public enum HARFlowWriter {
         if safe.count > 60 { safe = String(safe.prefix(60)) }
         let mime = contentType.lowercased()
         var ext = "html"
-        if mime.contains("json") {
+        if SecretPrefilter.has(mime, "json") {
             ext = "json"
         } else if mime.hasPrefix("text/plain") {
             ext = "txt"
-        } else if mime.contains("xml"), !mime.contains("xhtml") {
+        } else if SecretPrefilter.has(mime, "xml"), !SecretPrefilter.has(mime, "xhtml") {
             ext = "xml"
         }
         for h in [".html", ".htm", ".php", ".aspx", ".jsp", ".json", ".txt", ".xml"] where safe.hasSuffix(h) {

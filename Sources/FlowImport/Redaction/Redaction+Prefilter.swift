@@ -181,7 +181,7 @@ struct SecretPrefilter {
                 }
                 e += 1
             }
-            guard e - v >= 16, letter, digit, !SecretPrefilter.find(redacted, in: u, from: v, to: e) else { continue }
+            guard e - v >= 16, letter, digit, !ASCII.contains(redacted, in: u, within: v..<e) else { continue }
             var n = k
             while n > 0, isSpace(u[n - 1]) { n -= 1 }
             if n > 0, isQuote(u[n - 1]) { n -= 1 }
@@ -204,15 +204,23 @@ struct SecretPrefilter {
         PercentEncoding.isASCIIAlphanumeric(b) || b == 0x5F || b == 0x2E || b == 0x2D || b == 0x5B || b == 0x5D || b == 0x24
     }
 
-    /// `text.contains(ascii)` (one ASCII character) as before, answered from the bytes when the byte is absent (no character is
-    /// canonically equivalent to an ASCII one), which is most of the time, and when the text is ASCII, where every
-    /// byte is a character of its own (CR LF, one character to Swift, is left to Foundation: CR and LF are not
-    /// answered from the bytes).
+    /// `text.contains(ascii)` as Foundation answers it, for an ASCII `ascii` without CR or LF answered from the
+    /// bytes when `text` is ASCII too: there every byte is a character of its own but CR LF (one character to
+    /// Swift, which a needle without CR and LF can neither match nor split). A one-byte `ascii` absent from the
+    /// bytes is absent from any text (the callers' characters, `@ " : <`, have no other canonically equivalent
+    /// spelling). Anything else is Foundation's answer.
     static func has(_ text: String, _ ascii: String) -> Bool {
-        guard ascii.utf8.count == 1, let b = ascii.utf8.first else { return text.contains(ascii) }
-        guard text.utf8.contains(b) else { return false }
-        if b != 0x0D, b != 0x0A, ASCII.isASCII(text) { return true }
-        return text.contains(ascii)
+        let needle = ascii.utf8
+        guard !needle.isEmpty, needle.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A }) else {
+            return text.contains(ascii)
+        }
+        if needle.count == 1, let b = needle.first, !text.utf8.contains(b) { return false }
+        guard ASCII.isASCII(text) else { return text.contains(ascii) }
+        if needle.count == 1 { return true }
+        var native = text
+        native.makeContiguousUTF8()
+        return native.utf8.withContiguousStorageIfAvailable { ASCII.contains(Array(needle), in: $0) }
+            ?? ASCII.contains(Array(needle), in: Array(text.utf8))
     }
 
     /// `text.range(of: word, options: .caseInsensitive) != nil` as before, answered from the bytes when no
@@ -252,17 +260,4 @@ struct SecretPrefilter {
 
     /// An ASCII upper-case letter as lower-case; any other byte as it is.
     static func lowered(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
-
-    /// `find` in `hay[from..<to]`.
-    static func find(_ needle: [UInt8], in hay: [UInt8], from: Int, to: Int) -> Bool {
-        guard let first = needle.first, needle.count <= to - from else { return false }
-        for i in from...(to - needle.count) where hay[i] == first {
-            var j = 1
-            while j < needle.count, hay[i + j] == needle[j] { j += 1 }
-            if j == needle.count { return true }
-        }
-        return false
-    }
-
-    static func find(_ needle: [UInt8], in hay: [UInt8]) -> Bool { find(needle, in: hay, from: 0, to: hay.count) }
 }

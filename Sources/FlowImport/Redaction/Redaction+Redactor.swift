@@ -200,11 +200,11 @@ public struct Redactor: Sendable {
 
         public init(mimeType: String) {
             let m = mimeType.lowercased()
-            if m.contains("x-www-form-urlencoded") {
+            if SecretPrefilter.has(m, "x-www-form-urlencoded") {
                 self = .form
-            } else if m.contains("json") {
+            } else if SecretPrefilter.has(m, "json") {
                 self = .json
-            } else if m.contains("html") || m.contains("xml") {
+            } else if SecretPrefilter.has(m, "html") || SecretPrefilter.has(m, "xml") {
                 self = .html
             } else {
                 self = .plain
@@ -221,7 +221,12 @@ public struct Redactor: Sendable {
         let lname = name.lowercased()
         let place = "\(location).\(name)"
         if config.cookies, lname == "cookie" {
-            let pairs = value.components(separatedBy: ";").map { part -> String in
+            // ASCII text is split on the byte (every byte a character, and `;` has no other spelling there).
+            let parts =
+                ASCII.isASCII(value)
+                ? value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+                : value.components(separatedBy: ";")
+            let pairs = parts.map { part -> String in
                 let leading = String(part.prefix { $0 == " " })
                 let trimmed = part.dropFirst(leading.count)
                 guard let eq = trimmed.firstIndex(of: "=") else { return part }
@@ -362,7 +367,7 @@ public struct Redactor: Sendable {
         guard !value.isEmpty, !isPlaceholder(value), matchesName(name) else { return false }
         // A URL-valued field (a return URL) stays a URL; its own secrets are redacted inside it.
         let v = (PercentEncoding.decodeComponent(value) ?? value).lowercased()
-        if v.hasPrefix("http://") || v.hasPrefix("https://") || v.hasPrefix("/") || v.contains("://") { return false }
+        if v.hasPrefix("http://") || v.hasPrefix("https://") || v.hasPrefix("/") || SecretPrefilter.has(v, "://") { return false }
         return true
     }
 
@@ -383,7 +388,7 @@ public struct Redactor: Sendable {
     /// The password of `https://user:password@host/`.
     private mutating func redactUserinfo(_ text: String, at location: String) -> String {
         // The expression needs a scheme's `://`.
-        guard SecretPrefilter.find(Array("://".utf8), in: Array(text.utf8)) else { return text }
+        guard ASCII.contains(Array("://".utf8), in: Array(text.utf8)) else { return text }
         return Redactor.userinfo.replace(in: text) { m, ns in
             guard let head = m.group(1, in: ns), let password = m.group(2, in: ns), !isPlaceholder(password) else { return nil }
             let key = HARForm.percentDecode(password)
@@ -680,7 +685,9 @@ public struct Redactor: Sendable {
     ) -> String {
         if !config.keepValues.isEmpty, config.keepValues.contains(found) || config.keepValues.contains(key) { return found }
         let placeholder: String
-        if let p = placeholderOf[key] ?? placeholderOf[found] {
+        let byKey = placeholderOf[key]
+        let byFound = found == key ? byKey : placeholderOf[found]
+        if let p = byKey ?? byFound {
             placeholder = p
         } else {
             let n = (counters[kind] ?? 0) + 1
@@ -700,19 +707,23 @@ public struct Redactor: Sendable {
             remember(placeholder: placeholder)
             if kind == .email { remember(placeholder: Redactor.percentEncodedAt(placeholder)) }
         }
-        if placeholderOf[found] == nil { placeholderOf[found] = placeholder }
-        learnSpellings(found: found, key: key, placeholder: placeholder)
+        if byFound == nil { placeholderOf[found] = placeholder }
+        learnSpellings(found: found, key: key, placeholder: placeholder, seenBoth: byKey != nil && byFound != nil)
         if !learning { record(kind, at: location, name: name, placeholder: placeholder) }
         return placeholder
     }
 
-    private mutating func learnSpellings(found: String, key: String, placeholder: String) {
-        var spellings: Set<String> = found == key ? [found] : [found, key]
+    /// `seenBoth`: `found` and `key` both had a placeholder before this replacement, so both were spellings of an
+    /// earlier one, and learnt then if ever (a spelling learnt keeps its first placeholder; what is a placeholder
+    /// only grows).
+    private mutating func learnSpellings(found: String, key: String, placeholder: String, seenBoth: Bool) {
         // A key of unreserved characters encodes and escapes to itself; a value without `&`, `%` or `+` decodes
         // to itself (most secrets: tokens, ids, cookies). Other pairs are worked out once: the spellings depend
         // only on `found` and `key` (the placeholder of a pair never changes).
         let plainKey = key.utf8.allSatisfy(PercentEncoding.isUnreserved)
         let plainFound = !found.utf8.contains(where: { $0 == 0x26 || $0 == 0x25 || $0 == 0x2B })
+        if plainKey, plainFound, seenBoth { return } // nothing to learn but `found` and `key`, learnt before
+        var spellings: Set<String> = found == key ? [found] : [found, key]
         if !plainKey || !plainFound {
             if spellingsLearnt[found] == key { return }
             spellingsLearnt[found] = key
@@ -812,7 +823,16 @@ public struct Redactor: Sendable {
 
     /// An e-mail placeholder as a URL writes it (`redacted1%40example.invalid`); any other text as it is.
     static func percentEncodedAt(_ s: String) -> String {
-        s.utf8.contains(0x40) ? s.replacingOccurrences(of: "@", with: "%40") : s
+        guard s.utf8.contains(0x40) else { return s }
+        // ASCII text (every placeholder) byte by byte: Foundation's replacement costs more than the rest of
+        // creating an e-mail's placeholder.
+        guard ASCII.isASCII(s) else { return s.replacingOccurrences(of: "@", with: "%40") }
+        var out: [UInt8] = []
+        out.reserveCapacity(s.utf8.count + 4)
+        for b in s.utf8 {
+            if b == 0x40 { out += [0x25, 0x34, 0x30] } else { out.append(b) }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// True when `s` holds `%40` (as written: the spelling of an e-mail in a URL).

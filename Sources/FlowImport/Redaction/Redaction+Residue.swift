@@ -136,7 +136,7 @@ public enum SecretResidue {
         for m in can.mayHoldAuthValue(decoded) ? authValue.matches(in: decoded) : [] {
             guard let name = m.group(1, in: ns), let value = m.group(2, in: ns) else { continue }
             guard isCredentialName(name) else { continue }
-            guard !Detectors.isPlaceholder(value), !value.contains("REDACTED-"), looksRandom(value) else { continue }
+            guard !Detectors.isPlaceholder(value), !SecretPrefilter.has(value, "REDACTED-"), looksRandom(value) else { continue }
             add(10, "auth-value", m.range(at: 2))
         }
         return out
@@ -144,7 +144,9 @@ public enum SecretResidue {
 
     /// A name with a credential word (`credentialWords`) or a word holding `session` or `sessid`.
     static func isCredentialName(_ name: String) -> Bool {
-        NamePattern.words(name).contains { credentialWords.contains($0) || $0.contains("session") || $0.contains("sessid") }
+        NamePattern.words(name).contains {
+            credentialWords.contains($0) || SecretPrefilter.has($0, "session") || SecretPrefilter.has($0, "sessid")
+        }
     }
 
     /// Letters and digits both, and at least 3.5 bits of Shannon entropy per character.

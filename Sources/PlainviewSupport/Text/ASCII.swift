@@ -34,4 +34,28 @@ package enum ASCII {
         }
         return high & 0x8080_8080_8080_8080 == 0
     }
+
+    /// True when the bytes of `needle` stand together somewhere in `hay` (an empty needle is everywhere).
+    package static func contains(_ needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first else { return true }
+        guard needle.count <= hay.count else { return false }
+        var i = 0
+        let last = hay.count - needle.count
+        while i <= last {
+            if hay[i] == first {
+                var j = 1
+                while j < needle.count, hay[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// `contains(_:in:)` over an array's bytes, or over those in `range` (the whole array when nil).
+    package static func contains(_ needle: [UInt8], in hay: [UInt8], within range: Range<Int>? = nil) -> Bool {
+        hay.withUnsafeBufferPointer { all in
+            contains(needle, in: range.map { UnsafeBufferPointer(rebasing: all[$0]) } ?? all)
+        }
+    }
 }
