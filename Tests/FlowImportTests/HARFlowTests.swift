@@ -290,6 +290,12 @@ import PlainviewConfig
         // The URL core resolves `..` and `%2e%2e` as a browser does: the path is `/`.
         (5, "https://x.example/ÅÄÖ/../%2e%2e", "text/html", "05-x.example.html"),
         (6, "https://X.example./ÅÄÖ/p%20q", "text/html", "06-x.example-p-q.html"),
+        // ASCII names are made byte by byte, others character by character: a decoded CR LF is one character
+        // (one `-`), a decoded `é` is not a letter kept (a `-` left before a removed extension stays).
+        (7, "https://x.example/Pay_Now%0D%0Ahere", "text/html", "07-x.example-pay-now-here.html"),
+        (8, "https://x.example/Pay_Now%0A%0Ahere", "text/html", "08-x.example-pay-now--here.html"),
+        (9, "https://x.example/caf%C3%A9.PHP", "text/html", "09-x.example-caf-.html"),
+        (10, "https://x.example/A.B-c~d", "application/xml", "10-x.example-a.b-c-d.xml"),
     ])
     func fileNamesAreSafe(n: Int, url: String, mime: String, expected: String) {
         var used: Set<String> = []

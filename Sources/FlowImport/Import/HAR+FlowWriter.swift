@@ -4,6 +4,7 @@ import PlainviewURL
 import AppSwitch
 import Foundation
 import PlainviewConfig
+import PlainviewSupport
 
 public enum HARFlowWriter {
     public struct Options: Sendable, Hashable {
@@ -307,8 +308,18 @@ public enum HARFlowWriter {
         var stem = u?.comparableHost.flatMap { $0.isEmpty ? nil : $0 } ?? "page"
         let last = u.flatMap { $0.path.split(separator: "/").last }.map { PercentEncoding.decode($0) } ?? ""
         if !last.isEmpty, last != "/" { stem += "-" + last }
-        var safe = String(
-            stem.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" ? $0 : "-" })
+        var safe: String
+        if ASCII.isASCII(stem), !stem.utf8.contains(0x0D) {
+            // Byte by byte: in ASCII text every byte is a character but CR LF, kept out.
+            safe = String(
+                decoding: stem.utf8.map { b -> UInt8 in
+                    let c = SecretPrefilter.lowered(b)
+                    return PercentEncoding.isASCIIAlphanumeric(c) || c == 0x2E || c == 0x2D ? c : 0x2D
+                }, as: UTF8.self)
+        } else {
+            safe = String(
+                stem.lowercased().map { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" ? $0 : "-" })
+        }
         while safe.hasSuffix(".") || safe.hasSuffix("-") { safe.removeLast() }
         if safe.count > 60 { safe = String(safe.prefix(60)) }
         let mime = contentType.lowercased()
