@@ -68,13 +68,31 @@ public enum HARImport {
     public static func run(har: URL, name: String, to folder: URL, force: Bool, options: Options) throws(Failure) -> Result {
         var result = try draft(har: har, name: name, options: options)
         let files = files(result, options: options)
-        result.residue = residue(in: files)
-        if options.strict, !result.residue.isEmpty { throw .residue(result.residue) }
-        do {
-            try HARFlowWriter.write(files, to: folder, force: force)
-        } catch {
-            throw .write(error)
+        func write() -> HARFlowWriter.WriteError? {
+            do {
+                try HARFlowWriter.write(files, to: folder, force: force)
+                return nil
+            } catch {
+                return error
+            }
         }
+        let failure: HARFlowWriter.WriteError?
+        if options.strict {
+            result.residue = residue(in: files)
+            if !result.residue.isEmpty { throw .residue(result.residue) }
+            failure = write()
+        } else {
+            // Without --strict nothing waits on the check, so it runs while the files are written (creating
+            // thousands of files is mostly the file system's time); its findings are the same either way.
+            var found: [SecretResidue.Finding] = []
+            var written: HARFlowWriter.WriteError?
+            _ = Threads.map(2, threads: 2) { i in
+                if i == 0 { found = residue(in: files) } else { written = write() }
+            }
+            result.residue = found
+            failure = written
+        }
+        if let failure { throw .write(failure) }
         result.fileNames = files.map(\.name)
         return result
     }
