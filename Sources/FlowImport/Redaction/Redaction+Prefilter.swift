@@ -39,12 +39,30 @@ struct SecretPrefilter {
 
     init(_ text: String) {
         self.text = text
+        var native = text
+        native.makeContiguousUTF8()
+        // The bytes in place (a bridged string is made native first): the walk is over every text redacted.
+        if native.utf8.withContiguousStorageIfAvailable({ note($0) }) == nil {
+            Array(text.utf8).withUnsafeBufferPointer { note($0) }
+        }
+        guard hasNonASCII else { return }
+        for scalar in text.unicodeScalars where !scalar.isASCII {
+            let p = scalar.properties
+            if p.isWhitespace { hasNonASCIISpace = true }
+            switch p.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark: hasNonASCIILetter = true
+            default: if p.isAlphabetic || p.changesWhenCaseFolded || p.changesWhenLowercased { hasNonASCIILetter = true }
+            }
+        }
+    }
+
+    /// Notes what the UTF-8 `bytes` hold (all but the non-ASCII letters and spaces).
+    private mutating func note(_ bytes: UnsafeBufferPointer<UInt8>) {
         var joined = 0, run = 0
         var lastWasDigit = false, gap = false
         var afterThreeAndSpace = false
         var slashRun = -1 // token bytes after a `/`, -1 when not after one
         var tail: UInt32 = 0 // the last four bytes
-        let bytes = text.utf8
         for b in bytes {
             tail = tail << 8 | UInt32(b)
             if b >= 0x80 {
@@ -93,15 +111,6 @@ struct SecretPrefilter {
                 } else {
                     slashRun = -1
                 }
-            }
-        }
-        guard hasNonASCII else { return }
-        for scalar in text.unicodeScalars where !scalar.isASCII {
-            let p = scalar.properties
-            if p.isWhitespace { hasNonASCIISpace = true }
-            switch p.generalCategory {
-            case .nonspacingMark, .spacingMark, .enclosingMark: hasNonASCIILetter = true
-            default: if p.isAlphabetic || p.changesWhenCaseFolded || p.changesWhenLowercased { hasNonASCIILetter = true }
             }
         }
     }
