@@ -685,8 +685,16 @@ public struct Redactor: Sendable {
     ) -> String {
         if !config.keepValues.isEmpty, config.keepValues.contains(found) || config.keepValues.contains(key) { return found }
         let placeholder: String
-        let byKey = placeholderOf[key]
-        let byFound = found == key ? byKey : placeholderOf[found]
+        let keyAt = placeholderOf.index(forKey: key)
+        let foundAt = found == key ? keyAt : placeholderOf.index(forKey: found)
+        let byKey = keyAt.map { placeholderOf[$0].value }
+        let byFound = foundAt.map { placeholderOf[$0].value }
+        // Both were learnt before with these very bytes: the dictionary finds a key by canonical equivalence
+        // (`K` and the Kelvin sign are one key), while spellings are learnt and matched as bytes.
+        func learntAsIs(_ at: Dictionary<String, String>.Index?, _ s: String) -> Bool {
+            at.map { placeholderOf[$0].key.utf8.elementsEqual(s.utf8) } ?? false
+        }
+        let seenBoth = learntAsIs(keyAt, key) && learntAsIs(foundAt, found)
         if let p = byKey ?? byFound {
             placeholder = p
         } else {
@@ -708,14 +716,14 @@ public struct Redactor: Sendable {
             if kind == .email { remember(placeholder: Redactor.percentEncodedAt(placeholder)) }
         }
         if byFound == nil { placeholderOf[found] = placeholder }
-        learnSpellings(found: found, key: key, placeholder: placeholder, seenBoth: byKey != nil && byFound != nil)
+        learnSpellings(found: found, key: key, placeholder: placeholder, seenBoth: seenBoth)
         if !learning { record(kind, at: location, name: name, placeholder: placeholder) }
         return placeholder
     }
 
-    /// `seenBoth`: `found` and `key` both had a placeholder before this replacement, so both were spellings of an
-    /// earlier one, and learnt then if ever (a spelling learnt keeps its first placeholder; what is a placeholder
-    /// only grows).
+    /// `seenBoth`: `found` and `key`, byte for byte, both had a placeholder before this replacement, so both were
+    /// spellings of an earlier one, and learnt then if ever (a spelling learnt keeps its first placeholder; what
+    /// is a placeholder only grows).
     private mutating func learnSpellings(found: String, key: String, placeholder: String, seenBoth: Bool) {
         // A key of unreserved characters encodes and escapes to itself; a value without `&`, `%` or `+` decodes
         // to itself (most secrets: tokens, ids, cookies). Other pairs are worked out once: the spellings depend
