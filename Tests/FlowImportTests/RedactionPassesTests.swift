@@ -223,9 +223,11 @@ import TestSupport
         // Words: in ASCII text, across CR LF, with a combining mark on their last letter, split, at either end.
         "application/json", "text/html; charset=utf-8", "jso\u{0301}n", "js\r\non", "https://x", ":/ /",
         "REDACTED-TOKEN-1", "xREDACTED-", "REDACTED", "sessionid", "sessi\u{0308}on", "json\r\n",
+        // Characters canonically equivalent to an ASCII one: the Kelvin sign, the Greek question mark and varia.
+        "\u{212A}", "a\u{037E}b", "x\u{1FEF}y",
     ])
     func theQuickTestsAnswerAsFoundation(text: String) {
-        for c in ["@", "<", "\"", ":", "\r", "\n", "json", "://", "REDACTED-", "session", "on\r", "\r\n"] {
+        for c in ["@", "<", "\"", ":", "\r", "\n", "json", "://", "REDACTED-", "session", "on\r", "\r\n", "K", ";", "`"] {
             #expect(SecretPrefilter.has(text, c) == text.contains(c), "\(text.debugDescription) \(c.debugDescription)")
         }
         for word in ["<textarea", "form-data", "data", "class", "key", "Data"] {

@@ -216,16 +216,20 @@ struct SecretPrefilter {
     /// `text.contains(ascii)` as Foundation answers it, for an ASCII `ascii` without CR or LF answered from the
     /// bytes when `text` is ASCII too: there every byte is a character of its own but CR LF (one character to
     /// Swift, which a needle without CR and LF can neither match nor split). A one-byte `ascii` absent from the
-    /// bytes is absent from any text (the callers' characters, `@ " : <`, have no other canonically equivalent
-    /// spelling). Anything else is Foundation's answer.
+    /// bytes is absent from any text, but for `K`, `;` and `` ` ``, which have a canonically equivalent character
+    /// outside ASCII (the Kelvin sign, the Greek question mark, the Greek varia). Anything else is Foundation's
+    /// answer.
     static func has(_ text: String, _ ascii: String) -> Bool {
         let needle = ascii.utf8
         guard !needle.isEmpty, needle.allSatisfy({ $0 < 0x80 && $0 != 0x0D && $0 != 0x0A }) else {
             return text.contains(ascii)
         }
-        if needle.count == 1, let b = needle.first, !text.utf8.contains(b) { return false }
+        if needle.count == 1, let b = needle.first {
+            let present = text.utf8.contains(b)
+            if !present, b != 0x4B, b != 0x3B, b != 0x60 { return false }
+            return ASCII.isASCII(text) ? present : text.contains(ascii)
+        }
         guard ASCII.isASCII(text) else { return text.contains(ascii) }
-        if needle.count == 1 { return true }
         var native = text
         native.makeContiguousUTF8()
         return native.utf8.withContiguousStorageIfAvailable { ASCII.contains(Array(needle), in: $0) }
