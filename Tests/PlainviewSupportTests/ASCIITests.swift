@@ -65,5 +65,8 @@ import Testing
         #expect(!ASCII.contains(needle, in: hay, within: 7..<16))
         #expect(!ASCII.contains(needle, in: hay, within: 6..<14))
         #expect(ASCII.contains([], in: hay, within: 3..<3))
+        // A range reaching outside the bytes is cut to them.
+        #expect(ASCII.contains(needle, in: hay, within: -5..<100))
+        #expect(!ASCII.contains(needle, in: hay, within: 50..<100))
     }
 }

@@ -52,10 +52,11 @@ package enum ASCII {
         return false
     }
 
-    /// `contains(_:in:)` over an array's bytes, or over those in `range` (the whole array when nil).
+    /// `contains(_:in:)` over an array's bytes, or over those in `range` (the whole array when nil; a range
+    /// reaching outside the array is cut to it, never read beyond it).
     package static func contains(_ needle: [UInt8], in hay: [UInt8], within range: Range<Int>? = nil) -> Bool {
         hay.withUnsafeBufferPointer { all in
-            contains(needle, in: range.map { UnsafeBufferPointer(rebasing: all[$0]) } ?? all)
+            contains(needle, in: range.map { UnsafeBufferPointer(rebasing: all[$0.clamped(to: 0..<all.count)]) } ?? all)
         }
     }
 }
