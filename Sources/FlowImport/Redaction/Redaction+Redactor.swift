@@ -550,7 +550,11 @@ public struct Redactor: Sendable {
             let o = view.originalRange(r)
             // Nothing decoded: the original text of the range is the decoded text's.
             let original = view.isIdentity ? d.text(r) : view.originalText(r)
-            guard !isPlaceholder(original), !isPlaceholder(key), !Detectors.isPlaceholder(key) else { return }
+            // `isPlaceholder` spelt out: a method called on `self` from this nested function copies the whole
+            // redactor (every table retained and released) once per finding.
+            guard !placeholders.contains(original), !Detectors.isPlaceholder(original), !placeholders.contains(key),
+                !Detectors.isPlaceholder(key)
+            else { return }
             found.append(Finding(range: o, key: key, kind: kind, name: name))
         }
         for m in can.mayHoldJWT ? d.matches(Detectors.jwt) : [] {
