@@ -1,5 +1,6 @@
 // `plainview import` on generated recordings: a long session (20,000 document entries, each page with a
-// token link, an e-mail, a card and a session cookie) and one response setting 200,000 cookies. Reported as
+// token link, an e-mail, a card and a session cookie), one response setting 200,000 cookies, and the shape of a
+// browser's recording (200 pages with the images and scripts each loads, mostly subresource bodies). Reported as
 // entries (or cookies) per second and MB/s of HAR, in process (read, redact, draft, write the folder) on the wall
 // clock, as the import spreads some of its work over the cores (the note gives the CPU time of all threads), and
 // the peak memory of the `plainview import` process as a multiple of the file size. Targets (issue 34, item 3):
@@ -52,6 +53,24 @@ enum ImportBench {
             mbName: "import.mb_per_s.\(cookies / 1000)k_cookies", what: "Set-Cookie headers in one response",
             target: Double(cookies) / 30)
         out.append(peakMemory(docsHAR, out: dir.appendingPathComponent("peak-flow")))
+        // The shape of a browser's recording (mostly subresource bodies), against the same figures for comparison:
+        // the targets are the documents recording's, the adversarial case where every byte is a page to redact.
+        let mixHAR = dir.appendingPathComponent("browser-mix.har")
+        if (try? browserMixHAR(quick ? 20 : 200).write(to: mixHAR)) != nil,
+            let (seconds, cpu, bytes) = importOnce(mixHAR, into: dir.appendingPathComponent("mix"))
+        {
+            let mbPerSecond = Double(bytes) / 1e6 / seconds
+            out.append(
+                Metric(
+                    name: "import.mb_per_s.browser_mix", value: mbPerSecond, unit: "MB/s",
+                    target: ">= \(Int(minimumMBPerSecond))", pass: mbPerSecond >= minimumMBPerSecond,
+                    note:
+                        "\(String(format: "%.1f", Double(bytes) / 1e6)) MB HAR in \(String(format: "%.2f", seconds)) s (\(String(format: "%.2f", cpu)) s CPU); documents with their subresources"
+                ))
+            var peak = peakMemory(mixHAR, out: dir.appendingPathComponent("peak-mix"))
+            peak.name = "import.peak_memory_browser_mix_over_file_size"
+            out.append(peak)
+        }
         // The floor under that figure: the same process on a 10-entry recording (code and libraries mapped in).
         let tinyHAR = dir.appendingPathComponent("tiny.har")
         if (try? documentsHAR(10).write(to: tinyHAR)) != nil {
@@ -66,12 +85,13 @@ enum ImportBench {
     }
 
     /// The generated recordings as files, to time `plainview import` on them from outside (`/usr/bin/time -v`)
-    /// or to profile it: the two the group measures, the 2,000-document one of `--quick`, and the 10-entry floor.
+    /// or to profile it: the three the group measures, the 2,000-document one of `--quick`, and the 10-entry floor.
     static func writeRecordings(to dir: URL) throws -> [String] {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let files: [(String, Data)] = [
             ("documents-20k.har", documentsHAR(20_000)), ("documents-2k.har", documentsHAR(2_000)),
             ("cookies-200k.har", cookiesHARData(200_000)), ("entries-10.har", documentsHAR(10)),
+            ("browser-mix.har", browserMixHAR(200)),
         ]
         for (name, data) in files { try data.write(to: dir.appendingPathComponent(name)) }
         return files.map(\.0)
@@ -119,19 +139,24 @@ enum ImportBench {
             name: name, value: Double(r.maxRSSBytes) / 1_000_000, unit: "MB", baseline: Double(size) / 1_000_000,
             ratio: ratio, target: "<= \(Int(maximumPeakOverFileSize))", pass: r.status == 0 && ratio <= maximumPeakOverFileSize,
             note:
-                "whole `plainview import` process on the documents HAR; exit \(r.status), \(String(format: "%.1f", r.seconds)) s wall"
+                "whole `plainview import` process on \(har.lastPathComponent); exit \(r.status), \(String(format: "%.1f", r.seconds)) s wall"
         )
     }
 
     // MARK: - Generated recordings
 
-    static func entry(_ url: String, requestHeaders: String, responseHeaders: String, body: String) -> String {
-        """
-        {"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z",\
-        "request":{"method":"GET","url":"\(url)","httpVersion":"h2","headers":[\(requestHeaders)],"queryString":[],"cookies":[]},\
-        "response":{"status":200,"statusText":"OK","httpVersion":"h2","headers":[\(responseHeaders)],"cookies":[],\
-        "content":{"size":\(body.utf8.count),"mimeType":"text/html","text":"\(body)"},"redirectURL":""},"cache":{},"timings":{}}
-        """
+    /// One entry; `body` is written as is (JSON-safe), `encoding` is the content's (`base64`) when given.
+    static func entry(
+        _ url: String, requestHeaders: String, responseHeaders: String, body: String, type: String = "document",
+        mimeType: String = "text/html", encoding: String? = nil
+    ) -> String {
+        let encoded = encoding.map { #","encoding":"\#($0)""# } ?? ""
+        return """
+            {"_resourceType":"\(type)","startedDateTime":"2026-11-20T10:00:00.000Z",\
+            "request":{"method":"GET","url":"\(url)","httpVersion":"h2","headers":[\(requestHeaders)],"queryString":[],"cookies":[]},\
+            "response":{"status":200,"statusText":"OK","httpVersion":"h2","headers":[\(responseHeaders)],"cookies":[],\
+            "content":{"size":\(body.utf8.count),"mimeType":"\(mimeType)","text":"\(body)"\(encoded)},"redirectURL":""},"cache":{},"timings":{}}
+            """
     }
 
     static func wrap(_ entries: [String]) -> Data {
@@ -155,6 +180,47 @@ enum ImportBench {
                         #"{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(String(format: "%010d", i + 1)); Path=/"}"#,
                     body: body)
             })
+    }
+
+    /// A browser's recording of `pages` pages, as DevTools saves one: each page (about 10 kB of HTML with a token
+    /// link, an e-mail and a session cookie) followed by the 20 subresources it loads, 12 images (6 kB each,
+    /// base64, from a fixed seed) and 8 scripts (10 kB each, requested with the session cookie). Most of the bytes
+    /// are subresource bodies, which the import skips without keeping them.
+    static func browserMixHAR(_ pages: Int) -> Data {
+        var rng = SeededRandom(seed: Corpus.seed &+ 34)
+        let rows = String(repeating: "<div class='row'>lorem ipsum dolor sit amet</div>", count: 200)
+        let script = (0..<400).map { "function f\($0 % 8)(){return \($0);}\\n" }.joined()
+        var entries: [String] = []
+        entries.reserveCapacity(pages * 21)
+        for p in 0..<pages {
+            let cookie = #"{"name":"Cookie","value":"SESSION=s\#(String(format: "%010d", p))"}"#
+            let body =
+                "<html><head><script src='/static/app\(p).js'></script></head><body>"
+                + "<a href='/p\(p + 1)?token=tok\(String(format: "%08d", p))xyz'>next</a><p>mail user\(p)@example.com</p>"
+                + rows + "</body></html>"
+            entries.append(
+                entry(
+                    "https://shop.example.com/p\(p)?session=abc\(String(format: "%08d", p))", requestHeaders: cookie,
+                    responseHeaders:
+                        #"{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(String(format: "%010d", p + 1)); Path=/"}"#,
+                    body: body))
+            for i in 0..<12 {
+                let image = Data((0..<6000).map { _ in UInt8(truncatingIfNeeded: rng.next()) }).base64EncodedString()
+                entries.append(
+                    entry(
+                        "https://cdn.example.com/img/\(p)-\(i).png", requestHeaders: "",
+                        responseHeaders: #"{"name":"Content-Type","value":"image/png"}"#, body: image, type: "image",
+                        mimeType: "image/png", encoding: "base64"))
+            }
+            for i in 0..<8 {
+                entries.append(
+                    entry(
+                        "https://shop.example.com/static/\(p)-\(i).js", requestHeaders: cookie,
+                        responseHeaders: #"{"name":"Content-Type","value":"application/javascript"}"#, body: script,
+                        type: "script", mimeType: "application/javascript"))
+            }
+        }
+        return wrap(entries)
     }
 
     /// One page whose response sets `n` cookies.
