@@ -50,12 +50,32 @@ import Testing
     @Test(arguments: [
         ("json", "application/json", true), ("json", "json", true), ("json", "jsonp", true), ("json", "jso", false),
         ("json", "js on", false), ("://", "https://x", true), ("://", ":/", false), ("", "", true), ("", "abc", true),
-        ("aab", "aaab", true), ("abab", "abaabab", true), ("x", "", false),
+        ("aab", "aaab", true), ("abab", "abaabab", true), ("x", "", false), ("a", "bca", true), ("z", "abc", false),
+        ("ab", "aaaaab", true), ("ab", "aaaaa", false), ("ba", "aaaab", false),
     ])
     func containsBytes(_ row: (String, String, Bool)) {
         let needle = Array(row.0.utf8), hay = Array(row.1.utf8)
         #expect(ASCII.contains(needle, in: hay) == row.2, "\(row)")
         #expect(ASCII.contains(needle, in: hay, within: 0..<hay.count) == row.2, "\(row)")
+    }
+
+    /// One byte, at every place of every length up to 20, and absent; within a slice of the bytes, never found past
+    /// its end.
+    @Test func containsAByte() {
+        for count in 0...20 {
+            for at in 0..<max(count, 1) {
+                var hay = [UInt8](repeating: 0x61, count: count)
+                if count > 0 { hay[at] = 0x3B }
+                hay.withUnsafeBufferPointer { all in
+                    #expect(ASCII.contains(0x3B, in: all) == (count > 0), "\(count) \(at)")
+                    #expect(!ASCII.contains(0x3A, in: all), "\(count) \(at)")
+                    #expect(ASCII.contains(0x3B, in: UnsafeBufferPointer(rebasing: all[0..<at])) == false, "\(count) \(at)")
+                    if count > 0 {
+                        #expect(ASCII.contains([0x3B], in: UnsafeBufferPointer(rebasing: all[at...])), "\(count) \(at)")
+                    }
+                }
+            }
+        }
     }
 
     @Test func containsWithinARange() {

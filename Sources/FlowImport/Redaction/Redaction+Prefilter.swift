@@ -225,11 +225,8 @@ struct SecretPrefilter {
             return text.contains(ascii)
         }
         if needle.count == 1, let b = needle.first {
-            // A native string's bytes in place, searched by the C library; the generic walk over `utf8` otherwise.
-            let present =
-                text.utf8.withContiguousStorageIfAvailable { bytes in
-                    bytes.baseAddress.map { memchr($0, Int32(b), bytes.count) != nil } ?? false
-                } ?? text.utf8.contains(b)
+            // A native string's bytes in place; the generic walk over `utf8` otherwise.
+            let present = text.utf8.withContiguousStorageIfAvailable { ASCII.contains(b, in: $0) } ?? text.utf8.contains(b)
             if !present, b != 0x4B, b != 0x3B, b != 0x60 { return false }
             return ASCII.isASCII(text) ? present : text.contains(ascii)
         }

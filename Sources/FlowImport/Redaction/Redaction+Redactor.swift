@@ -340,7 +340,12 @@ public struct Redactor: Sendable {
 
     /// A placeholder of this redactor or of an earlier run (a flow imported once and redacted again).
     private func isPlaceholder(_ s: String) -> Bool {
-        placeholders.contains(s) || Detectors.isPlaceholder(s)
+        Redactor.isPlaceholder(s, learnt: placeholders)
+    }
+
+    /// A placeholder by its shape, or one of `learnt` (those whose shape does not tell).
+    private static func isPlaceholder(_ s: String, learnt: Set<String>) -> Bool {
+        learnt.contains(s) || Detectors.isPlaceholder(s)
     }
 
     private mutating func matchesName(_ rawName: String) -> Bool {
@@ -550,10 +555,9 @@ public struct Redactor: Sendable {
             let o = view.originalRange(r)
             // Nothing decoded: the original text of the range is the decoded text's.
             let original = view.isIdentity ? d.text(r) : view.originalText(r)
-            // `isPlaceholder` spelt out: a method called on `self` from this nested function copies the whole
-            // redactor (every table retained and released) once per finding.
-            guard !placeholders.contains(original), !Detectors.isPlaceholder(original), !placeholders.contains(key),
-                !Detectors.isPlaceholder(key)
+            // The static test with the one table it reads: a method called on `self` from this nested function
+            // copies the whole redactor (every table retained and released) once per finding.
+            guard !Redactor.isPlaceholder(original, learnt: placeholders), !Redactor.isPlaceholder(key, learnt: placeholders)
             else { return }
             found.append(Finding(range: o, key: key, kind: kind, name: name))
         }

@@ -1,6 +1,12 @@
 // The one test for "this text is ASCII": every UTF-8 byte below 0x80. The byte-level fast paths (host matching,
 // the import's redaction and drafting) ask it before they treat a character as a byte; any other text goes to
-// the Unicode-aware path.
+// the Unicode-aware path. The one byte search (`contains`) is here too.
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 package enum ASCII {
     /// True when every byte is below 0x80 (also for no bytes at all).
@@ -39,17 +45,29 @@ package enum ASCII {
     package static func contains(_ needle: [UInt8], in hay: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = needle.first else { return true }
         guard needle.count <= hay.count else { return false }
-        var i = 0
         let last = hay.count - needle.count
-        while i <= last {
-            if hay[i] == first {
-                var j = 1
-                while j < needle.count, hay[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return true }
-            }
-            i += 1
+        var i = 0
+        while let at = firstIndex(of: first, in: hay, from: i), at <= last {
+            var j = 1
+            while j < needle.count, hay[at + j] == needle[j] { j += 1 }
+            if j == needle.count { return true }
+            i = at + 1
         }
         return false
+    }
+
+    /// True when `byte` is somewhere in `hay`.
+    package static func contains(_ byte: UInt8, in hay: UnsafeBufferPointer<UInt8>) -> Bool {
+        firstIndex(of: byte, in: hay, from: 0) != nil
+    }
+
+    /// Where `byte` first stands in `hay` at or after `start`: the C library's `memchr`, which reads a word at a
+    /// time, never past the buffer.
+    static func firstIndex(of byte: UInt8, in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = hay.baseAddress, start >= 0, start < hay.count,
+            let found = memchr(base + start, Int32(byte), hay.count - start)
+        else { return nil }
+        return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
     }
 
     /// `contains(_:in:)` over an array's bytes, or over those in `range` (the whole array when nil; a range
