@@ -61,8 +61,8 @@ package enum ASCII {
         firstIndex(of: byte, in: hay, from: 0) != nil
     }
 
-    /// Where `byte` first stands in `hay` at or after `start`: the C library's `memchr`, which reads a word at a
-    /// time, never past the buffer.
+    /// Where `byte` first stands in `hay` at or after `start`: the C library's `memchr`, which compares many
+    /// bytes per step and finds nothing past the buffer's end; nil for a start outside it.
     static func firstIndex(of byte: UInt8, in hay: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         guard let base = hay.baseAddress, start >= 0, start < hay.count,
             let found = memchr(base + start, Int32(byte), hay.count - start)
