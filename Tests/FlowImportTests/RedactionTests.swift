@@ -157,6 +157,10 @@ let plantedSecrets = [
             (.token, "log.entries[007].x", "n", "REDACTED-TOKEN-07"), // leading zeros: kept as written
             (.pattern, "page.html", "patterns[0]", "REDACTED-MATCH-#1-2"),
             (.card, "log.entries[12", "", "-990000004"),
+            // Shapes met before, told apart by the bytes around the number: another number, another ending.
+            (.token, "log.entries[13].request.url", "token", "REDACTED-TOKEN-4"),
+            (.token, "log.entries[13].request.url", "token", "REDACTED-TOKEN-5x"),
+            (.card, "log.entries[13].request.url", "", "12345"),
             (.cookie, "log.entries[0].request.headers.Cookie", "SESSION", "REDACTED-COOKIE-1"), // again, later
         ]
         for (kind, location, name, placeholder) in places {
@@ -175,7 +179,21 @@ let plantedSecrets = [
         #expect(items[1].count == 4)
         #expect(report.total == places.count + 3)
         #expect(report.distinctSecrets == places.count - 1)
-        #expect(report.summary(places: 1).contains("(the first 1 of 7 places)"))
+        #expect(report.summary(places: 1).contains("(the first 1 of 10 places)"))
+    }
+
+    /// Reports are equal when their places are, however they were recorded (what speeds up recording is not compared).
+    @Test func reportsWithTheSamePlacesAreEqual() {
+        var once = RedactionReport(), again = RedactionReport()
+        let cookie = "log.entries[0].request.headers.Cookie", url = "log.entries[1].request.url"
+        once.record(.cookie, at: cookie, name: "SESSION", placeholder: "REDACTED-COOKIE-1", count: 2)
+        once.record(.token, at: url, name: "token", placeholder: "REDACTED-TOKEN-2")
+        again.record(.cookie, at: cookie, name: "SESSION", placeholder: "REDACTED-COOKIE-1")
+        again.record(.token, at: url, name: "token", placeholder: "REDACTED-TOKEN-2")
+        #expect(once != again)
+        again.record(.cookie, at: cookie, name: "SESSION", placeholder: "REDACTED-COOKIE-1")
+        #expect(once == again)
+        #expect(Set([once, again]).count == 1)
     }
 
     @Test func noRedactNeededMeansNothingChanges() throws {

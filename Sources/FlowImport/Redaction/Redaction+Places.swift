@@ -39,14 +39,36 @@ struct RedactionPlaces: Sendable, Hashable {
     private var windowIndex: [Key: Int32] = [:]
     private var windowsSeen: Set<Int64> = []
 
+    /// The location and name of the record before, as numbers (a text's findings share them), and the placeholder
+    /// shapes met so far by the bytes around their number (a recording's placeholders share a few): worked out
+    /// once, not for every record.
+    private var lastLocation: (location: String, entry: Int32, rest: Int32)?
+    private var lastName: (name: String, id: Int32)?
+    private var shapes: [(before: [UInt8], after: [UInt8], id: Int32)] = []
+    private static let shapesKept = 64
+
     mutating func record(_ kind: RedactionKind, at location: String, name: String, placeholder: String, count: Int) {
-        let (entry, rest) = split(location)
-        let (shape, number) = shapeOf(placeholder)
-        let key = Key(kind: kind, rest: intern(rest), name: intern(name), placeholder: intern(shape), number: number)
+        let entry: Int32, rest: Int32
+        if let last = lastLocation, last.location == location {
+            (entry, rest) = (last.entry, last.rest)
+        } else {
+            let (n, text) = split(location)
+            (entry, rest) = (n, intern(text))
+            lastLocation = (location, entry, rest)
+        }
+        let nameID: Int32
+        if let last = lastName, last.name == name {
+            nameID = last.id
+        } else {
+            nameID = intern(name)
+            lastName = (name, nameID)
+        }
+        let (shape, number) = shapeID(placeholder)
+        let key = Key(kind: kind, rest: rest, name: nameID, placeholder: shape, number: number)
         let w = entry >= 0 ? Int64(entry) : -1 - Int64(key.rest)
         if w != window {
             window = w
-            windowIndex = [:]
+            windowIndex.removeAll(keepingCapacity: true)
             if !windowsSeen.insert(w).inserted {
                 for (i, r) in records.enumerated() where windowOf(r) == w {
                     windowIndex[Key(kind: r.kind, rest: r.rest, name: r.name, placeholder: r.placeholder, number: r.number)] =
@@ -63,6 +85,14 @@ struct RedactionPlaces: Sendable, Hashable {
                     kind: kind, entry: entry, rest: key.rest, name: key.name, placeholder: key.placeholder, number: number,
                     count: Int32(clamping: count)))
         }
+    }
+
+    /// Two reports' places are equal when their records and strings are: the rest only speeds up recording.
+    static func == (a: RedactionPlaces, b: RedactionPlaces) -> Bool { a.records == b.records && a.strings == b.strings }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(records)
+        hasher.combine(strings)
     }
 
     func location(_ r: Record) -> String {
@@ -96,7 +126,7 @@ struct RedactionPlaces: Sendable, Hashable {
         var i = u.index(u.startIndex, offsetBy: prefix.count)
         let digitsStart = i
         var n: Int32 = 0
-        while i != u.endIndex, let d = digit(u[i]) {
+        while i != u.endIndex, let d = Self.digit(u[i]) {
             guard n < 100_000_000 else { return (-1, location) }
             n = n * 10 + d
             i = u.index(after: i)
@@ -107,34 +137,45 @@ struct RedactionPlaces: Sendable, Hashable {
         return (n, String(location[u.index(after: i)...]))
     }
 
-    /// `REDACTED-COOKIE-12` → (`REDACTED-COOKIE-#`, 12) when the text has one run of digits (no leading zero,
-    /// at most 9) and no `#`; else (itself, -1).
-    private func shapeOf(_ placeholder: String) -> (String, Int32) {
-        var runs = 0
-        var inRun = false
-        var start = placeholder.utf8.startIndex, end = start
-        for i in placeholder.utf8.indices {
-            let c = placeholder.utf8[i]
-            if c == UInt8(ascii: "#") { return (placeholder, -1) }
-            if digit(c) != nil {
-                if !inRun {
-                    runs += 1
-                    start = i
+    /// The interned shape of a placeholder and its number: `REDACTED-COOKIE-12` → (`REDACTED-COOKIE-#`, 12) when
+    /// the text has one run of digits (no leading zero, at most 9) and no `#`; else (itself, -1). A shape met
+    /// before is found by its bytes, without making its text again.
+    private mutating func shapeID(_ placeholder: String) -> (Int32, Int32) {
+        var text = placeholder
+        let found: (before: Range<Int>, after: Range<Int>, number: Int32, known: Int32?)? = text.withUTF8 { u in
+            var runs = 0
+            var inRun = false
+            var start = 0, end = 0
+            for i in 0..<u.count {
+                let c = u[i]
+                if c == UInt8(ascii: "#") { return nil }
+                if Self.digit(c) != nil {
+                    if !inRun {
+                        runs += 1
+                        start = i
+                    }
+                    inRun = true
+                    end = i + 1
+                } else {
+                    inRun = false
                 }
-                inRun = true
-                end = placeholder.utf8.index(after: i)
-            } else {
-                inRun = false
             }
+            guard runs == 1, end - start <= 9, end - start == 1 || u[start] != UInt8(ascii: "0") else { return nil }
+            let n = u[start..<end].reduce(Int32(0)) { $0 * 10 + Self.digit($1)! }
+            let before = UnsafeBufferPointer(rebasing: u[..<start]), after = UnsafeBufferPointer(rebasing: u[end...])
+            let known = shapes.first { $0.before.elementsEqual(before) && $0.after.elementsEqual(after) }?.id
+            return (0..<start, end..<u.count, n, known)
         }
-        guard runs == 1 else { return (placeholder, -1) }
-        let digits = placeholder.utf8[start..<end]
-        guard digits.count <= 9, digits.count == 1 || digits.first != UInt8(ascii: "0") else { return (placeholder, -1) }
-        let n = digits.reduce(Int32(0)) { $0 * 10 + digit($1)! }
-        return (String(placeholder[..<start]) + "#" + String(placeholder[end...]), n)
+        guard let found else { return (intern(placeholder), -1) }
+        if let id = found.known { return (id, found.number) }
+        let bytes = Array(placeholder.utf8)
+        let before = Array(bytes[found.before]), after = Array(bytes[found.after])
+        let id = intern(String(decoding: before + Array("#".utf8) + after, as: UTF8.self))
+        if shapes.count < RedactionPlaces.shapesKept { shapes.append((before, after, id)) }
+        return (id, found.number)
     }
 
-    private func digit(_ c: UInt8) -> Int32? {
+    private static func digit(_ c: UInt8) -> Int32? {
         c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") ? Int32(c - UInt8(ascii: "0")) : nil
     }
 }
