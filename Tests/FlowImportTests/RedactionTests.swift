@@ -310,6 +310,43 @@ let plantedSecrets = [
     ])
     func cards(text: String, valid: Bool) {
         #expect(Detectors.isCardNumber(text) == valid)
+        #expect(Detectors.isCardNumber(characters: text) == valid)
+    }
+
+    /// The byte test of ASCII candidates gives the Character test's verdict: on generated runs of digit groups
+    /// (one digit to seven, a Luhn-valid last digit half of the time) joined by one or two kinds of separator,
+    /// with a separator sometimes leading or trailing; both verdicts occur.
+    @Test func cardTestOnBytesAgreesWithTheCharacterTest() {
+        var rng = FuzzRNG(seed: 0xCA2D)
+        let separators: [UInt8] = Array(" -./+_\t,a".utf8)
+        var verdicts: Set<Bool> = []
+        for _ in 0..<20_000 {
+            var digits: [UInt8] = []
+            var text: [UInt8] = rng.oneIn(8) ? [rng.pick(separators)] : []
+            let first = rng.pick(separators), second = rng.oneIn(6) ? rng.pick(separators) : first
+            for g in 0..<(1 + rng.below(6)) {
+                if g > 0 { text.append(rng.oneIn(4) ? second : first) }
+                for _ in 0..<(1 + rng.below(7)) {
+                    let d = UInt8(rng.below(10))
+                    digits.append(d)
+                    text.append(0x30 + d)
+                }
+            }
+            if rng.oneIn(2), let last = text.lastIndex(where: { $0 >= 0x30 && $0 <= 0x39 }) {
+                // The check digit that makes the run Luhn-valid.
+                let body = digits.dropLast().reversed().enumerated().map { i, d in
+                    let x = Int(d) * (i % 2 == 0 ? 2 : 1)
+                    return x > 9 ? x - 9 : x
+                }
+                text[last] = 0x30 + UInt8((10 - body.reduce(0, +) % 10) % 10)
+            }
+            if rng.oneIn(8) { text.append(rng.pick(separators)) }
+            let candidate = String(decoding: text, as: UTF8.self)
+            let fast = Detectors.isCardNumber(ascii: text)
+            #expect(fast == Detectors.isCardNumber(characters: candidate), "\(candidate)")
+            verdicts.insert(fast)
+        }
+        #expect(verdicts == [true, false])
     }
 
     @Test(arguments: [

@@ -166,6 +166,49 @@ enum Detectors {
     /// `3782-822463-10005`. With `+` (a space in a GET form), `_` or `/`, which also join dates, sums and paths,
     /// every group but the last has 4–6 digits (`5200+1076+6513+0878`, `3782/822463/10005`).
     static func isCardNumber(_ candidate: String) -> Bool {
+        // ASCII (nearly always) byte by byte, without Character properties. A CR before an LF is one Character
+        // (one separator to the general test, two bytes here), so such text takes the general test.
+        if ASCII.isASCII(candidate), !candidate.utf8.contains(0x0D) { return isCardNumber(ascii: Array(candidate.utf8)) }
+        return isCardNumber(characters: candidate)
+    }
+
+    /// `isCardNumber` on ASCII bytes without a CR: the same test as `isCardNumber(characters:)`, whose groups are
+    /// the digit runs and whose separators are the other characters (one byte each).
+    static func isCardNumber(ascii b: [UInt8]) -> Bool {
+        var d: [Int] = []
+        d.reserveCapacity(b.count)
+        var groups: [Range<Int>] = []
+        var separator: UInt8?
+        var oneSeparator = true
+        var start: Int?
+        for (i, c) in b.enumerated() {
+            if c >= 0x30, c <= 0x39 {
+                d.append(Int(c - 0x30))
+                if start == nil { start = i }
+            } else {
+                if let s = start { groups.append(s..<i) }
+                start = nil
+                if separator == nil { separator = c } else if separator != c { oneSeparator = false }
+            }
+        }
+        if let s = start { groups.append(s..<b.count) }
+        guard (13...19).contains(d.count), d.contains(where: { $0 != d[0] }) else { return false }
+        if groups.count > 1, let separator, let last = groups.last {
+            // A one-digit group passes when it equals the last group (as the general test compares them).
+            guard oneSeparator,
+                groups.allSatisfy({
+                    (2...6).contains($0.count) || $0.count == 1 && last.count == 1 && b[$0.lowerBound] == b[last.lowerBound]
+                })
+            else { return false }
+            if weakCardSeparators.contains(Character(Unicode.Scalar(separator))) {
+                guard groups.dropLast().allSatisfy({ (4...6).contains($0.count) }) else { return false }
+            }
+        }
+        return luhnValid(d)
+    }
+
+    /// `isCardNumber` on any text, by its Characters (digits as written in any script count).
+    static func isCardNumber(characters candidate: String) -> Bool {
         let d = digits(candidate)
         guard (13...19).contains(d.count), Set(d).count > 1 else { return false }
         let groups = candidate.split { !$0.isASCII || !$0.isNumber }
