@@ -14,11 +14,9 @@ public final class LineCollector: LogHandler, @unchecked Sendable {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
-    public func log(
-        level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String,
-        line: UInt
-    ) {
-        lock.lock(); lines.append(message.description); levels.append(level); lock.unlock()
+    /// swift-log 1.16 hands a handler one event (the flat-parameter method is deprecated).
+    public func log(event: LogEvent) {
+        lock.lock(); lines.append(event.message.description); levels.append(event.level); lock.unlock()
     }
     public var snapshot: [String] { lock.lock(); defer { lock.unlock() }; return lines }
     /// The lines logged at `level`.

@@ -43,7 +43,7 @@ private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             o.expectedAndroidPackage = "com.example.shop"
             // keytool's form, in lower case: the same certificate as the server's.
             o.expectedAndroidCertSHA256 = [Array(repeating: "ab", count: 32).joined(separator: ":")]
-            let results = await try BackendChecker(options: o).run()
+            let results = try await BackendChecker(options: o).run()
             #expect(results.count >= 30)
             for r in results { #expect(r.outcome == .pass, "\(r)") }
             // The injection probes ran against every parameter the endpoints use.
@@ -65,7 +65,7 @@ private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             let port = try #require(client.port)
             var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
             o.publicURL = "https://other.example.com"
-            let results = await try BackendChecker(options: o).run()
+            let results = try await BackendChecker(options: o).run()
             let page = try #require(results.first { $0.check == "android-intent page" })
             #expect(page.outcome == .fail)
             #expect(
@@ -82,7 +82,7 @@ private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
             var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
             o.expectedAppID = "ZZZZZ99999.other.app"
             o.expectedAndroidPackage = "other.app"
-            let results = await try BackendChecker(options: o).run()
+            let results = try await BackendChecker(options: o).run()
             #expect(results.first { $0.check == "apple-app-site-association" }?.outcome == .fail)
             #expect(results.first { $0.check == "assetlinks.json" }?.outcome == .fail)
         }
@@ -95,7 +95,7 @@ private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let app = try PlainviewServer.makeApplication(options: o2, logger: quiet)
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let results = await try BackendChecker(
+            let results = try await BackendChecker(
                 options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
             ).run()
             #expect(results.first { $0.check == "apple-app-site-association" }?.outcome == .fail)
@@ -109,7 +109,7 @@ private let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let app = BrokenBackendFixture.makeApplication()
         try await app.test(.live) { client in
             let port = try #require(client.port)
-            let results = await try BackendChecker(
+            let results = try await BackendChecker(
                 options: BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)/swedbank-pay-mobile/")
             ).run()
             func outcome(_ check: String) -> BackendCheckResult.Outcome? { results.first { $0.check == check }?.outcome }

@@ -17,7 +17,7 @@ import Testing
             o.publicURL = HandMadeBackend.publicOrigin
             o.expectedAndroidCertSHA256 = [HandMadeBackend.appCertificate]
             o.timeoutSeconds = 20
-            return await try BackendChecker(options: o).run()
+            return try await BackendChecker(options: o).run()
         }
     }
 
@@ -116,7 +116,7 @@ import Testing
             let port = try #require(client.port)
             var o = BackendCheckOptions(baseURL: "http://127.0.0.1:\(port)\(HandMadeBackend.mount)")
             o.publicURL = HandMadeBackend.publicOrigin
-            let results = await try BackendChecker(options: o).run()
+            let results = try await BackendChecker(options: o).run()
             let r = try #require(results.first { $0.check == "assetlinks.json" })
             #expect(r.outcome == .pass, "\(r)")
             #expect(r.detail.contains("certificate fingerprint not checked"), "\(r)")

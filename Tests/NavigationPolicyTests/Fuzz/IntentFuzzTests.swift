@@ -263,8 +263,11 @@ struct IntentFuzzTests {
                 .float(Float(bitPattern: UInt32(truncatingIfNeeded: rng.next()))),
                 .int(Int32(truncatingIfNeeded: rng.next())), .long(Int64(bitPattern: rng.next())),
                 .short(Int16(truncatingIfNeeded: rng.next())),
-                .double(rng.pick([0.001, 1e7, 1e-4, -0.0, 123.456, .infinity, -.infinity, 5e-324, .greatestFiniteMagnitude])),
-                .float(rng.pick([Float(0.001), 1e7, 1e-4, 3.4028235e38, 1.0e-45])),
+                .double(
+                    rng.pick([
+                        0.001, 1e7, 1e-4, -0.0, 123.456, .infinity, -.infinity, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+                    ])),
+                .float(rng.pick([Float(0.001), 1e7, 1e-4, 3.4028235e38, .leastNonzeroMagnitude])),
             ]
             var v = rng.pick(values)
             if case .double(let d) = v, d.isNaN { v = .double(1) }
