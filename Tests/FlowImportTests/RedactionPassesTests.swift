@@ -33,6 +33,23 @@ import TestSupport
         return (out, redactor.report)
     }
 
+    /// A long session: 300 pages, each with a token link, a hidden field, an e-mail, a card, a personal number,
+    /// a script token and a session cookie; `extra(i)` is added to page i's body.
+    static func generatedSession(extra: (Int) -> String = { _ in "" }) throws -> HARLog {
+        let entries = (0..<300).map { i in
+            let body =
+                "<html><body><a href='/p\(i + 1)?token=tok\(i)xyz9Q'>next</a><input type=hidden name=creq value='eyJ\(i)abc'>"
+                + "<p>mail user\(i)@example.se, card 4111 1111 1111 1111, pnr 19800101-00\(10 + i % 80)</p>"
+                + "<script>var sessionToken = 'Zq8xW2vR7tY4uP1nM6kL\(i)'; x = {\\\"code\\\": \\\"\(i)1234\\\"}</script>\(extra(i))</body></html>"
+            return
+                #"{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/p\#(i)?session=abc\#(i)&q=a%40b.se","httpVersion":"h2","headers":[{"name":"Cookie","value":"SESSION=s\#(i)x7"}],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"OK","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(i + 1)x7; Path=/"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"\#(body)"},"redirectURL":""},"cache":{},"timings":{}}"#
+        }
+        let json =
+            #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":["#
+            + entries.joined(separator: ",") + "]}}"
+        return try HARReader().read(data: Data(json.utf8))
+    }
+
     @Test(arguments: fixtures) func oneDetectingPassRedactsAndReportsAsTwoFullPasses(_ name: String) throws {
         let log = try HARReader().read(contentsOf: Self.fixture(name))
         let (before, beforeReport) = Self.twoFullPasses(log)
@@ -47,18 +64,7 @@ import TestSupport
     @Test(arguments: fixtures + ["generated"]) func byteMatchersRedactAsTheExpressions(_ name: String) throws {
         let log: HARLog
         if name == "generated" {
-            let entries = (0..<300).map { i in
-                let body =
-                    "<html><body><a href='/p\(i + 1)?token=tok\(i)xyz9Q'>next</a><input type=hidden name=creq value='eyJ\(i)abc'>"
-                    + "<p>mail user\(i)@example.se, card 4111 1111 1111 1111, pnr 19800101-00\(10 + i % 80)</p>"
-                    + "<script>var sessionToken = 'Zq8xW2vR7tY4uP1nM6kL\(i)'; x = {\\\"code\\\": \\\"\(i)1234\\\"}</script></body></html>"
-                return
-                    #"{"_resourceType":"document","startedDateTime":"2026-11-20T10:00:00.000Z","request":{"method":"GET","url":"https://shop.example.com/p\#(i)?session=abc\#(i)&q=a%40b.se","httpVersion":"h2","headers":[{"name":"Cookie","value":"SESSION=s\#(i)x7"}],"queryString":[],"cookies":[]},"response":{"status":200,"statusText":"OK","httpVersion":"h2","headers":[{"name":"Content-Type","value":"text/html"},{"name":"Set-Cookie","value":"SESSION=s\#(i + 1)x7; Path=/"}],"cookies":[],"content":{"size":1,"mimeType":"text/html","text":"\#(body)"},"redirectURL":""},"cache":{},"timings":{}}"#
-            }
-            let json =
-                #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"pages":[],"entries":["#
-                + entries.joined(separator: ",") + "]}}"
-            log = try HARReader().read(data: Data(json.utf8))
+            log = try Self.generatedSession()
         } else {
             log = try HARReader().read(contentsOf: Self.fixture(name))
         }
@@ -72,6 +78,98 @@ import TestSupport
         // Not a comparison of nothing: the generated session and the secrets corpora are full of secrets.
         if name == "generated" { #expect(afterReport.total > 1500, "\(afterReport.total)") }
         if name.hasPrefix("secrets") { #expect(afterReport.total > 10, "\(afterReport.total)") }
+    }
+
+    /// The detecting pass on two cores (a scout running the detectors one block of entries ahead) redacts and
+    /// reports as on one core, and as two full passes, on sessions long enough for many blocks: the generated
+    /// one, and one whose pages repeat, across blocks, a text that is another's but for canonically equivalent
+    /// spellings before a secret (`é` as one character or as `e` and a combining accent: equal Strings, findings at
+    /// other offsets), a JSON body whose pairs an earlier step replaces (the detectors then get a text the scout
+    /// never met), literal placeholders of this very run, and a page of its own.
+    @Test(arguments: ["generated", "tricky"]) func theDetectingPassOnTwoCoresRedactsAsOnOne(_ name: String) throws {
+        let log: HARLog
+        if name == "generated" {
+            log = try Self.generatedSession()
+        } else {
+            let shared: [(mime: String, text: String)] = [
+                ("text/html", "<p>caf\u{E9} token=Qx7Lm2Np9Rt1</p>"),
+                ("text/html", "<p>cafe\u{301} token=Qx7Lm2Np9Rt1</p>"),
+                ("application/json", #"{"token": "Zz9Yy8Xx7Ww6", "note": "see token=Zz9Yy8Xx7Ww6 and a@b.se"}"#),
+                ("text/html", "<p>REDACTED-TOKEN-1 and token=REDACTED-TOKEN-2, redacted1@example.invalid</p>"),
+            ]
+            log = try Self.session(
+                (0..<400).map { i in i % 5 < 4 ? shared[i % 5] : ("text/html", "<p>token=u\(i)Kq3Zr8 mail a\(i)@example.se</p>") }
+            )
+        }
+        var oneCore = Redactor()
+        oneCore.detectsAhead = false
+        var expected = log
+        oneCore.redact(&expected)
+        let (after, afterReport) = Self.onePass(log)
+        let (twoPasses, twoPassesReport) = Self.twoFullPasses(log)
+        // The first entry that differs, not the whole session, when one does.
+        func firstDifference(_ a: HARLog, _ b: HARLog) -> Int? {
+            a.entries.count != b.entries.count ? -1 : a.entries.indices.first { a.entries[$0] != b.entries[$0] }
+        }
+        #expect(firstDifference(after, expected) == nil)
+        #expect(after.pages == expected.pages && after.notes == expected.notes)
+        #expect(afterReport.items == oneCore.report.items)
+        #expect(firstDifference(after, twoPasses) == nil)
+        #expect(afterReport.items == twoPassesReport.items)
+        #expect(afterReport.total > 400, "\(afterReport.total)")
+        if name == "tricky" {
+            // Each spelling keeps its own offsets: the secret after the decomposed `é` is replaced whole.
+            let decomposed = Data("<p>cafe\u{301} token=REDACTED-TOKEN-1</p>".utf8)
+            #expect(after.entries[1].response.content.body == decomposed)
+            #expect(after.entries[301].response.content.body == decomposed)
+        }
+    }
+
+    /// The scout hands entries over in blocks that cover every entry once, in order, each of at most 64 entries
+    /// and ending as soon as its URLs and bodies reach 128 kB (so large pages come a few at a time).
+    @Test func theScoutsBlocksCoverEveryEntryOnceWithinTheirBounds() throws {
+        let large = String(repeating: "<p>a page of some size</p>", count: 8_000) // 208 kB
+        let log = try Self.session(
+            (0..<300).map { i in ("text/html", (150..<155).contains(i) ? large : "<p>page \(i)</p>") })
+        let blocks = Redactor.blocks(of: log.entries)
+        #expect(blocks.first?.lowerBound == 0)
+        #expect(blocks.last?.upperBound == 300)
+        #expect(zip(blocks, blocks.dropFirst()).allSatisfy { $0.upperBound == $1.lowerBound })
+        func bytes(_ i: Int) -> Int {
+            log.entries[i].request.url.utf8.count + (log.entries[i].response.content.body?.count ?? 0)
+        }
+        for block in blocks {
+            #expect(!block.isEmpty && block.count <= 64, "\(block)")
+            // Under 128 kB before its last entry: a block ends at the entry that reaches it.
+            #expect(block.dropLast().map(bytes).reduce(0, +) < 128 << 10, "\(block)")
+        }
+        // Each large page ends a block of its own making.
+        #expect((150..<155).allSatisfy { i in blocks.contains { $0.upperBound == i + 1 } })
+    }
+
+    /// A session of one document per body (MIME type and text), in order.
+    static func session(_ bodies: [(mime: String, text: String)]) throws -> HARLog {
+        let entries: [[String: Any]] = bodies.enumerated().map { i, body in
+            [
+                "_resourceType": "document", "startedDateTime": "2026-11-20T10:00:00.000Z",
+                "request": [
+                    "method": "GET", "url": "https://shop.example.com/p\(i)", "httpVersion": "h2", "headers": [] as [Any],
+                    "queryString": [] as [Any], "cookies": [] as [Any],
+                ] as [String: Any],
+                "response": [
+                    "status": 200, "statusText": "OK", "httpVersion": "h2",
+                    "headers": [["name": "Content-Type", "value": body.mime]], "cookies": [] as [Any],
+                    "content": ["size": body.text.utf8.count, "mimeType": body.mime, "text": body.text] as [String: Any],
+                    "redirectURL": "",
+                ] as [String: Any],
+                "cache": [:] as [String: Any], "timings": [:] as [String: Any],
+            ]
+        }
+        let json: [String: Any] = [
+            "log": ["version": "1.2", "creator": ["name": "t", "version": "1"], "pages": [] as [Any], "entries": entries]
+                as [String: Any]
+        ]
+        return try HARReader().read(data: JSONSerialization.data(withJSONObject: json))
     }
 
     /// Secrets first seen late (a cookie set by the last response, a token in the last URL) stand earlier in

@@ -36,6 +36,42 @@ import Darwin
         #expect(results == [true, true, true, true])
     }
 
+    /// A pipeline consumes every product in order, each the one made for its index, on the calling thread, while
+    /// the products are made on another thread; the maker stays at most `ahead` products ahead, and does run ahead
+    /// of a slow consumer (so both stages do run at once). Product i may be made once product i - ahead - 1 is
+    /// taken; `taken` counts the consumer's starts, which may trail the takes by one.
+    @Test(arguments: [1, 2, 4])
+    func aPipelineConsumesInOrderWithTheMakerAtMostAheadBy(ahead: Int) {
+        let caller = pthread_self()
+        let taken = Counter(), overran = Counter(), ranAhead = Counter(), madeOnCaller = Counter()
+        var order: [Int] = []
+        Threads.pipeline(
+            200, ahead: ahead,
+            produce: { i -> [Int] in
+                if pthread_equal(pthread_self(), caller) != 0 { madeOnCaller.add() }
+                let waiting = i - taken.value
+                if waiting > ahead + 1 { overran.add() }
+                if waiting >= ahead { ranAhead.add() }
+                return (0..<(i % 5 + 1)).map { $0 &* i }
+            },
+            consume: { i, product in
+                taken.add()
+                if i % 10 == 0 { usleep(2_000) } // a slow consumer now and then: the maker gets ahead
+                #expect(product == (0..<(i % 5 + 1)).map { $0 &* i })
+                #expect(pthread_equal(pthread_self(), caller) != 0)
+                order.append(i)
+            })
+        #expect(order == Array(0..<200))
+        #expect(overran.value == 0)
+        #expect(ranAhead.value > 0)
+        #expect(madeOnCaller.value == 0)
+        // No pieces and one piece: nothing, and the one made and consumed in turn.
+        var seen: [Int] = []
+        Threads.pipeline(0, produce: { $0 }, consume: { i, _ in seen.append(i) })
+        Threads.pipeline(1, produce: { $0 + 7 }, consume: { _, p in seen.append(p) })
+        #expect(seen == [7])
+    }
+
     #if os(Linux)
     /// A thread's stack is the 16 MB that deep pages need, not a new thread's smaller default: the mapping that
     /// holds a local of the thread (from /proc/self/maps) is at least that large.

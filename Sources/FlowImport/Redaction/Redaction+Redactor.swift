@@ -53,9 +53,16 @@ public struct Redactor: Sendable {
     private var firstOrder: [Int64] = []
     /// The known-secrets pass: its replacements, in the order made, with where they stand (`order`).
     private var knownPlaces: [(order: Int64, kind: RedactionKind, location: String, placeholder: String, count: Int)] = []
+    /// The detecting pass on two cores (`detectEntries`): what the detectors found in the texts of the entries
+    /// being redacted, worked out ahead by a scout.
+    private var detectedAhead: [Detection.Key: Detection] = [:]
+    /// The scout (`Phase.scout`): what it found in the texts it met since it last handed its findings over.
+    private var detectedByScout: [Detection.Key: Detection] = [:]
 
     /// False: every detector runs its regular expression, also on ASCII text (the matchers' reference, for tests).
     var usesASCIIMatchers = true
+    /// False: the detecting pass runs on one core, without a scout (the reference of `detectEntries`, for tests).
+    var detectsAhead = true
 
     /// What the second pass (or the `redact…` calls) replaced.
     public private(set) var report = RedactionReport()
@@ -97,7 +104,7 @@ public struct Redactor: Sendable {
         phase = .detect
         calls = 0
         firstOrder = Array(repeating: .min, count: report.placeCount) // places recorded before: first
-        redactEntries(&log)
+        detectEntries(&log)
         phase = .known
         calls = 0
         redactEntries(&log)
@@ -107,7 +114,9 @@ public struct Redactor: Sendable {
         knownPlaces = []
     }
 
-    private enum Phase { case all, detect, known }
+    /// `scout`: a second redactor that only runs the detectors of `redactDecoded` ahead of the detecting pass,
+    /// keeping what they find (`detectedByScout`); it replaces, learns and records nothing.
+    private enum Phase { case all, detect, known, scout }
 
     /// The report as one pass in order would have written it: each place where it was first recorded, a
     /// replacement of a known secret right after the detectors of the text it stands in.
@@ -168,11 +177,70 @@ public struct Redactor: Sendable {
         for i in log.entries.indices { redactEntry(&log.entries[i]) }
     }
 
+    /// The detecting pass (`redactEntries`), on two cores: a scout redactor goes through each block of entries one
+    /// block ahead on another thread (Threads.pipeline), running the detectors of `redactDecoded` on the texts as
+    /// it meets them, and hands what they found over. What the detectors find depends on the text alone (see
+    /// `detect`), so this redactor takes the scout's findings for a text it meets with the very same bytes, and
+    /// searches any other itself (one an earlier step of `redactText` replaced something in). Everything else
+    /// (checking findings against the placeholders, numbering, learning, recording) is done here alone, in the
+    /// entries' order, so the result is the one-core pass's.
+    private mutating func detectEntries(_ log: inout HARLog) {
+        let blocks = Redactor.blocks(of: log.entries)
+        guard detectsAhead, blocks.count > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            return redactEntries(&log)
+        }
+        for p in log.pages.indices {
+            log.pages[p].title = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
+        }
+        var scout = Redactor(config: config)
+        scout.usesASCIIMatchers = usesASCIIMatchers
+        scout.phase = .scout
+        log.entries.withUnsafeMutableBufferPointer { entries in
+            // The scout reads block b + 1 while this thread rewrites block b: never the same entry at once, and
+            // a block is handed over only once the scout is done with it.
+            Threads.pipeline(
+                blocks.count,
+                produce: { b -> [Detection.Key: Detection] in
+                    for i in blocks[b] {
+                        var copy = entries[i]
+                        scout.redactEntry(&copy)
+                    }
+                    defer { scout.detectedByScout = [:] }
+                    return scout.detectedByScout
+                },
+                consume: { b, found in
+                    detectedAhead = found
+                    for i in blocks[b] { redactEntry(&entries[i]) }
+                })
+        }
+        detectedAhead = [:]
+    }
+
+    /// The blocks of entries the scout hands over at once: up to 64 entries, and ending once their URLs and bodies
+    /// reach 128 kB, so what waits (the findings, each with its text twice as UTF-16) stays a few MB even when
+    /// every page is large.
+    static func blocks(of entries: [HAREntry]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var start = 0, bytes = 0
+        for (i, e) in entries.enumerated() {
+            bytes +=
+                e.request.url.utf8.count + (e.request.postData?.text?.utf8.count ?? 0) + (e.response.content.body?.count ?? 0)
+            if i + 1 - start == 64 || bytes >= 128 << 10 {
+                out.append(start..<(i + 1))
+                start = i + 1
+                bytes = 0
+            }
+        }
+        if start < entries.count { out.append(start..<entries.count) }
+        return out
+    }
+
     /// Redacts one entry in place (learning only, while `learning`).
     mutating func redactEntry(_ e: inout HAREntry) {
         let at = e.path
         e.request.url = redactText(e.request.url, at: "\(at).request.url", as: .url)
-        e.request.headers = redactHeaders(e.request.headers, at: "\(at).request.headers")
+        // The scout leaves headers to the pass itself (short values, nearly all of them clean or cookies).
+        if phase != .scout { e.request.headers = redactHeaders(e.request.headers, at: "\(at).request.headers") }
         if var post = e.request.postData {
             e.request.postData = nil
             post.params = post.params.map { p in
@@ -183,7 +251,7 @@ public struct Redactor: Sendable {
             }
             e.request.postData = post
         }
-        e.response.headers = redactHeaders(e.response.headers, at: "\(at).response.headers")
+        if phase != .scout { e.response.headers = redactHeaders(e.response.headers, at: "\(at).response.headers") }
         if !e.response.redirectURL.isEmpty {
             e.response.redirectURL = redactText(e.response.redirectURL, at: "\(at).response.redirectURL", as: .url)
         }
@@ -312,6 +380,8 @@ public struct Redactor: Sendable {
     private mutating func redactTextOnce(_ text: String, at location: String, as context: TextContext) -> String {
         guard !text.isEmpty else { return text }
         if phase == .known { return replaceKnown(text, at: location) }
+        // The scout replaces nothing, so the steps before the detectors hand them the text as it is.
+        if phase == .scout { return redactDecoded(text, at: location, scripts: context != .url && context != .form) }
         var s = text
         if context == .html {
             s = redactHTMLAttributes(s, at: location)
@@ -369,7 +439,13 @@ public struct Redactor: Sendable {
     }
 
     private mutating func shouldRedact(name: String, value: String) -> Bool {
-        guard !value.isEmpty, !isPlaceholder(value), matchesName(name) else { return false }
+        !value.isEmpty && !isPlaceholder(value) && mayRedact(name: name, value: value)
+    }
+
+    /// `shouldRedact` but for the value being a placeholder (what was learnt): the name matches, and the value is
+    /// not empty and not a URL.
+    private mutating func mayRedact(name: String, value: String) -> Bool {
+        guard !value.isEmpty, matchesName(name) else { return false }
         // A URL-valued field (a return URL) stays a URL; its own secrets are redacted inside it.
         let v = (PercentEncoding.decodeComponent(value) ?? value).lowercased()
         if v.hasPrefix("http://") || v.hasPrefix("https://") || v.hasPrefix("/") || SecretPrefilter.has(v, "://") { return false }
@@ -519,47 +595,90 @@ public struct Redactor: Sendable {
 
     // MARK: - Detectors on decoded text
 
-    /// A secret found in the decoded text: its span in the original, the value that identifies it, and what it is.
-    private struct Finding {
-        var range: NSRange
-        var key: String
-        var kind: RedactionKind
-        var name: String
-    }
-
     /// Runs the detectors over `text` as a browser decodes it and replaces each finding at its original span.
     /// `scripts`: also `name = "value"` assignments and `name: 'value'` properties (inline scripts, HTML text),
     /// and numbers written as JSON or script numbers stay numbers; false for URLs and form bodies.
     private mutating func redactDecoded(_ text: String, at location: String, scripts: Bool) -> String {
         guard Detectors.mayHoldSecret(text) else { return text }
-        if (scripts ? cleanScriptTexts : cleanTexts).contains(text) { return text }
-        // Whether what was found, or not, may change with what is learnt (a value that is a placeholder by now):
-        // a text found clean without that is clean for good, and remembered (`; Path=/`, `text/html`).
-        var dependsOnLearnt = false
-        defer {
-            if !dependsOnLearnt, text.utf8.count <= 512 {
-                if scripts, cleanScriptTexts.count < Redactor.verdictsKept { cleanScriptTexts.insert(text) }
-                if !scripts, cleanTexts.count < Redactor.verdictsKept { cleanTexts.insert(text) }
-            }
+        if phase == .scout {
+            let key = Detection.Key(text: text, scripts: scripts)
+            if detectedByScout.index(forKey: key) == nil { detectedByScout[key] = detect(text, scripts: scripts) }
+            return text
         }
+        if (scripts ? cleanScriptTexts : cleanTexts).contains(text) { return text }
+        let detection =
+            detectedAhead.isEmpty
+            ? detect(text, scripts: scripts)
+            : detectedAhead[Detection.Key(text: text, scripts: scripts)] ?? detect(text, scripts: scripts)
+        // A text found clean without what was learnt is clean for good, and remembered (`; Path=/`, `text/html`).
+        if !detection.dependsOnLearnt, text.utf8.count <= 512 {
+            if scripts, cleanScriptTexts.count < Redactor.verdictsKept { cleanScriptTexts.insert(text) }
+            if !scripts, cleanTexts.count < Redactor.verdictsKept { cleanTexts.insert(text) }
+        }
+        var found = detection.findings.filter {
+            !isPlaceholder($0.original) && !isPlaceholder($0.key)
+        }
+        guard !found.isEmpty else { return text }
+        // Leftmost first; at one place the longest; overlapping later findings are covered by the earlier one.
+        found.sort {
+            $0.range.location != $1.range.location ? $0.range.location < $1.range.location : $0.range.length > $1.range.length
+        }
+        let source = detection.view.original
+        // Text whose decoded form is ASCII is ASCII itself (decoding never removes other characters): it is put
+        // together as UTF-8, its offsets being the same.
+        let bytes: [UInt8]? = detection.isASCII ? Array(text.utf8) : nil
+        var out16: [UInt16] = [], out8: [UInt8] = []
+        if bytes == nil { out16.reserveCapacity(source.count) } else { out8.reserveCapacity(source.count) }
+        var cursor = 0
+        for f in found where f.range.location >= cursor {
+            let start = f.range.location, end = f.range.location + f.range.length
+            let spelling =
+                bytes.map { String(decoding: $0[start..<end], as: UTF8.self) }
+                ?? String(decoding: source[start..<end], as: UTF16.self)
+            var placeholder = replaceSecret(spelling, key: f.key, kind: f.kind, name: f.name, at: location)
+            if placeholder == spelling { continue } // a kept value
+            if scripts, [.card, .personalNumber, .organisationNumber].contains(f.kind), Detectors.isBareNumber(source, start, end)
+            {
+                placeholder = numericPlaceholder(for: placeholder) // a JSON/JS number stays a number
+            } else if f.kind == .email, Redactor.holdsPercentEncodedAt(spelling) {
+                placeholder = Redactor.percentEncodedAt(placeholder)
+            }
+            if let bytes {
+                out8.append(contentsOf: bytes[cursor..<start])
+                out8.append(contentsOf: placeholder.utf8)
+            } else {
+                out16.append(contentsOf: source[cursor..<start])
+                out16.append(contentsOf: placeholder.utf16)
+            }
+            cursor = end
+        }
+        guard cursor > 0 else { return text }
+        if let bytes {
+            out8.append(contentsOf: bytes[cursor...])
+            return String(decoding: out8, as: UTF8.self)
+        }
+        out16.append(contentsOf: source[cursor...])
+        return String(decoding: out16, as: UTF16.self)
+    }
+
+    /// What the detectors find in `text` as a browser decodes it, before any finding is checked against the
+    /// placeholders made so far. It depends on the text, `scripts`, the configuration and `usesASCIIMatchers`
+    /// alone (`matchesName` only caches its verdicts), never on what was learnt, so a scout may work it out
+    /// ahead (`detectEntries`).
+    private mutating func detect(_ text: String, scripts: Bool) -> Detection {
         let view = DecodedText(text)
         let decoded = view.string
-        var found: [Finding] = []
+        var found: [Detection.Finding] = []
+        var dependsOnLearnt = false
         let can = SecretPrefilter(decoded)
         // ASCII text goes to the hand-written matchers (ASCIIScanners), anything else to the expressions.
         let d = DetectorText(decoded, isASCII: usesASCIIMatchers && !can.hasNonASCII)
-        let ascii = d.ascii
         func add(_ r: NSRange, key: String, kind: RedactionKind, name: String = "") {
             guard r.length > 0 else { return }
             dependsOnLearnt = true
-            let o = view.originalRange(r)
             // Nothing decoded: the original text of the range is the decoded text's.
             let original = view.isIdentity ? d.text(r) : view.originalText(r)
-            // The static test with the one table it reads: a method called on `self` from this nested function
-            // copies the whole redactor (every table retained and released) once per finding.
-            guard !Redactor.isPlaceholder(original, learnt: placeholders), !Redactor.isPlaceholder(key, learnt: placeholders)
-            else { return }
-            found.append(Finding(range: o, key: key, kind: kind, name: name))
+            found.append(Detection.Finding(range: view.originalRange(r), original: original, key: key, kind: kind, name: name))
         }
         for m in can.mayHoldJWT ? d.matches(Detectors.jwt) : [] {
             add(m.range(at: 0), key: d.text(m.range(at: 0)), kind: .jwt)
@@ -603,7 +722,7 @@ public struct Redactor: Sendable {
                 r.length = (value as NSString).length
             }
             if matchesName(name) { dependsOnLearnt = true }
-            guard shouldRedact(name: name, value: value) else { continue }
+            guard mayRedact(name: name, value: value) else { continue }
             add(r, key: value, kind: .token, name: name)
         }
         for m in can.mayHoldPathToken ? d.matches(Detectors.pathSegment) : [] {
@@ -620,51 +739,11 @@ public struct Redactor: Sendable {
             for m in d.matches(Redactor.assignments, ASCIIScanners.assignments) {
                 guard let name = d.group(m, 1), let value = d.group(m, 3) else { continue }
                 if matchesName(name) { dependsOnLearnt = true }
-                guard shouldRedact(name: name, value: value) else { continue }
+                guard mayRedact(name: name, value: value) else { continue }
                 add(m.range(at: 3), key: value, kind: .token, name: name)
             }
         }
-        guard !found.isEmpty else { return text }
-        // Leftmost first; at one place the longest; overlapping later findings are covered by the earlier one.
-        found.sort {
-            $0.range.location != $1.range.location ? $0.range.location < $1.range.location : $0.range.length > $1.range.length
-        }
-        let source = view.original
-        // Text whose decoded form is ASCII is ASCII itself (decoding never removes other characters): it is put
-        // together as UTF-8, its offsets being the same.
-        let bytes: [UInt8]? = ascii == nil ? nil : Array(text.utf8)
-        var out16: [UInt16] = [], out8: [UInt8] = []
-        if bytes == nil { out16.reserveCapacity(source.count) } else { out8.reserveCapacity(source.count) }
-        var cursor = 0
-        for f in found where f.range.location >= cursor {
-            let start = f.range.location, end = f.range.location + f.range.length
-            let spelling =
-                bytes.map { String(decoding: $0[start..<end], as: UTF8.self) }
-                ?? String(decoding: source[start..<end], as: UTF16.self)
-            var placeholder = replaceSecret(spelling, key: f.key, kind: f.kind, name: f.name, at: location)
-            if placeholder == spelling { continue } // a kept value
-            if scripts, [.card, .personalNumber, .organisationNumber].contains(f.kind), Detectors.isBareNumber(source, start, end)
-            {
-                placeholder = numericPlaceholder(for: placeholder) // a JSON/JS number stays a number
-            } else if f.kind == .email, Redactor.holdsPercentEncodedAt(spelling) {
-                placeholder = Redactor.percentEncodedAt(placeholder)
-            }
-            if let bytes {
-                out8.append(contentsOf: bytes[cursor..<start])
-                out8.append(contentsOf: placeholder.utf8)
-            } else {
-                out16.append(contentsOf: source[cursor..<start])
-                out16.append(contentsOf: placeholder.utf16)
-            }
-            cursor = end
-        }
-        guard cursor > 0 else { return text }
-        if let bytes {
-            out8.append(contentsOf: bytes[cursor...])
-            return String(decoding: out8, as: UTF8.self)
-        }
-        out16.append(contentsOf: source[cursor...])
-        return String(decoding: out16, as: UTF16.self)
+        return Detection(view: view, isASCII: d.ascii != nil, findings: found, dependsOnLearnt: dependsOnLearnt)
     }
 
     // `name=value` in URLs, form bodies, cookie strings and scripts, after decoding (so also inside another
@@ -691,6 +770,7 @@ public struct Redactor: Sendable {
         _ found: String, key: String, kind: RedactionKind, name: String,
         at location: String
     ) -> String {
+        if phase == .scout { return found }
         if !config.keepValues.isEmpty, config.keepValues.contains(found) || config.keepValues.contains(key) { return found }
         let placeholder: String
         let keyAt = placeholderOf.index(forKey: key)
@@ -765,7 +845,7 @@ public struct Redactor: Sendable {
     /// one position, the longest spelling (so a secret containing another wins). Candidates are found by
     /// their first bytes (a hash lookup per position), so the cost does not grow with the number of secrets.
     private mutating func replaceKnown(_ text: String, at location: String) -> String {
-        if learning || phase == .detect { return text } // learning registers nothing here
+        if learning || phase == .detect || phase == .scout { return text } // learning registers nothing here
         guard !known.isEmpty, text.utf8.count >= known.keyLength else { return text }
         var out: [UInt8] = []
         var changed = false

@@ -51,6 +51,26 @@ package enum Threads {
         return slots.values
     }
 
+    /// `produce(i)` for every `i` in `0..<count`, in order, on a thread of its own, while the calling thread runs
+    /// `consume(i, product)` in order, each as soon as its product is made; the producer stays at most `ahead`
+    /// products ahead (what waits is held in memory). Two stages of one pass over many pieces, each stage on its
+    /// own core. One piece, or no thread to start, makes and consumes each piece in turn on the calling thread.
+    package static func pipeline<P>(_ count: Int, ahead: Int = 2, produce: (Int) -> P, consume: (Int, P) -> Void) {
+        guard count > 1 else {
+            if count == 1 { consume(0, produce(0)) }
+            return
+        }
+        withoutActuallyEscaping(produce) { produce in
+            let handoff = Handoff<P>(ahead: max(1, ahead))
+            guard let thread = start(ThreadWork { for i in 0..<count { handoff.put(i, produce(i)) } }) else {
+                for i in 0..<count { consume(i, produce(i)) }
+                return
+            }
+            for i in 0..<count { consume(i, handoff.take(i)) }
+            pthread_join(thread, nil)
+        }
+    }
+
     /// Starts a joinable thread running `work`; nil when the system will not start one.
     private static func start(_ work: ThreadWork) -> pthread_t? {
         var attributes = pthread_attr_t()
@@ -133,4 +153,47 @@ package final class ResultSlots<R>: @unchecked Sendable {
 
     /// Every slot's value (all are set once the threads have ended).
     package var values: [R] { lock.locked { slots.map { $0! } } }
+}
+
+/// Products handed from one thread to another in order (Threads.pipeline): the maker waits while it is `ahead`
+/// products ahead, the taker while the product it asks for is not made yet.
+private final class Handoff<P>: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var ready: [Int: P] = [:]
+    private var made = 0
+    private var taken = 0
+    private let ahead: Int
+
+    init(ahead: Int) {
+        self.ahead = ahead
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        pthread_mutex_destroy(mutex)
+        changed.deallocate()
+        mutex.deallocate()
+    }
+
+    func put(_ i: Int, _ product: P) {
+        pthread_mutex_lock(mutex)
+        while made - taken >= ahead { pthread_cond_wait(changed, mutex) }
+        ready[i] = product
+        made += 1
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func take(_ i: Int) -> P {
+        pthread_mutex_lock(mutex)
+        while ready.index(forKey: i) == nil { pthread_cond_wait(changed, mutex) }
+        let product = ready.removeValue(forKey: i)!
+        taken += 1
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(mutex)
+        return product
+    }
 }
