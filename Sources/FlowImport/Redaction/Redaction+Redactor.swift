@@ -615,8 +615,11 @@ public struct Redactor: Sendable {
             if scripts, cleanScriptTexts.count < Redactor.verdictsKept { cleanScriptTexts.insert(text) }
             if !scripts, cleanTexts.count < Redactor.verdictsKept { cleanTexts.insert(text) }
         }
+        // The static test with the one table it reads: a method called on `self` from a closure here would copy
+        // the whole redactor (every table retained and released) once per finding.
+        let learnt = placeholders
         var found = detection.findings.filter {
-            !isPlaceholder($0.original) && !isPlaceholder($0.key)
+            !Redactor.isPlaceholder($0.original, learnt: learnt) && !Redactor.isPlaceholder($0.key, learnt: learnt)
         }
         guard !found.isEmpty else { return text }
         // Leftmost first; at one place the longest; overlapping later findings are covered by the earlier one.
