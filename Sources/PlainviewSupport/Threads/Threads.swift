@@ -1,8 +1,9 @@
 // The one place that spreads work over threads and gathers the results: the engine pool (one thread per engine)
 // and the import's independent pieces (the residue check of every written file, the drafting's page checks, the
-// check beside the writing when nothing waits on it).
-// Results always come back in the items' order, so a parallel run's output is the serial run's, whatever the
-// timing. (A single background task, such as the WebKit driver's reader, starts its own thread.) POSIX threads,
+// check beside the writing when nothing waits on it), and the two stages of redaction's detecting pass (`pipeline`:
+// the detectors one block ahead, the numbering in order).
+// Results always come back in the items' order (and a pipeline consumes them in order), so a parallel run's output
+// is the serial run's, whatever the timing. (A single background task, such as the WebKit driver's reader, starts its own thread.) POSIX threads,
 // so this module stays free of Foundation.
 #if canImport(Glibc)
 import Glibc
