@@ -97,7 +97,7 @@ import TestSupport
                 ("application/json", #"{"token": "Zz9Yy8Xx7Ww6", "note": "see token=Zz9Yy8Xx7Ww6 and a@b.se"}"#),
                 ("text/html", "<p>REDACTED-TOKEN-1 and token=REDACTED-TOKEN-2, redacted1@example.invalid</p>"),
             ]
-            log = try Self.session(
+            log = Self.session(
                 (0..<400).map { i in i % 5 < 4 ? shared[i % 5] : ("text/html", "<p>token=u\(i)Kq3Zr8 mail a\(i)@example.se</p>") }
             )
         }
@@ -129,7 +129,7 @@ import TestSupport
     /// and ending as soon as its URLs and bodies reach 128 kB (so large pages come a few at a time).
     @Test func theScoutsBlocksCoverEveryEntryOnceWithinTheirBounds() throws {
         let large = String(repeating: "<p>a page of some size</p>", count: 8_000) // 208 kB
-        let log = try Self.session(
+        let log = Self.session(
             (0..<300).map { i in ("text/html", (150..<155).contains(i) ? large : "<p>page \(i)</p>") })
         let blocks = Redactor.blocks(of: log.entries)
         #expect(blocks.first?.lowerBound == 0)
@@ -148,28 +148,15 @@ import TestSupport
     }
 
     /// A session of one document per body (MIME type and text), in order.
-    static func session(_ bodies: [(mime: String, text: String)]) throws -> HARLog {
-        let entries: [[String: Any]] = bodies.enumerated().map { i, body in
-            [
-                "_resourceType": "document", "startedDateTime": "2026-11-20T10:00:00.000Z",
-                "request": [
-                    "method": "GET", "url": "https://shop.example.com/p\(i)", "httpVersion": "h2", "headers": [] as [Any],
-                    "queryString": [] as [Any], "cookies": [] as [Any],
-                ] as [String: Any],
-                "response": [
-                    "status": 200, "statusText": "OK", "httpVersion": "h2",
-                    "headers": [["name": "Content-Type", "value": body.mime]], "cookies": [] as [Any],
-                    "content": ["size": body.text.utf8.count, "mimeType": body.mime, "text": body.text] as [String: Any],
-                    "redirectURL": "",
-                ] as [String: Any],
-                "cache": [:] as [String: Any], "timings": [:] as [String: Any],
-            ]
-        }
-        let json: [String: Any] = [
-            "log": ["version": "1.2", "creator": ["name": "t", "version": "1"], "pages": [] as [Any], "entries": entries]
-                as [String: Any]
-        ]
-        return try HARReader().read(data: JSONSerialization.data(withJSONObject: json))
+    static func session(_ bodies: [(mime: String, text: String)]) -> HARLog {
+        HARLog(
+            entries: bodies.enumerated().map { i, body in
+                HAREntry(
+                    fileIndex: i, request: HARRequest(url: "https://shop.example.com/p\(i)"),
+                    response: HARResponse(
+                        status: 200, headers: [HARHeader(name: "Content-Type", value: body.mime)],
+                        content: HARContent(mimeType: body.mime, body: Data(body.text.utf8))))
+            })
     }
 
     /// Secrets first seen late (a cookie set by the last response, a token in the last URL) stand earlier in
