@@ -73,20 +73,28 @@ import Darwin
     }
 
     #if os(Linux)
-    /// A thread's stack is the 16 MB that deep pages need, not a new thread's smaller default: the mapping that
-    /// holds a local of the thread (from /proc/self/maps) is at least that large.
+    /// A thread's stack is the 16 MB that deep pages need, not a new thread's smaller default: the stack the C
+    /// library gave the thread (`pthread_getattr_np`, a GNU function Glibc's module leaves out, so looked up by
+    /// name) holds a local of the thread and is at least that large. (Reading /proc/self/maps instead is not
+    /// atomic: while other tests start and end threads, a read can miss the very mapping, and it took minutes on a
+    /// busy machine.)
     @Test func aThreadHasTheStackDeepWorkNeeds() {
-        let sizes = Threads.each([1, 2]) { _ -> Int in
+        let stacks = Threads.each([1, 2]) { _ -> (size: Int, holdsLocal: Bool) in
             var local = 0
             let address = withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
-            let maps = (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)) ?? ""
-            for line in maps.split(separator: "\n") {
-                let bounds = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt($0, radix: 16) }
-                if bounds.count == 2, bounds[0] <= address, address < bounds[1] { return Int(bounds[1] - bounds[0]) }
-            }
-            return 0
+            typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return (0, false) }
+            let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+            var attributes = pthread_attr_t()
+            guard getAttributes(pthread_self(), &attributes) == 0 else { return (0, false) }
+            defer { pthread_attr_destroy(&attributes) }
+            var base: UnsafeMutableRawPointer?
+            var size = 0
+            guard pthread_attr_getstack(&attributes, &base, &size) == 0, let base else { return (0, false) }
+            let low = UInt(bitPattern: base)
+            return (size, low <= address && address < low + UInt(size))
         }
-        #expect(sizes.allSatisfy { $0 >= Threads.stackSize }, "\(sizes)")
+        #expect(stacks.allSatisfy { $0.size >= Threads.stackSize && $0.holdsLocal }, "\(stacks)")
     }
     #endif
 
