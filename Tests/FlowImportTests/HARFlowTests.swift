@@ -209,6 +209,29 @@ import PlainviewConfig
         #expect(files[1].data == log.entries[2].response.content.body)
     }
 
+    /// flow.yaml is written in blocks of pages on all cores and joined: the text is the one of a single block,
+    /// whatever the block size, and `files` writes the same.
+    @Test func pagesWrittenInBlocksJoinIntoTheTextOfOne() throws {
+        var log = try RedactionPassesTests.generatedSession()
+        var redactor = Redactor()
+        redactor.redact(&log)
+        let draft = try HARFlowBuilder.draft(from: log)
+        #expect(draft.pages.count == 300)
+        let options = HARFlowWriter.Options(name: "long", source: "long.har", redaction: redactor.report)
+        let pages = HARFlowWriter.pageFiles(for: draft)
+        let whole = HARFlowWriter.flowFile(for: draft, pageFiles: pages, options: options, pagesPerBlock: .max)
+        let yaml = String(decoding: whole, as: UTF8.self)
+        #expect(yaml.components(separatedBy: "\n  - url: ").count == 301)
+        #expect(yaml.contains("    file: \"300-shop.example.com-p299.html\""))
+        for size in [1, 7, 64, 299, 300] {
+            #expect(HARFlowWriter.flowFile(for: draft, pageFiles: pages, options: options, pagesPerBlock: size) == whole)
+        }
+        let files = HARFlowWriter.files(for: draft, options: options)
+        #expect(files.first?.name == "flow.yaml" && files.first?.data == whole)
+        #expect(files.dropFirst().map(\.name) == pages.files.map(\.name))
+        #expect(pages.names.compactMap(\.first).compactMap { $0 } == pages.files.map(\.name))
+    }
+
     @Test func draftedPolicyWhenNoneIsGiven() throws {
         let d = try HARFlowBuilder.draft(from: HARFixture.read("meta_refresh.har"))
         let yaml = String(

@@ -62,8 +62,39 @@ public enum HARFlowWriter {
     /// `flow.yaml` comes from the YAML emitter: recorded values are quoted scalars, notes are comments that no
     /// recorded character can end.
     public static func files(for draft: HARFlowDraft, options: Options) -> [(name: String, data: Data)] {
-        var bodies: [(String, Data)] = []
+        let pages = pageFiles(for: draft)
+        return [("flow.yaml", flowFile(for: draft, pageFiles: pages, options: options))] + pages.files
+    }
+
+    /// The page files of a flow folder: every recorded body, named in the pages' order (the names number them).
+    public struct PageFiles: Sendable {
+        /// Per page, per response: the name of its body's file (nil: no body).
+        public var names: [[String?]]
+        /// The files, in that order.
+        public var files: [(name: String, data: Data)]
+    }
+
+    public static func pageFiles(for draft: HARFlowDraft) -> PageFiles {
+        var files: [(name: String, data: Data)] = []
         var usedNames: Set<String> = ["flow.yaml"]
+        var counter = 0
+        let names = draft.pages.map { page in
+            page.responses.map { r -> String? in
+                guard let body = r.body, !body.isEmpty else { return nil }
+                counter += 1
+                let name = fileName(
+                    counter, url: page.url, contentType: r.headers.first(named: "Content-Type") ?? "", used: &usedNames)
+                files.append((name, body))
+                return name
+            }
+        }
+        return PageFiles(names: names, files: files)
+    }
+
+    /// `flow.yaml` for a draft whose page files are `pageFiles`; the pages are written `pagesPerBlock` at a time.
+    public static func flowFile(
+        for draft: HARFlowDraft, pageFiles: PageFiles, options: Options, pagesPerBlock: Int = 512
+    ) -> Data {
         var y = YAMLEmitter()
 
         if let recorded = options.recorded {
@@ -102,62 +133,18 @@ public enum HARFlowWriter {
         }
         if let e = options.environmentPath { y.pair("environment", .string(e)) }
         y.pair("start", .string(draft.start))
-        var counter = 0
-        func emit(_ r: HARFlowDraft.Response, url: String, indent: Int, statusDone: Bool = false) {
-            if !statusDone, r.status != 200 || r.headers.contains(where: { $0.name.lowercased() == "location" }) {
-                y.pair("status", .int(r.status), indent: indent)
-            }
-            var others: [HARHeader] = []
-            var cookies: [YAMLEmitter.Scalar] = []
-            for h in r.headers {
-                switch h.name.lowercased() {
-                case "location": y.pair("location", .string(h.value), indent: indent)
-                case "set-cookie": cookies += h.value.split(separator: "\n").map { .string(String($0)) }
-                default: others.append(h)
-                }
-            }
-            if !cookies.isEmpty { y.pair("setCookie", .flowSequence(cookies), indent: indent) }
-            if !others.isEmpty {
-                y.pair("headers", nil, indent: indent)
-                var seen: [String: [String]] = [:]
-                var order: [String] = []
-                for h in others {
-                    if seen[h.name] == nil { order.append(h.name) }
-                    seen[h.name, default: []].append(h.value)
-                }
-                for n in order {
-                    let vs = seen[n] ?? []
-                    y.pair(n, vs.count == 1 ? .string(vs[0]) : .flowSequence(vs.map { .string($0) }), indent: indent + 1)
-                }
-            }
-            if let body = r.body, !body.isEmpty {
-                counter += 1
-                let name = fileName(
-                    counter, url: url, contentType: r.headers.first(named: "Content-Type") ?? "",
-                    used: &usedNames)
-                bodies.append((name, body))
-                y.pair("file", .string(name), indent: indent, comment: r.source)
-            } else {
-                y.comment(r.source, indent: indent)
-            }
-        }
+        // The pages are written as YAML in blocks on all cores and joined in order: the text one emitter writes.
         y.pair("pages", nil)
-        for page in draft.pages {
-            y.pair("url", .string(page.url), indent: 2, item: true)
-            if page.method != "GET" { y.pair("method", .string(page.method), indent: 2) }
-            if let context = page.context { y.pair("in", .string(context), indent: 2) }
-            let responses = page.responses
-            if responses.count == 1 {
-                emit(responses[0], url: page.url, indent: 2)
-            } else {
-                y.pair(
-                    "responses", nil, indent: 2, comment: "recorded \(responses.count) times; served in order, the last repeats")
-                for r in responses {
-                    y.pair("status", .int(r.status), indent: 4, item: true)
-                    emit(r, url: page.url, indent: 4, statusDone: true)
-                }
-            }
+        let blocks = stride(from: 0, to: draft.pages.count, by: max(1, pagesPerBlock)).map {
+            $0..<min($0 + max(1, pagesPerBlock), draft.pages.count)
         }
+        let pageTexts = Threads.map(blocks.count, threads: ProcessInfo.processInfo.activeProcessorCount) { b in
+            var block = YAMLEmitter()
+            for p in blocks[b] { emit(draft.pages[p], fileNames: pageFiles.names[p], into: &block) }
+            return block
+        }
+        let head = y
+        y = YAMLEmitter()
 
         if draft.steps.isEmpty {
             y.comment("steps: none inferred (every recorded page led to the next by itself)")
@@ -200,7 +187,65 @@ public enum HARFlowWriter {
             y.comment("expect:")
             y.comment("  outcome: complete             # complete | canceled | stuck | loop | error")
         }
-        return [("flow.yaml", Data(y.text.utf8))] + bodies
+        // Joined into the file's bytes once (no whole copy of the text first).
+        let pieces = [head] + pageTexts + [y]
+        var flow = Data(capacity: pieces.reduce(0) { $0 + $1.text.utf8.count })
+        for piece in pieces { flow.append(contentsOf: piece.text.utf8) }
+        return flow
+    }
+
+    /// One page of `pages:`, its responses' bodies named `fileNames` (nil: no body).
+    static func emit(_ page: HARFlowDraft.Page, fileNames: [String?], into y: inout YAMLEmitter) {
+        y.pair("url", .string(page.url), indent: 2, item: true)
+        if page.method != "GET" { y.pair("method", .string(page.method), indent: 2) }
+        if let context = page.context { y.pair("in", .string(context), indent: 2) }
+        let responses = page.responses
+        if responses.count == 1 {
+            emit(responses[0], fileName: fileNames[0], indent: 2, into: &y)
+        } else {
+            y.pair("responses", nil, indent: 2, comment: "recorded \(responses.count) times; served in order, the last repeats")
+            for (r, name) in zip(responses, fileNames) {
+                y.pair("status", .int(r.status), indent: 4, item: true)
+                emit(r, fileName: name, indent: 4, statusDone: true, into: &y)
+            }
+        }
+    }
+
+    /// One response of a page: its status, location, cookies and headers, and its body's file.
+    static func emit(
+        _ r: HARFlowDraft.Response, fileName: String?, indent: Int, statusDone: Bool = false, into y: inout YAMLEmitter
+    ) {
+        if !statusDone, r.status != 200 || r.headers.contains(where: { $0.name.lowercased() == "location" }) {
+            y.pair("status", .int(r.status), indent: indent)
+        }
+        var others: [HARHeader] = []
+        var cookies: [YAMLEmitter.Scalar] = []
+        for h in r.headers {
+            switch h.name.lowercased() {
+            case "location": y.pair("location", .string(h.value), indent: indent)
+            case "set-cookie": cookies += h.value.split(separator: "\n").map { .string(String($0)) }
+            default: others.append(h)
+            }
+        }
+        if !cookies.isEmpty { y.pair("setCookie", .flowSequence(cookies), indent: indent) }
+        if !others.isEmpty {
+            y.pair("headers", nil, indent: indent)
+            var seen: [String: [String]] = [:]
+            var order: [String] = []
+            for h in others {
+                if seen[h.name] == nil { order.append(h.name) }
+                seen[h.name, default: []].append(h.value)
+            }
+            for n in order {
+                let vs = seen[n] ?? []
+                y.pair(n, vs.count == 1 ? .string(vs[0]) : .flowSequence(vs.map { .string($0) }), indent: indent + 1)
+            }
+        }
+        if let fileName {
+            y.pair("file", .string(fileName), indent: indent, comment: r.source)
+        } else {
+            y.comment(r.source, indent: indent)
+        }
     }
 
     /// Where an imported recording stops, and how to add what a HAR cannot hold.
@@ -218,51 +263,92 @@ public enum HARFlowWriter {
     /// Writes `files` into `folder` atomically. Refuses an existing folder unless `force`; with `force` the old
     /// folder is replaced only after the new one is complete.
     public static func write(_ files: [(name: String, data: Data)], to folder: URL, force: Bool) throws(WriteError) {
-        let fm = FileManager.default
-        let target = folder.standardizedFileURL
-        let parent = target.deletingLastPathComponent()
-        let exists = fm.fileExists(atPath: target.path)
-        if exists, !force {
-            throw WriteError(path: folder.path, message: "already exists; choose another --out or pass --force to replace it")
+        let folderWrite = try FolderWrite(folder, force: force)
+        try folderWrite.add(files)
+        try folderWrite.commit()
+    }
+
+    /// A flow folder being written: its files go into a hidden folder beside it, which `commit` renames into
+    /// place once complete. A failure to add a file removes the hidden folder (nothing was changed), and so does
+    /// `abandon`.
+    public struct FolderWrite: Sendable {
+        public let folder: URL
+        let target: URL
+        let parent: URL
+        let temp: URL
+        let tag: Substring
+        let exists: Bool
+
+        /// Refuses an existing `folder` unless `force`, creates its parent and the hidden folder.
+        public init(_ folder: URL, force: Bool) throws(WriteError) {
+            let fm = FileManager.default
+            self.folder = folder
+            target = folder.standardizedFileURL
+            parent = target.deletingLastPathComponent()
+            exists = fm.fileExists(atPath: target.path)
+            if exists, !force {
+                throw WriteError(path: folder.path, message: "already exists; choose another --out or pass --force to replace it")
+            }
+            do {
+                try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+            } catch {
+                throw WriteError(path: parent.path, message: "cannot create the folder (\(error.localizedDescription))")
+            }
+            tag = UUID().uuidString.prefix(8)
+            temp = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(tag)")
+            do {
+                try fm.createDirectory(at: temp, withIntermediateDirectories: false)
+            } catch {
+                throw cannotWrite(error)
+            }
         }
-        do {
-            try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        } catch {
-            throw WriteError(path: parent.path, message: "cannot create the folder (\(error.localizedDescription))")
-        }
-        let tag = UUID().uuidString.prefix(8)
-        let temp = parent.appendingPathComponent(".\(target.lastPathComponent).tmp-\(tag)")
-        do {
-            try fm.createDirectory(at: temp, withIntermediateDirectories: false)
+
+        /// Writes `files` into the hidden folder (a name with `/` or a leading `.` is skipped).
+        public func add(_ files: [(name: String, data: Data)]) throws(WriteError) {
             let tempPath = temp.path
-            for f in files {
-                guard !f.name.utf8.contains(UInt8(ascii: "/")), f.name.utf8.first != UInt8(ascii: ".") else { continue }
-                try writeNewFile(f.data, path: tempPath + "/" + f.name)
-            }
-        } catch {
-            try? fm.removeItem(at: temp)
-            throw WriteError(
-                path: folder.path, message: "cannot write the flow (\(error.localizedDescription)); nothing was changed")
-        }
-        do {
-            if exists {
-                let old = parent.appendingPathComponent(".\(target.lastPathComponent).old-\(tag)")
-                try fm.moveItem(at: target, to: old)
-                do {
-                    try fm.moveItem(at: temp, to: target)
-                } catch {
-                    try? fm.moveItem(at: old, to: target) // put the old folder back
-                    throw error
+            do {
+                for f in files {
+                    guard !f.name.utf8.contains(UInt8(ascii: "/")), f.name.utf8.first != UInt8(ascii: ".") else { continue }
+                    try writeNewFile(f.data, path: tempPath + "/" + f.name)
                 }
-                try? fm.removeItem(at: old)
-            } else {
-                try fm.moveItem(at: temp, to: target)
+            } catch {
+                abandon()
+                throw cannotWrite(error)
             }
-        } catch {
-            try? fm.removeItem(at: temp)
-            throw WriteError(
-                path: folder.path, message: "cannot move the flow into place (\(error.localizedDescription)); nothing was changed"
-            )
+        }
+
+        /// Removes the hidden folder and what was written into it.
+        public func abandon() {
+            try? FileManager.default.removeItem(at: temp)
+        }
+
+        /// Moves the hidden folder into place (with `force`, replacing the old folder only then).
+        public func commit() throws(WriteError) {
+            let fm = FileManager.default
+            do {
+                if exists {
+                    let old = parent.appendingPathComponent(".\(target.lastPathComponent).old-\(tag)")
+                    try fm.moveItem(at: target, to: old)
+                    do {
+                        try fm.moveItem(at: temp, to: target)
+                    } catch {
+                        try? fm.moveItem(at: old, to: target) // put the old folder back
+                        throw error
+                    }
+                    try? fm.removeItem(at: old)
+                } else {
+                    try fm.moveItem(at: temp, to: target)
+                }
+            } catch {
+                abandon()
+                throw WriteError(
+                    path: folder.path,
+                    message: "cannot move the flow into place (\(error.localizedDescription)); nothing was changed")
+            }
+        }
+
+        private func cannotWrite(_ error: Error) -> WriteError {
+            WriteError(path: folder.path, message: "cannot write the flow (\(error.localizedDescription)); nothing was changed")
         }
     }
 

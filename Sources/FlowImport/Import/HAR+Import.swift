@@ -67,33 +67,48 @@ public enum HARImport {
     /// Reads `har` (named `name` in messages), redacts, drafts and writes the flow folder `folder` atomically.
     public static func run(har: URL, name: String, to folder: URL, force: Bool, options: Options) throws(Failure) -> Result {
         var result = try draft(har: har, name: name, options: options)
-        let files = files(result, options: options)
-        func write() -> HARFlowWriter.WriteError? {
-            do {
-                try HARFlowWriter.write(files, to: folder, force: force)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        let failure: HARFlowWriter.WriteError?
         if options.strict {
+            let files = files(result, options: options)
             result.residue = residue(in: files)
             if !result.residue.isEmpty { throw .residue(result.residue) }
-            failure = write()
-        } else {
-            // Without --strict nothing waits on the check, so it runs while the files are written (creating
-            // thousands of files is mostly the file system's time); its findings are the same either way.
-            var found: [SecretResidue.Finding] = []
-            var written: HARFlowWriter.WriteError?
-            _ = Threads.map(2, threads: 2) { i in
-                if i == 0 { found = residue(in: files) } else { written = write() }
+            do {
+                try HARFlowWriter.write(files, to: folder, force: force)
+            } catch {
+                throw .write(error)
             }
-            result.residue = found
-            failure = written
+            result.fileNames = files.map(\.name)
+            return result
         }
-        if let failure { throw .write(failure) }
-        result.fileNames = files.map(\.name)
+        // Without --strict nothing waits on the check. The page files are written (creating thousands of files is
+        // mostly the file system's time) while flow.yaml is made and every file checked; its findings are the
+        // same either way.
+        let pages = HARFlowWriter.pageFiles(for: result.draft)
+        let folderWrite: HARFlowWriter.FolderWrite
+        do {
+            folderWrite = try HARFlowWriter.FolderWrite(folder, force: force)
+        } catch {
+            throw .write(error)
+        }
+        var flow = Data()
+        var found: [SecretResidue.Finding] = []
+        var written: HARFlowWriter.WriteError?
+        _ = Threads.map(2, threads: 2) { i in
+            if i == 0 {
+                do throws(HARFlowWriter.WriteError) { try folderWrite.add(pages.files) } catch { written = error }
+            } else {
+                flow = HARFlowWriter.flowFile(for: result.draft, pageFiles: pages, options: writerOptions(result, options))
+                found = residue(in: [("flow.yaml", flow)] + pages.files)
+            }
+        }
+        result.residue = found
+        do throws(HARFlowWriter.WriteError) {
+            if let written { throw written }
+            try folderWrite.add([("flow.yaml", flow)])
+            try folderWrite.commit()
+        } catch {
+            throw .write(error)
+        }
+        result.fileNames = ["flow.yaml"] + pages.files.map(\.name)
         return result
     }
 
@@ -211,8 +226,13 @@ public enum HARImport {
 
     /// The flow folder's files for a draft: `flow.yaml` first, then the page bodies.
     public static func files(_ result: Result, options: Options) -> [(name: String, data: Data)] {
+        HARFlowWriter.files(for: result.draft, options: writerOptions(result, options))
+    }
+
+    /// How the flow file of `result` is written: `options.writer` with the redaction report.
+    static func writerOptions(_ result: Result, _ options: Options) -> HARFlowWriter.Options {
         var writerOptions = options.writer
         writerOptions.redaction = result.report
-        return HARFlowWriter.files(for: result.draft, options: writerOptions)
+        return writerOptions
     }
 }

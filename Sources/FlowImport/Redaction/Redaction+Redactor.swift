@@ -289,6 +289,9 @@ public struct Redactor: Sendable {
         let lname = name.lowercased()
         let place = "\(location).\(name)"
         if config.cookies, lname == "cookie" {
+            // The known-secrets pass leaves every cookie value as the detecting pass wrote it, and the names and
+            // separators as recorded: the header is what it was (and it counts no call).
+            if phase == .known { return value }
             // ASCII text is split on the byte (every byte a character, and `;` has no other spelling there).
             let parts =
                 ASCII.isASCII(value)
@@ -822,6 +825,13 @@ public struct Redactor: Sendable {
         let plainKey = key.utf8.allSatisfy(PercentEncoding.isUnreserved)
         let plainFound = !found.utf8.contains(where: { $0 == 0x26 || $0 == 0x25 || $0 == 0x2B })
         if plainKey, plainFound, seenBoth { return } // nothing to learn but `found` and `key`, learnt before
+        if plainKey, plainFound {
+            // The spellings are `found` and `key` themselves (most secrets): no set to build.
+            learnSpelling(found, placeholder: placeholder)
+            // Compared as the set below compares them (canonical equivalence): the same spellings are learnt.
+            if found != key { learnSpelling(key, placeholder: placeholder) }
+            return
+        }
         var spellings: Set<String> = found == key ? [found] : [found, key]
         if !plainKey || !plainFound {
             if spellingsLearnt[found] == key { return }
@@ -836,12 +846,14 @@ public struct Redactor: Sendable {
             spellings.insert(BrowserEscapes.decodeCharacterReferences(found))
             if let decoded = PercentEncoding.decodeComponent(found) { spellings.insert(decoded) }
         }
-        let ph = placeholder
-        for s in spellings
-        where Redactor.characterCount(s, atLeast: config.minimumGlobalLength) && !isPlaceholder(s) {
-            // An e-mail's spelling in a URL keeps its form: `%40`. (A spelling learnt before is kept as it was.)
-            addGlobal(s, placeholder: Redactor.holdsPercentEncodedAt(s) ? Redactor.percentEncodedAt(ph) : ph)
-        }
+        for s in spellings { learnSpelling(s, placeholder: placeholder) }
+    }
+
+    /// Learns one spelling of a secret, to replace everywhere, when it is long enough and not a placeholder.
+    private mutating func learnSpelling(_ s: String, placeholder: String) {
+        guard Redactor.characterCount(s, atLeast: config.minimumGlobalLength), !isPlaceholder(s) else { return }
+        // An e-mail's spelling in a URL keeps its form: `%40`. (A spelling learnt before is kept as it was.)
+        addGlobal(s, placeholder: Redactor.holdsPercentEncodedAt(s) ? Redactor.percentEncodedAt(placeholder) : placeholder)
     }
 
     /// Replaces every known secret spelling in `text`: one pass over the bytes, leftmost match first and, at
