@@ -75,15 +75,25 @@ public enum HARFlowWriter {
     }
 
     public static func pageFiles(for draft: HARFlowDraft) -> PageFiles {
+        // The stems on all cores, in blocks of pages; then the numbers, in order.
+        let pages = draft.pages
+        let blocks = stride(from: 0, to: pages.count, by: 512).map { $0..<min($0 + 512, pages.count) }
+        let stems = Threads.map(blocks.count, threads: ProcessInfo.processInfo.activeProcessorCount) { b in
+            blocks[b].map { p in
+                pages[p].responses.map { r -> (safe: String, ext: String)? in
+                    guard let body = r.body, !body.isEmpty else { return nil }
+                    return fileStem(url: pages[p].url, contentType: r.headers.first(named: "Content-Type") ?? "")
+                }
+            }
+        }.flatMap { $0 }
         var files: [(name: String, data: Data)] = []
         var usedNames: Set<String> = ["flow.yaml"]
         var counter = 0
-        let names = draft.pages.map { page in
-            page.responses.map { r -> String? in
-                guard let body = r.body, !body.isEmpty else { return nil }
+        let names = zip(pages, stems).map { page, pageStems in
+            zip(page.responses, pageStems).map { r, stem -> String? in
+                guard let stem, let body = r.body else { return nil }
                 counter += 1
-                let name = fileName(
-                    counter, url: page.url, contentType: r.headers.first(named: "Content-Type") ?? "", used: &usedNames)
+                let name = fileName(counter, stem: stem, used: &usedNames)
                 files.append((name, body))
                 return name
             }
@@ -390,6 +400,26 @@ public enum HARFlowWriter {
 
     /// `03-psp.example.net-checkout-card.html`: number, host, last path segment; safe characters only.
     static func fileName(_ n: Int, url: String, contentType: String, used: inout Set<String>) -> String {
+        fileName(n, stem: fileStem(url: url, contentType: contentType), used: &used)
+    }
+
+    /// A file name numbered `n` from its stem and extension (`fileStem`), not yet in `used` (then added to it).
+    static func fileName(_ n: Int, stem: (safe: String, ext: String), used: inout Set<String>) -> String {
+        let (safe, ext) = stem
+        let number = n < 10 && n >= 0 ? "0\(n)" : "\(n)"
+        var name = "\(number)-\(safe).\(ext)"
+        var k = 2
+        while used.contains(name) {
+            name = "\(number)-\(safe)-\(k).\(ext)"
+            k += 1
+        }
+        used.insert(name)
+        return name
+    }
+
+    /// The part of a page file's name that does not depend on the others: host and last path segment in safe
+    /// characters (`psp.example.net-checkout-card`), and the extension for the content type.
+    static func fileStem(url: String, contentType: String) -> (safe: String, ext: String) {
         let u = WebURL(url)
         var stem = u?.comparableHost.flatMap { $0.isEmpty ? nil : $0 } ?? "page"
         let last = u.flatMap { $0.path.split(separator: "/").last }.map { PercentEncoding.decode($0) } ?? ""
@@ -420,14 +450,6 @@ public enum HARFlowWriter {
         for h in [".html", ".htm", ".php", ".aspx", ".jsp", ".json", ".txt", ".xml"] where safe.hasSuffix(h) {
             safe.removeLast(h.count)
         }
-        let number = n < 10 && n >= 0 ? "0\(n)" : "\(n)"
-        var name = "\(number)-\(safe).\(ext)"
-        var k = 2
-        while used.contains(name) {
-            name = "\(number)-\(safe)-\(k).\(ext)"
-            k += 1
-        }
-        used.insert(name)
-        return name
+        return (safe, ext)
     }
 }

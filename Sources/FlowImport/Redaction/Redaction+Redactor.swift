@@ -107,7 +107,7 @@ public struct Redactor: Sendable {
         detectEntries(&log)
         phase = .known
         calls = 0
-        redactEntries(&log)
+        knownEntries(&log)
         phase = .all
         if !knownPlaces.isEmpty { report = mergedReport() }
         firstOrder = []
@@ -215,6 +215,40 @@ public struct Redactor: Sendable {
         }
         detectedAhead = [:]
     }
+
+    /// The known-secrets pass (`redactEntries` in `Phase.known`), on two cores: each half of the entries is
+    /// redacted by its own copy of this redactor. The pass only reads what the detecting pass learnt and appends
+    /// the places it replaces, each ordered by the calls made before it (`order`). So the second half counts its
+    /// calls from 0, and its places are put after the first half's with the first half's calls added: the
+    /// order, the places and the entries are the one-core pass's.
+    private mutating func knownEntries(_ log: inout HARLog) {
+        let count = log.entries.count
+        guard detectsAhead, count >= 2 * Redactor.knownHalfAtLeast, ProcessInfo.processInfo.activeProcessorCount > 1 else {
+            return redactEntries(&log)
+        }
+        for p in log.pages.indices {
+            log.pages[p].title = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
+        }
+        let half = count / 2
+        var second = self
+        second.calls = 0
+        second.knownPlaces = []
+        log.entries.withUnsafeMutableBufferPointer { entries in
+            _ = Threads.map(2, threads: 2) { part in
+                if part == 0 {
+                    for i in 0..<half { redactEntry(&entries[i]) }
+                } else {
+                    for i in half..<count { second.redactEntry(&entries[i]) }
+                }
+            }
+        }
+        let offset = calls * 4
+        knownPlaces += second.knownPlaces.map { ($0.order + offset, $0.kind, $0.location, $0.placeholder, $0.count) }
+        calls += second.calls
+    }
+
+    /// The fewest entries in each half of a known-secrets pass on two cores (fewer run on one).
+    static let knownHalfAtLeast = 64
 
     /// The blocks of entries the scout hands over at once: up to 64 entries, and ending once their URLs and bodies
     /// reach 128 kB, so what waits (the findings, each with its text twice as UTF-16) stays a few MB even when
