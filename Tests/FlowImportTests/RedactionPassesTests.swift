@@ -125,6 +125,38 @@ import TestSupport
         }
     }
 
+    /// The known-secrets pass on two cores: secrets learnt in one half stand bare (where no detector finds them)
+    /// in both halves, so each half replaces known secrets, several to a text. The entries and the report's
+    /// places, in order, are those of the pass on one core and of two full passes.
+    @Test func theKnownSecretsPassOnTwoCoresRedactsAsOnOne() throws {
+        let count = 2 * Redactor.knownHalfAtLeast + 60
+        func secret(_ i: Int) -> String { "Kq\(i)Zr8Lm2Np9Wx" }
+        let log = Self.session(
+            (0..<count).map { i in
+                // Page i gives token i away by name; it mentions tokens i - 1 and (i + count / 2) bare.
+                let bare = [secret((i + count - 1) % count), secret((i + count / 2) % count)]
+                return ("text/html", "<a href='/n?token=\(secret(i))'>next</a><p>\(bare.joined(separator: " and "))</p>")
+            })
+        var oneCore = Redactor()
+        oneCore.detectsAhead = false
+        var expected = log
+        oneCore.redact(&expected)
+        let (after, afterReport) = Self.onePass(log)
+        let (twoPasses, twoPassesReport) = Self.twoFullPasses(log)
+        #expect(after == expected)
+        #expect(afterReport.items == oneCore.report.items)
+        #expect(after == twoPasses)
+        #expect(afterReport.items == twoPassesReport.items)
+        // Bare tokens were replaced by the known-secrets pass in both halves.
+        let bareLocations = Set(
+            afterReport.items.filter { $0.name.isEmpty && $0.kind == .token }.map(\.location))
+        #expect(bareLocations.contains("log.entries[1].response.content"))
+        #expect(bareLocations.contains("log.entries[\(count - 1)].response.content"))
+        #expect(
+            String(decoding: after.entries[count - 1].response.content.body ?? Data(), as: UTF8.self).contains(
+                secret(count - 2)) == false)
+    }
+
     /// The scout hands entries over in blocks that cover every entry once, in order, each of at most 64 entries
     /// and ending as soon as its URLs and bodies reach 128 kB (so large pages come a few at a time).
     @Test func theScoutsBlocksCoverEveryEntryOnceWithinTheirBounds() throws {
