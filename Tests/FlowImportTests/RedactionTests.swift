@@ -22,6 +22,21 @@ let plantedSecrets = [
 ]
 
 @Suite struct RedactionTests {
+    /// A `Cookie` header is split into its pairs (ASCII on its bytes, other text in general): every value is
+    /// replaced, names, spaces, empty pairs and pairs without `=` stay as written, a quoted value keeps its quotes.
+    @Test(arguments: [
+        ("a=1; b=2", "a=REDACTED-COOKIE-1; b=REDACTED-COOKIE-2"),
+        ("  sid=\"abc\";;flag; x=y=z", "  sid=\"REDACTED-COOKIE-1\";;flag; x=REDACTED-COOKIE-2"),
+        ("=anon; k=; \"=\"", "=REDACTED-COOKIE-1; k=; \"=REDACTED-COOKIE-2"),
+        ("a=1\r\n; b=2", "a=REDACTED-COOKIE-1; b=REDACTED-COOKIE-2"),
+        ("namn=värde; b=2;  é=x", "namn=REDACTED-COOKIE-1; b=REDACTED-COOKIE-2;  é=REDACTED-COOKIE-3"),
+        ("a=1; a=1", "a=REDACTED-COOKIE-1; a=REDACTED-COOKIE-1"),
+    ])
+    func cookieHeader(value: String, redacted: String) {
+        var r = Redactor()
+        #expect(r.redactHeader(name: "Cookie", value: value, at: "h") == redacted)
+    }
+
     func redacted(
         _ name: String, config: RedactionConfig = .default,
         keepBodies: Bool = true

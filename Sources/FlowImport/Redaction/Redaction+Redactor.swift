@@ -326,12 +326,8 @@ public struct Redactor: Sendable {
             // The known-secrets pass leaves every cookie value as the detecting pass wrote it, and the names and
             // separators as recorded: the header is what it was (and it counts no call).
             if phase == .known { return value }
-            // ASCII text is split on the byte (every byte a character, and `;` has no other spelling there).
-            let parts =
-                ASCII.isASCII(value)
-                ? value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
-                : value.components(separatedBy: ";")
-            let pairs = parts.map { part -> String in
+            if ASCII.isASCII(value) { return redactASCIICookies(value, at: place) }
+            let pairs = value.components(separatedBy: ";").map { part -> String in
                 let leading = String(part.prefix { $0 == " " })
                 let trimmed = part.dropFirst(leading.count)
                 guard let eq = trimmed.firstIndex(of: "=") else { return part }
@@ -366,6 +362,29 @@ public struct Redactor: Sendable {
             return replaceSecret(value, key: value, kind: .credential, name: name, at: place)
         }
         return redactText(value, at: place, as: lname == "refresh" || lname == "location" || lname == "referer" ? .url : .plain)
+    }
+
+    /// A `Cookie` header of ASCII text, split on its bytes: there every byte is a character (CR LF, one
+    /// character of two bytes, holds none of `;`, `=` and space), so the pairs, names and values are those of the
+    /// general split.
+    private mutating func redactASCIICookies(_ value: String, at place: String) -> String {
+        var out = ""
+        out.reserveCapacity(value.utf8.count)
+        var first = true
+        for part in value.utf8.split(separator: 0x3B, omittingEmptySubsequences: false) {
+            if !first { out += ";" }
+            first = false
+            let trimmed = part.drop { $0 == 0x20 }
+            guard let eq = trimmed.firstIndex(of: 0x3D) else {
+                out += Substring(part)
+                continue
+            }
+            out += Substring(part[..<eq])
+            out += "="
+            let cname = String(Substring(trimmed[..<eq]))
+            out += redactCookieValue(String(Substring(trimmed[trimmed.index(after: eq)...])), cookie: cname, at: place)
+        }
+        return out
     }
 
     /// A form field or query item given as a name/value pair.
@@ -493,7 +512,7 @@ public struct Redactor: Sendable {
         guard phase != .known, !value.isEmpty, !isPlaceholder(value), !keepsCookie(cookie) else {
             return value
         }
-        let quoted = value.count >= 2 && value.hasPrefix("\"") && value.hasSuffix("\"")
+        let quoted = Redactor.characterCount(value, atLeast: 2) && value.hasPrefix("\"") && value.hasSuffix("\"")
         let inner = quoted ? String(value.dropFirst().dropLast()) : value
         guard !inner.isEmpty else { return value }
         let p = replaceSecret(
