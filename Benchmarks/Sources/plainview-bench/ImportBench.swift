@@ -32,7 +32,8 @@ enum ImportBench {
         // figures are the import's own time: on a disk, creating 20,000 page files adds the file system's, which
         // varies from run to run by seconds (measured apart below, without a target).
         let memory = URL(fileURLWithPath: "/dev/shm").appendingPathComponent("plainview-bench-import-\(getpid())")
-        let folders = (try? FileManager.default.createDirectory(at: memory, withIntermediateDirectories: false)) != nil ? memory : dir
+        let folders =
+            (try? FileManager.default.createDirectory(at: memory, withIntermediateDirectories: false)) != nil ? memory : dir
         defer { if folders != dir { try? FileManager.default.removeItem(at: folders) } }
         var out: [Metric] = []
         /// The CPU seconds and HAR size of the last `measure`.
@@ -76,7 +77,8 @@ enum ImportBench {
                     name: "import.mb_per_s.\(documents / 1000)k_documents_on_disk", value: Double(bytes) / 1e6 / seconds,
                     unit: "MB/s",
                     note:
-                        "\(String(format: "%.2f", seconds)) s (\(String(format: "%.2f", cpu)) s CPU), folder written to \(dir.path)"))
+                        "\(String(format: "%.2f", seconds)) s (\(String(format: "%.2f", cpu)) s CPU), folder written to \(dir.path)"
+                ))
         }
         measure(
             cookiesHAR, cookies, rateName: "import.set_cookies_per_s.\(cookies / 1000)k_in_one_response",
