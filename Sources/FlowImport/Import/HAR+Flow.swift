@@ -86,6 +86,63 @@ public enum HARFlowBuilder {
 
     /// Drafts the flow. `steps`, when given, replace the inferred user steps.
     public static func draft(from log: HARLog, steps given: [HARFlowDraft.Step]?) throws(BuildError) -> HARFlowDraft {
+        // The pages (in order, on one thread) and the steps (which read pages, on every core) are worked out from
+        // the recording independently, so side by side when there are many entries.
+        var built: Pages?
+        var inferred: (steps: [HARFlowDraft.Step], unexplained: [String]) = (given ?? [], [])
+        _ = Threads.map(given == nil ? 2 : 1, threads: log.entries.count >= 256 ? 2 : 1) { part in
+            if part == 0 { built = pages(of: log) } else { inferred = inferredSteps(log.entries) }
+        }
+        guard let built, let first = built.firstDoc else { throw .noDocuments }
+        let navigations = log.navigations
+        let lastDoc = built.lastDoc, steps = inferred.steps, unexplained = inferred.unexplained
+
+        var ending: HARFlowDraft.Ending?
+        if let lastNav = navigations.last {
+            let url = lastNav.request.url
+            if !isWeb(url) {
+                ending = .init(
+                    url: url, source: lastNav.path,
+                    message:
+                        "the recording ends with a navigation to \(url), which the recorder could only show as an attempt (status \(lastNav.response.status)); what the OS and the app did next is not in a HAR"
+                )
+            } else if let lastDoc, let loc = lastDoc.response.location,
+                let target = resolve(loc, against: lastDoc.request.url), !isWeb(target)
+            {
+                ending = .init(
+                    url: target, source: lastDoc.path,
+                    message: "the recording ends with a redirect to \(target); what the OS and the app did next is not in a HAR")
+            } else if lastNav.response.status == 0 {
+                ending = .init(
+                    url: url, source: lastNav.path,
+                    message:
+                        "the recording ends with an aborted navigation to \(url) (status 0: the app or the OS took it over, or the user left)"
+                )
+            } else {
+                ending = .init(
+                    url: url, source: lastNav.path,
+                    message:
+                        "the recording ends at \(url); anything after it (an app switch, a tap, a return to the app) is not in a HAR"
+                )
+            }
+        }
+        return HARFlowDraft(
+            start: first.request.url, pages: built.pages, steps: steps, ending: ending,
+            documentCount: navigations.count,
+            subresourceCount: log.entries.count - navigations.count, appNavigations: built.appNavigations,
+            unexplained: unexplained)
+    }
+
+    /// The pages of a recording, in recorded order (one per URL and method, its responses in order), the
+    /// navigations the OS took over, and the first and last documents.
+    struct Pages {
+        var pages: [HARFlowDraft.Page]
+        var appNavigations: [String]
+        var firstDoc: HAREntry?
+        var lastDoc: HAREntry?
+    }
+
+    static func pages(of log: HARLog) -> Pages {
         // Read in place: a copy of the recording's entries would be a second recording in memory.
         let navigations = log.navigations
         var pages: [HARFlowDraft.Page] = []
@@ -137,50 +194,7 @@ public enum HARFlowBuilder {
                 lastDoc = e
             }
         }
-        guard let first = firstDoc else { throw .noDocuments }
-
-        var steps: [HARFlowDraft.Step] = []
-        var unexplained: [String] = []
-        if let given {
-            steps = given
-        } else {
-            (steps, unexplained) = inferredSteps(log.entries)
-        }
-
-        var ending: HARFlowDraft.Ending?
-        if let lastNav = navigations.last {
-            let url = lastNav.request.url
-            if !isWeb(url) {
-                ending = .init(
-                    url: url, source: lastNav.path,
-                    message:
-                        "the recording ends with a navigation to \(url), which the recorder could only show as an attempt (status \(lastNav.response.status)); what the OS and the app did next is not in a HAR"
-                )
-            } else if let lastDoc, let loc = lastDoc.response.location,
-                let target = resolve(loc, against: lastDoc.request.url), !isWeb(target)
-            {
-                ending = .init(
-                    url: target, source: lastDoc.path,
-                    message: "the recording ends with a redirect to \(target); what the OS and the app did next is not in a HAR")
-            } else if lastNav.response.status == 0 {
-                ending = .init(
-                    url: url, source: lastNav.path,
-                    message:
-                        "the recording ends with an aborted navigation to \(url) (status 0: the app or the OS took it over, or the user left)"
-                )
-            } else {
-                ending = .init(
-                    url: url, source: lastNav.path,
-                    message:
-                        "the recording ends at \(url); anything after it (an app switch, a tap, a return to the app) is not in a HAR"
-                )
-            }
-        }
-        return HARFlowDraft(
-            start: first.request.url, pages: pages, steps: steps, ending: ending,
-            documentCount: navigations.count,
-            subresourceCount: log.entries.count - navigations.count, appNavigations: appNavigations,
-            unexplained: unexplained)
+        return Pages(pages: pages, appNavigations: appNavigations, firstDoc: firstDoc, lastDoc: lastDoc)
     }
 
     /// The user's steps, in recorded order: a navigation the recording says the user started (in the main frame or
