@@ -148,7 +148,7 @@ public enum HARFlowWriter {
         let blocks = stride(from: 0, to: draft.pages.count, by: max(1, pagesPerBlock)).map {
             $0..<min($0 + max(1, pagesPerBlock), draft.pages.count)
         }
-        let pageTexts = Threads.map(blocks.count, threads: ProcessInfo.processInfo.activeProcessorCount) { b in
+        var pageTexts = Threads.map(blocks.count, threads: ProcessInfo.processInfo.activeProcessorCount) { b in
             var block = YAMLEmitter()
             for p in blocks[b] { emit(draft.pages[p], fileNames: pageFiles.names[p], into: &block) }
             return block
@@ -197,10 +197,14 @@ public enum HARFlowWriter {
             y.comment("expect:")
             y.comment("  outcome: complete             # complete | canceled | stuck | loop | error")
         }
-        // Joined into the file's bytes once (no whole copy of the text first).
-        let pieces = [head] + pageTexts + [y]
-        var flow = Data(capacity: pieces.reduce(0) { $0 + $1.text.utf8.count })
-        for piece in pieces { flow.append(contentsOf: piece.text.utf8) }
+        // Joined into the file's bytes once (no whole copy of the text first), each block freed once copied.
+        var flow = Data(capacity: ([head, y] + pageTexts).reduce(0) { $0 + $1.text.utf8.count })
+        flow.append(contentsOf: head.text.utf8)
+        for b in pageTexts.indices {
+            flow.append(contentsOf: pageTexts[b].text.utf8)
+            pageTexts[b] = YAMLEmitter()
+        }
+        flow.append(contentsOf: y.text.utf8)
         return flow
     }
 
