@@ -74,10 +74,10 @@ public enum HARFlowWriter {
         public var files: [(name: String, data: Data)]
     }
 
+    /// The page files of `draft`: their stems worked out on all cores, in blocks of pages, then numbered in order.
     public static func pageFiles(for draft: HARFlowDraft) -> PageFiles {
-        // The stems on all cores, in blocks of pages; then the numbers, in order.
         let pages = draft.pages
-        let blocks = stride(from: 0, to: pages.count, by: 512).map { $0..<min($0 + 512, pages.count) }
+        let blocks = blocks(of: pages.count, size: pagesPerBlock)
         let stems = Threads.map(blocks.count, threads: ProcessInfo.processInfo.activeProcessorCount) { b in
             blocks[b].map { p in
                 pages[p].responses.map { r -> (safe: String, ext: String)? in
@@ -101,9 +101,10 @@ public enum HARFlowWriter {
         return PageFiles(names: names, files: files)
     }
 
-    /// `flow.yaml` for a draft whose page files are `pageFiles`; the pages are written `pagesPerBlock` at a time.
+    /// `flow.yaml` for a draft whose page files are `pageFiles`; the pages are written `pagesPerBlock` at a time
+    /// (nil: 512).
     public static func flowFile(
-        for draft: HARFlowDraft, pageFiles: PageFiles, options: Options, pagesPerBlock: Int = 512
+        for draft: HARFlowDraft, pageFiles: PageFiles, options: Options, pagesPerBlock: Int? = nil
     ) -> Data {
         var y = YAMLEmitter()
 
@@ -145,9 +146,7 @@ public enum HARFlowWriter {
         y.pair("start", .string(draft.start))
         // The pages are written as YAML in blocks on all cores and joined in order: the text one emitter writes.
         y.pair("pages", nil)
-        let blocks = stride(from: 0, to: draft.pages.count, by: max(1, pagesPerBlock)).map {
-            $0..<min($0 + max(1, pagesPerBlock), draft.pages.count)
-        }
+        let blocks = blocks(of: draft.pages.count, size: pagesPerBlock ?? HARFlowWriter.pagesPerBlock)
         var pageTexts = Threads.map(blocks.count, threads: ProcessInfo.processInfo.activeProcessorCount) { b in
             var block = YAMLEmitter()
             for p in blocks[b] { emit(draft.pages[p], fileNames: pageFiles.names[p], into: &block) }
@@ -206,6 +205,15 @@ public enum HARFlowWriter {
         }
         flow.append(contentsOf: y.text.utf8)
         return flow
+    }
+
+    /// How many pages one piece of the work on all cores takes (naming their files, writing them as YAML).
+    static let pagesPerBlock = 512
+
+    /// `0..<count` in consecutive ranges of `size` (at least 1).
+    static func blocks(of count: Int, size: Int) -> [Range<Int>] {
+        let size = max(1, size)
+        return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
     }
 
     /// One page of `pages:`, its responses' bodies named `fileNames` (nil: no body).

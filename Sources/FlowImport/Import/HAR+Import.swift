@@ -80,8 +80,8 @@ public enum HARImport {
             return result
         }
         // Without --strict nothing waits on the check. The page files are written (creating thousands of files is
-        // mostly the file system's time) while flow.yaml is made and every file checked; its findings are the
-        // same either way.
+        // mostly the file system's time) while flow.yaml is made and every file checked; the check finds the same
+        // either way.
         let pages = HARFlowWriter.pageFiles(for: result.draft)
         let folderWrite: HARFlowWriter.FolderWrite
         do {
