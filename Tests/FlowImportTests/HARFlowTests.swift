@@ -279,6 +279,36 @@ import PlainviewConfig
         #expect(siblings == ["flow-a"])
     }
 
+    /// A folder written in steps (as `HARImport.run` writes it: the page files, then flow.yaml): nothing is in
+    /// place before `commit`; a file that cannot be added removes what was written; `abandon` leaves nothing; an
+    /// existing folder is refused before anything is written.
+    @Test func aFolderWrittenInStepsAppearsOnlyWhenCommitted() throws {
+        let dir = try Project.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let target = dir.appendingPathComponent("flow-c")
+        let steps = try HARFlowWriter.FolderWrite(target, force: false)
+        try steps.add([("01-page.html", Data("<p>".utf8))])
+        try steps.add([("flow.yaml", Data("a".utf8))])
+        #expect(!FileManager.default.fileExists(atPath: target.path))
+        try steps.commit()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: target.path).sorted() == ["01-page.html", "flow.yaml"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["flow-c"])
+        #expect(throws: HARFlowWriter.WriteError.self) { try HARFlowWriter.FolderWrite(target, force: false) }
+
+        let failing = try HARFlowWriter.FolderWrite(dir.appendingPathComponent("flow-d"), force: false)
+        try failing.add([("p.html", Data("a".utf8))])
+        do {
+            try failing.add([("p.html", Data("b".utf8))])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("cannot write the flow"), "\(error)")
+        }
+        let abandoned = try HARFlowWriter.FolderWrite(dir.appendingPathComponent("flow-e"), force: false)
+        try abandoned.add([("flow.yaml", Data("a".utf8))])
+        abandoned.abandon()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["flow-c"])
+    }
+
     /// A page file that cannot be written is an error saying why (from the system), and nothing is left.
     @Test func aFileThatCannotBeWrittenSaysWhyAndLeavesNothing() throws {
         let dir = try Project.temporaryDirectory()

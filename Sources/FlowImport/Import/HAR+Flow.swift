@@ -90,7 +90,8 @@ public enum HARFlowBuilder {
         // the recording independently, so side by side when there are many entries.
         var built: Pages?
         var inferred: (steps: [HARFlowDraft.Step], unexplained: [String]) = (given ?? [], [])
-        _ = Threads.map(given == nil ? 2 : 1, threads: log.entries.count >= 256 ? 2 : 1) { part in
+        let threads = log.entries.count >= entriesForTwoThreads ? 2 : 1
+        _ = Threads.map(given == nil ? 2 : 1, threads: threads) { part in
             if part == 0 { built = pages(of: log) } else { inferred = inferredSteps(log.entries) }
         }
         guard let built, let first = built.firstDoc else { throw .noDocuments }
@@ -132,6 +133,10 @@ public enum HARFlowBuilder {
             subresourceCount: log.entries.count - navigations.count, appNavigations: built.appNavigations,
             unexplained: unexplained)
     }
+
+    /// The fewest entries for which the pages and the steps are worked out on two threads (fewer: one after the
+    /// other, as starting a thread costs more than it gains).
+    static let entriesForTwoThreads = 256
 
     /// The pages of a recording, in recorded order (one per URL and method, its responses in order), the
     /// navigations the OS took over, and the first and last documents.

@@ -170,10 +170,15 @@ public struct Redactor: Sendable {
         redactEntry(&e)
     }
 
-    private mutating func redactEntries(_ log: inout HARLog) {
+    /// The pages' titles, first in every pass (before the entries).
+    private mutating func redactPageTitles(_ log: inout HARLog) {
         for p in log.pages.indices {
             log.pages[p].title = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
         }
+    }
+
+    private mutating func redactEntries(_ log: inout HARLog) {
+        redactPageTitles(&log)
         for i in log.entries.indices { redactEntry(&log.entries[i]) }
     }
 
@@ -189,9 +194,7 @@ public struct Redactor: Sendable {
         guard detectsAhead, blocks.count > 1, ProcessInfo.processInfo.activeProcessorCount > 1 else {
             return redactEntries(&log)
         }
-        for p in log.pages.indices {
-            log.pages[p].title = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
-        }
+        redactPageTitles(&log)
         var scout = Redactor(config: config)
         scout.usesASCIIMatchers = usesASCIIMatchers
         scout.phase = .scout
@@ -226,9 +229,7 @@ public struct Redactor: Sendable {
         guard detectsAhead, count >= 2 * Redactor.knownHalfAtLeast, ProcessInfo.processInfo.activeProcessorCount > 1 else {
             return redactEntries(&log)
         }
-        for p in log.pages.indices {
-            log.pages[p].title = redactText(log.pages[p].title, at: "log.pages[\(p)].title", as: .plain)
-        }
+        redactPageTitles(&log)
         let half = count / 2
         var second = self
         second.calls = 0
